@@ -1,0 +1,25 @@
+# Coordinate Streams app image: `docker build -t coordinate-streams .` (see docker-compose.yml).
+
+# Build stage: compile and gather the runtime dependencies (no fat jar: classes + lib/).
+FROM maven:3.9-eclipse-temurin-17 AS build
+WORKDIR /src
+COPY pom.xml .
+# Dependencies in their own layer, so a source change does not download them again.
+RUN mvn -B -q dependency:go-offline
+COPY src ./src
+COPY topics ./topics
+RUN mvn -B -q -DskipTests compile dependency:copy-dependencies \
+      -DincludeScope=runtime -DoutputDirectory=/src/target/lib
+
+# Run stage: JRE only, unprivileged user, state on a volume.
+FROM eclipse-temurin:17-jre
+RUN useradd --system --create-home --home-dir /var/lib/coordinate coordinate
+WORKDIR /opt/coordinate
+COPY --from=build /src/target/classes ./classes
+COPY --from=build /src/target/lib ./lib
+USER coordinate
+VOLUME /var/lib/coordinate
+EXPOSE 8080
+# Exec form: java is PID 1 and gets SIGTERM, so the shutdown hook closes the app cleanly.
+ENTRYPOINT ["java", "-cp", "/opt/coordinate/classes:/opt/coordinate/lib/*", "io.coordinate.cli.CoordinateCli"]
+CMD ["run", "--bootstrap-servers", "kafka:9092", "--http-port", "8080", "--data-dir", "/var/lib/coordinate"]

@@ -1,0 +1,58 @@
+package io.coordinate.cli;
+
+import java.io.PrintStream;
+import java.util.concurrent.CountDownLatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * Entry point of {@code bin/coordinate} and of the Docker image. Deliberately thin: each subcommand parses options
+ * and delegates to a reusable class ({@link DevEnvironment}, {@link AppLauncher}).
+ *
+ * <p>stdout carries only the {@code READY ...} line (and later app output): scripts and tests wait for it; all logs
+ * go to stderr (see simplelogger.properties).
+ */
+@Command(
+    name = "coordinate",
+    mixinStandardHelpOptions = true,
+    description = "Coordinate Streams: a work-unit coordinator running as a Kafka Streams application.",
+    subcommands = {
+      DevCommand.class,
+      RunCommand.class,
+      // Next: BenchCommand.class (`coordinate bench`, load generator) — separate issue, add it here.
+      CommandLine.HelpCommand.class,
+    })
+public final class CoordinateCli {
+
+  private static final Logger log = LoggerFactory.getLogger(CoordinateCli.class);
+
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new CoordinateCli()).execute(args));
+  }
+
+  /** The one line scripts wait for; its format is part of the CLI's contract. */
+  public static String readyLine(String bootstrapServers, int httpPort) {
+    return "READY bootstrap=" + bootstrapServers + " http=http://127.0.0.1:" + httpPort;
+  }
+
+  /**
+   * Prints the READY line and blocks until the JVM is told to stop (Ctrl-C, SIGTERM); a shutdown hook then closes
+   * {@code running} before the JVM exits, so Kafka Streams commits and the broker flushes cleanly.
+   */
+  static void serveUntilSignalled(AutoCloseable running, String readyLine, PrintStream out)
+      throws InterruptedException {
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      log.info("Stopping");
+      try {
+        running.close();
+      } catch (Exception e) {
+        log.warn("Error during shutdown", e);
+      }
+    }, "coordinate-shutdown"));
+    out.println(readyLine);
+    out.flush();
+    new CountDownLatch(1).await(); // never counted down: the JVM ends after the shutdown hook has run
+  }
+}

@@ -1,0 +1,29 @@
+package io.coordinate.cli;
+
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code coordinate dev}: embedded broker + topics + app in one process, for development and demos. */
+@Command(name = "dev", mixinStandardHelpOptions = true,
+    description = "Start an embedded Kafka broker, create the topics and run the app; Ctrl-C stops all.")
+final class DevCommand implements Callable<Integer> {
+
+  @Option(names = "--kafka-port", defaultValue = "9092", description = "Broker port on 127.0.0.1, 0 = any free (default: ${DEFAULT-VALUE})")
+  int kafkaPort;
+
+  @Option(names = "--http-port", defaultValue = "8080", description = "HTTP API port, 0 = any free (default: ${DEFAULT-VALUE})")
+  int httpPort;
+
+  @Option(names = "--data-dir", defaultValue = "./data",
+      description = "Holds kafka/ (broker log) and streams/ (state stores); relative to the working directory (default: ${DEFAULT-VALUE})")
+  Path dataDir;
+
+  @Override
+  public Integer call() throws Exception {
+    DevEnvironment env = DevEnvironment.start(kafkaPort, httpPort, dataDir);
+    CoordinateCli.serveUntilSignalled(env, env.readyLine(), System.out);
+    return 0;
+  }
+}

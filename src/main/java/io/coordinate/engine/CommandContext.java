@@ -1,0 +1,55 @@
+package io.coordinate.engine;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.coordinate.engine.state.CoordinateState;
+import io.coordinate.protocol.Command;
+import java.util.random.RandomGenerator;
+
+/** What a handler gets: the command, the time, the state to change and where its records go. */
+public final class CommandContext {
+
+  private final Command command;
+  private final long now;
+  private final CoordinateState state;
+  private final Output output;
+  private final RandomGenerator random;
+
+  CommandContext(Command command, long now, CoordinateState state, Output output, RandomGenerator random) {
+    this.command = command;
+    this.now = now;
+    this.state = state;
+    this.output = output;
+    this.random = random;
+  }
+
+  public Command command() {
+    return command;
+  }
+
+  public String namespace() {
+    return command.namespace();
+  }
+
+  /** The engine's time for this command, epoch millis. Handlers never read a clock themselves. */
+  public long now() {
+    return now;
+  }
+
+  public CoordinateState state() {
+    return state;
+  }
+
+  public RandomGenerator random() {
+    return random;
+  }
+
+  /** Emits an assignment (keyed by worker) for {@code request_attempts}. */
+  public void assignment(String worker, ObjectNode value) {
+    output.assignment(worker, value);
+  }
+
+  /** Emits a follow-up command on {@code coordinate.chained}. */
+  public void chained(ObjectNode command) {
+    output.chained(command.get("namespace").asText(), command);
+  }
+}

@@ -1,0 +1,142 @@
+package io.coordinate.engine;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.coordinate.engine.handlers.AttemptCommands;
+import io.coordinate.engine.handlers.NamespaceCommands;
+import io.coordinate.engine.handlers.RequestAttemptsHandler;
+import io.coordinate.engine.handlers.WorkSpecCommands;
+import io.coordinate.engine.handlers.WorkUnitCommands;
+import io.coordinate.engine.handlers.WorkerCommands;
+import io.coordinate.engine.state.AttemptRecord;
+import io.coordinate.engine.state.AttemptStatus;
+import io.coordinate.engine.state.CoordinateState;
+import io.coordinate.engine.state.Keys;
+import io.coordinate.engine.state.KeyValueStore;
+import io.coordinate.engine.state.UnitStatus;
+import io.coordinate.engine.state.WorkUnitRecord;
+import io.coordinate.engine.state.WriteBuffer;
+import io.coordinate.protocol.Command;
+import io.coordinate.protocol.CommandRejection;
+import io.coordinate.protocol.ErrorCode;
+import io.coordinate.protocol.Replies;
+import java.util.List;
+import java.util.random.RandomGenerator;
+
+/**
+ * The deterministic core: a command and the time in; state changes, replies, assignments, events and
+ * follow-up commands out. Knows nothing of Kafka. Each command runs against a {@link WriteBuffer}: it is
+ * applied whole or, when rejected, not at all.
+ */
+public final class Engine {
+
+  /** How many due expiries/releases one punctuation applies; the rest wait for the next one. */
+  public static final int TIME_STEP_BATCH = 1000;
+
+  private final KeyValueStore store;
+  private final RandomGenerator random;
+  private final HandlerRegistry registry = new HandlerRegistry();
+
+  public Engine(KeyValueStore store, RandomGenerator random) {
+    this.store = store;
+    this.random = random;
+    WorkSpecCommands.register(registry);
+    WorkUnitCommands.register(registry);
+    RequestAttemptsHandler.register(registry);
+    AttemptCommands.register(registry);
+    WorkerCommands.register(registry);
+    NamespaceCommands.register(registry);
+  }
+
+  /**
+   * Applies one command at time {@code now} (epoch millis). Due expiries and releases are applied first, so
+   * the command sees exact statuses. Never throws for a bad command: the result carries the rejection.
+   */
+  public EngineResult process(Command command, long now) {
+    EngineResult timeStep = advanceTime(now, Integer.MAX_VALUE);
+    Output output = new Output(now);
+    WriteBuffer buffer = new WriteBuffer(store);
+    CoordinateState state = new CoordinateState(buffer);
+    state.setListener(new EventRecorder(output));
+    CommandRejection rejection = null;
+    try {
+      CommandHandler handler = registry.handler(command.type());
+      if (handler == null) {
+        throw new CommandRejection(ErrorCode.UNKNOWN_COMMAND, "no handler for " + command.type().wireName());
+      }
+      state.ensureNamespace(command.namespace(), now);
+      JsonNode result = handler.handle(new CommandContext(command, now, state, output, random));
+      buffer.commit();
+      if (command.replyTo() != null) {
+        output.reply(command.replyTo(), Replies.ok(command.requestId(), result));
+      }
+    } catch (CommandRejection e) {
+      rejection = e;
+    } catch (RuntimeException e) {
+      rejection = new CommandRejection(ErrorCode.INTERNAL_ERROR, String.valueOf(e));
+    }
+    if (rejection != null) {
+      buffer.discard();
+      output.dropAllButReplies();
+      if (command.replyTo() != null) {
+        output.reply(command.replyTo(), Replies.error(command.requestId(), rejection));
+      }
+    }
+    return merge(timeStep, output.toResult(rejection));
+  }
+
+  /**
+   * The time step: expires pending attempts past their expiration and releases delayed units that are due,
+   * at most {@code limit} of each. Every index entry is re-checked before acting, so stale ones are dropped.
+   */
+  public EngineResult advanceTime(long now, int limit) {
+    Output output = new Output(now);
+    WriteBuffer buffer = new WriteBuffer(store);
+    CoordinateState state = new CoordinateState(buffer);
+    state.setListener(new EventRecorder(output));
+    for (Keys.AttemptDeadlineKey due : state.dueAttemptDeadlines(now, limit)) {
+      AttemptRecord attempt = state.attempt(due.namespace(), due.attemptSeq());
+      if (attempt == null || attempt.status() != AttemptStatus.PENDING
+          || attempt.expirationTime() != due.expiration()) {
+        state.dropStaleDeadline(due);
+      } else {
+        UnitTransitions.expire(state, due.namespace(), attempt, now);
+      }
+    }
+    for (Keys.DelayedUnitKey due : state.dueDelayedUnits(now, limit)) {
+      WorkUnitRecord unit = state.unit(due.namespace(), due.spec(), due.unit());
+      if (unit == null || unit.status() != UnitStatus.DELAYED || unit.notBefore() == null
+          || unit.notBefore() != due.notBefore()) {
+        state.dropStaleDelayedEntry(due);
+      } else {
+        state.writeUnit(due.namespace(), unit, unit.withStatus(UnitStatus.AVAILABLE));
+      }
+    }
+    buffer.commit();
+    return output.toResult(null);
+  }
+
+  private static EngineResult merge(EngineResult first, EngineResult second) {
+    if (first.isEmpty()) {
+      return second;
+    }
+    return new EngineResult(
+        concat(first.replies(), second.replies()),
+        concat(first.assignments(), second.assignments()),
+        concat(first.events(), second.events()),
+        concat(first.chained(), second.chained()),
+        concat(first.results(), second.results()),
+        second.rejection());
+  }
+
+  private static <T> List<T> concat(List<T> a, List<T> b) {
+    if (a.isEmpty()) {
+      return b;
+    }
+    if (b.isEmpty()) {
+      return a;
+    }
+    java.util.ArrayList<T> all = new java.util.ArrayList<>(a);
+    all.addAll(b);
+    return all;
+  }
+}

@@ -1,0 +1,95 @@
+package io.coordinate.engine;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.coordinate.engine.state.AttemptRecord;
+import io.coordinate.engine.state.AttemptStatus;
+import io.coordinate.engine.state.StateListener;
+import io.coordinate.engine.state.WorkSpecRecord;
+import io.coordinate.engine.state.WorkUnitRecord;
+import io.coordinate.engine.state.WorkerRecord;
+import io.coordinate.protocol.Times;
+import java.util.Objects;
+
+/** Turns every state change into its event (PROTOCOL "Events"): one event per change, in order. */
+final class EventRecorder implements StateListener {
+
+  private final Output output;
+
+  EventRecorder(Output output) {
+    this.output = output;
+  }
+
+  @Override
+  public void specChanged(String ns, WorkSpecRecord before, WorkSpecRecord after) {
+    if (after == null) {
+      output.event(ns, "work_spec_deleted").put("work_spec_name", before.name());
+    } else {
+      output.event(ns, "work_spec_set").put("work_spec_name", after.name()).put("created", before == null);
+    }
+  }
+
+  @Override
+  public void unitChanged(String ns, WorkUnitRecord before, WorkUnitRecord after) {
+    ObjectNode event;
+    if (before == null) {
+      event = output.event(ns, "unit_added");
+    } else if (after == null) {
+      event = output.event(ns, "unit_deleted");
+    } else if (before.status() != after.status()) {
+      event = output.event(ns, "unit_status_changed");
+      event.put("previous_status", before.status().wireName());
+    } else if (Objects.equals(before.activeAttempt(), after.activeAttempt())
+        && before.attemptCount() == after.attemptCount()) {
+      event = output.event(ns, "unit_updated"); // data, priority or not-before changed
+    } else {
+      return; // only the attempt bookkeeping changed: the attempt's own event says it
+    }
+    WorkUnitRecord unit = after != null ? after : before;
+    event.put("work_spec_name", unit.spec()).put("work_unit_name", unit.name());
+    if (after != null) {
+      event.put("status", after.status().wireName());
+      event.put("priority", after.priority());
+      if (after.notBefore() != null) {
+        event.put("not_before", Times.format(after.notBefore()));
+      }
+    }
+  }
+
+  @Override
+  public void attemptChanged(String ns, AttemptRecord before, AttemptRecord after) {
+    String type;
+    if (before == null) {
+      type = "attempt_started";
+    } else if (before.status() == after.status()) {
+      type = "attempt_renewed";
+    } else {
+      type = switch (after.status()) {
+        case FINISHED -> "attempt_finished";
+        case FAILED -> "attempt_failed";
+        case RETRYABLE -> "attempt_retried";
+        case EXPIRED -> "attempt_expired";
+        case PENDING -> "attempt_started";
+      };
+    }
+    ObjectNode event = output.event(ns, type);
+    event.put("work_spec_name", after.spec()).put("work_unit_name", after.unit());
+    event.put("attempt_id", after.id()).put("worker", after.worker()).put("status", after.status().wireName());
+    if (after.status() == AttemptStatus.PENDING) {
+      event.put("expiration_time", Times.format(after.expirationTime()));
+    }
+  }
+
+  @Override
+  public void workerChanged(String ns, WorkerRecord before, WorkerRecord after) {
+    ObjectNode event = output.event(ns, "worker_updated");
+    event.put("worker", after.name()).put("active", after.active());
+    if (after.parent() != null) {
+      event.put("parent", after.parent());
+    }
+  }
+
+  @Override
+  public void namespaceDestroyed(String ns) {
+    output.event(ns, "namespace_destroyed");
+  }
+}

@@ -1,0 +1,84 @@
+package io.coordinate.engine;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.coordinate.engine.state.AttemptRecord;
+import io.coordinate.engine.state.AttemptStatus;
+import io.coordinate.engine.state.CoordinateState;
+import io.coordinate.engine.state.UnitStatus;
+import io.coordinate.engine.state.WorkUnitRecord;
+
+/**
+ * The lifecycle moves shared by commands and the time step: starting, ending and expiring attempts, and
+ * where a unit goes when it has no active attempt. Each move writes the attempt and the unit together.
+ */
+public final class UnitTransitions {
+
+  private UnitTransitions() {}
+
+  /** The status of a unit without an active attempt: delayed until its not-before time, then available. */
+  public static UnitStatus restingStatus(Long notBefore, long now) {
+    return notBefore != null && now < notBefore ? UnitStatus.DELAYED : UnitStatus.AVAILABLE;
+  }
+
+  /** Starts a pending attempt of {@code worker} at the unit; the unit becomes pending. */
+  public static AttemptRecord startAttempt(
+      CoordinateState state, String ns, WorkUnitRecord unit, String worker, long lifetimeMillis, long now) {
+    long seq = state.nextAttemptSeq(ns);
+    AttemptRecord attempt =
+        new AttemptRecord(seq, unit.spec(), unit.name(), worker, AttemptStatus.PENDING, unit.data(), now,
+            now + lifetimeMillis, null);
+    state.writeAttempt(ns, null, attempt);
+    WorkUnitRecord started =
+        unit.withActiveAttempt(seq, UnitStatus.PENDING).withAttemptCount(unit.attemptCount() + 1);
+    state.writeUnit(ns, unit, started);
+    return attempt;
+  }
+
+  /** Ends an attempt in a final status; if it is the unit's active attempt the unit takes that status. */
+  public static WorkUnitRecord endAttempt(
+      CoordinateState state, String ns, AttemptRecord attempt, AttemptStatus status, JsonNode data, long now) {
+    state.writeAttempt(ns, attempt, attempt.withStatus(status, data, now));
+    WorkUnitRecord unit = state.unit(ns, attempt.spec(), attempt.unit());
+    if (unit == null || !isActive(unit, attempt)) {
+      return null;
+    }
+    UnitStatus unitStatus = status == AttemptStatus.FINISHED ? UnitStatus.FINISHED : UnitStatus.FAILED;
+    WorkUnitRecord ended = unit.withStatus(unitStatus);
+    state.writeUnit(ns, unit, ended);
+    return ended;
+  }
+
+  /**
+   * Gives the unit back: the attempt becomes {@code status} (expired or retryable) and, if it was the unit's
+   * active attempt, the unit loses it and rests until {@code notBefore}.
+   */
+  public static void releaseAttempt(
+      CoordinateState state, String ns, AttemptRecord attempt, AttemptStatus status, JsonNode data, Long notBefore,
+      long now) {
+    state.writeAttempt(ns, attempt, attempt.withStatus(status, data, now));
+    WorkUnitRecord unit = state.unit(ns, attempt.spec(), attempt.unit());
+    if (unit == null || !isActive(unit, attempt)) {
+      return;
+    }
+    Long rest = notBefore != null ? notBefore : unit.notBefore();
+    WorkUnitRecord released = unit.withActiveAttempt(null, restingStatus(rest, now));
+    if (notBefore != null) {
+      released = released.withNotBefore(notBefore, restingStatus(notBefore, now));
+    }
+    state.writeUnit(ns, unit, released);
+  }
+
+  /** Expires a pending attempt (by command or by the time step). */
+  public static void expire(CoordinateState state, String ns, AttemptRecord attempt, long now) {
+    releaseAttempt(state, ns, attempt, AttemptStatus.EXPIRED, attempt.data(), null, now);
+  }
+
+  /** Drops the unit's active attempt (reset, re-add): the unit rests again, its history is kept. */
+  public static WorkUnitRecord clearActiveAttempt(WorkUnitRecord unit, long now) {
+    return unit.withActiveAttempt(null, restingStatus(unit.notBefore(), now));
+  }
+
+  public static boolean isActive(WorkUnitRecord unit, AttemptRecord attempt) {
+    return unit.activeAttempt() != null && unit.activeAttempt() == attempt.seq();
+  }
+}

@@ -1,0 +1,123 @@
+package io.coordinate.engine.handlers;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.coordinate.engine.CommandContext;
+import io.coordinate.engine.HandlerRegistry;
+import io.coordinate.engine.UnitTransitions;
+import io.coordinate.engine.state.AttemptRecord;
+import io.coordinate.engine.state.AttemptStatus;
+import io.coordinate.engine.state.WorkUnitRecord;
+import io.coordinate.engine.view.StateViews;
+import io.coordinate.protocol.CommandRejection;
+import io.coordinate.protocol.CommandType;
+import io.coordinate.protocol.ErrorCode;
+import io.coordinate.protocol.Times;
+
+/**
+ * The attempt state machine (SEMANTICS §3): {@code renew}, {@code finish}, {@code fail}, {@code retry},
+ * {@code expire}. Every command is fenced by the attempt id (see {@link Lookups#attempt}) and by the
+ * attempt's status; a superseded attempt never touches its unit.
+ */
+public final class AttemptCommands {
+
+  private AttemptCommands() {}
+
+  public static void register(HandlerRegistry registry) {
+    registry.register(CommandType.RENEW_ATTEMPT, AttemptCommands::renew);
+    registry.register(CommandType.FINISH_ATTEMPT, AttemptCommands::finish);
+    registry.register(CommandType.FAIL_ATTEMPT, AttemptCommands::fail);
+    registry.register(CommandType.RETRY_ATTEMPT, AttemptCommands::retry);
+    registry.register(CommandType.EXPIRE_ATTEMPT, AttemptCommands::expire);
+  }
+
+  /** Extends the lease of the unit's active, pending attempt. */
+  static JsonNode renew(CommandContext ctx) {
+    AttemptRecord attempt = Lookups.attempt(ctx);
+    double extend = ctx.command().optionalNumber("extend", RequestAttemptsHandler.DEFAULT_LIFETIME_SECONDS);
+    JsonNode data = data(ctx, attempt);
+    WorkUnitRecord unit = ctx.state().unit(ctx.namespace(), attempt.spec(), attempt.unit());
+    if (unit == null || !UnitTransitions.isActive(unit, attempt)) {
+      throw new CommandRejection(ErrorCode.LOST_LEASE, "attempt " + attempt.id() + " is no longer active");
+    }
+    requirePending(attempt, "renew");
+    AttemptRecord renewed = attempt.withExpiration(ctx.now() + Times.secondsToMillis(extend), data);
+    ctx.state().writeAttempt(ctx.namespace(), attempt, renewed);
+    return view(ctx).attempt(renewed);
+  }
+
+  /**
+   * Success, from pending or failed. The attempt stays the unit's active attempt and its data becomes the
+   * unit's; {@code then} chaining runs only if it is still the active attempt.
+   */
+  static JsonNode finish(CommandContext ctx) {
+    AttemptRecord attempt = Lookups.attempt(ctx);
+    if (attempt.status() != AttemptStatus.PENDING && attempt.status() != AttemptStatus.FAILED) {
+      throw notPending(attempt, "finish");
+    }
+    JsonNode data = data(ctx, attempt);
+    WorkUnitRecord unit =
+        UnitTransitions.endAttempt(ctx.state(), ctx.namespace(), attempt, AttemptStatus.FINISHED, data, ctx.now());
+    if (unit != null) {
+      Chaining.chain(ctx, unit, data);
+    }
+    return view(ctx).attempt(ctx.state().attempt(ctx.namespace(), attempt.seq()));
+  }
+
+  /** Permanent failure of a pending attempt; it stays active, so its unit is failed. */
+  static JsonNode fail(CommandContext ctx) {
+    AttemptRecord attempt = Lookups.attempt(ctx);
+    requirePending(attempt, "fail");
+    UnitTransitions.endAttempt(ctx.state(), ctx.namespace(), attempt, AttemptStatus.FAILED, data(ctx, attempt),
+        ctx.now());
+    return view(ctx).attempt(ctx.state().attempt(ctx.namespace(), attempt.seq()));
+  }
+
+  /** Gives the unit back, to run again not before now + {@code delay}. */
+  static JsonNode retry(CommandContext ctx) {
+    AttemptRecord attempt = Lookups.attempt(ctx);
+    requirePending(attempt, "retry");
+    long notBefore = ctx.now() + Times.secondsToMillis(ctx.command().optionalNumber("delay", 0));
+    UnitTransitions.releaseAttempt(ctx.state(), ctx.namespace(), attempt, AttemptStatus.RETRYABLE,
+        data(ctx, attempt), notBefore, ctx.now());
+    return view(ctx).attempt(ctx.state().attempt(ctx.namespace(), attempt.seq()));
+  }
+
+  /** Gives the unit back now. Expiring an expired attempt changes nothing. */
+  static JsonNode expire(CommandContext ctx) {
+    AttemptRecord attempt = Lookups.attempt(ctx);
+    if (attempt.status() != AttemptStatus.EXPIRED) {
+      requirePending(attempt, "expire");
+      UnitTransitions.releaseAttempt(ctx.state(), ctx.namespace(), attempt, AttemptStatus.EXPIRED,
+          data(ctx, attempt), null, ctx.now());
+    }
+    return view(ctx).attempt(ctx.state().attempt(ctx.namespace(), attempt.seq()));
+  }
+
+  /** The command's {@code data} (an object) if given, else the attempt's current data. */
+  private static JsonNode data(CommandContext ctx, AttemptRecord attempt) {
+    JsonNode data = ctx.command().get("data");
+    if (data == null) {
+      return attempt.data();
+    }
+    if (!data.isObject()) {
+      throw CommandRejection.badCommand("\"data\" must be an object");
+    }
+    return data;
+  }
+
+  private static void requirePending(AttemptRecord attempt, String action) {
+    if (attempt.status() != AttemptStatus.PENDING) {
+      throw notPending(attempt, action);
+    }
+  }
+
+  private static CommandRejection notPending(AttemptRecord attempt, String action) {
+    return new CommandRejection(ErrorCode.NOT_PENDING,
+        "Expected attempt " + attempt.id() + " to be pending to " + action + " it, but it is "
+            + attempt.status().wireName());
+  }
+
+  private static StateViews view(CommandContext ctx) {
+    return new StateViews(ctx.state(), ctx.namespace(), ctx.now());
+  }
+}

@@ -1,0 +1,96 @@
+package io.coordinate.engine.handlers;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.coordinate.engine.CommandContext;
+import io.coordinate.engine.state.WorkSpecRecord;
+import io.coordinate.engine.state.WorkUnitRecord;
+import io.coordinate.protocol.CommandType;
+import io.coordinate.protocol.Json;
+import io.coordinate.protocol.Times;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * {@code then} chaining (SEMANTICS §5): the {@code output} of a finished unit becomes one
+ * {@code add_work_units} command for the next spec, written to {@code coordinate.chained} and applied from
+ * there like any other command.
+ */
+final class Chaining {
+
+  private Chaining() {}
+
+  /**
+   * @param data the effective data of the finished attempt: the finish data if given, else the attempt's
+   *     (which started as the unit's and may have been replaced by a renew)
+   */
+  static void chain(CommandContext ctx, WorkUnitRecord unit, JsonNode data) {
+    WorkSpecRecord spec = ctx.state().spec(ctx.namespace(), unit.spec());
+    String next = spec == null ? "" : spec.meta().nextWorkSpecName();
+    if (next.isEmpty() || ctx.state().spec(ctx.namespace(), next) == null) {
+      return; // a then naming a missing spec produces nothing and no error
+    }
+    JsonNode output = data == null ? null : data.get("output");
+    Map<String, ObjectNode> units = parseOutput(output, ctx.now());
+    if (units.isEmpty()) {
+      return;
+    }
+    ObjectNode command = Json.object();
+    command.put("command", CommandType.ADD_WORK_UNITS.wireName());
+    command.put("namespace", ctx.namespace());
+    command.put("work_spec_name", next);
+    ArrayNode list = command.putArray("work_units");
+    units.values().forEach(list::add);
+    ctx.chained(command);
+  }
+
+  /** The unit objects an {@code output} asks for; malformed items are skipped, later duplicates win. */
+  static Map<String, ObjectNode> parseOutput(JsonNode output, long now) {
+    Map<String, ObjectNode> units = new LinkedHashMap<>();
+    if (output == null) {
+      return units;
+    }
+    if (output.isObject()) {
+      output.fields().forEachRemaining(e -> put(units, unit(e.getKey(), e.getValue(), null, null, now)));
+    } else if (output.isArray()) {
+      for (JsonNode item : output) {
+        if (item.isTextual()) {
+          put(units, unit(item.textValue(), null, null, null, now));
+        } else if (item.isArray() && item.size() >= 2 && item.get(0).isTextual()) {
+          JsonNode meta = item.size() > 2 ? item.get(2) : null;
+          JsonNode priority = item.size() > 3 ? item.get(3) : null;
+          put(units, unit(item.get(0).textValue(), item.get(1), meta, priority, now));
+        }
+      }
+    }
+    return units;
+  }
+
+  private static void put(Map<String, ObjectNode> units, ObjectNode unit) {
+    String name = unit.get("name").textValue();
+    units.remove(name);
+    units.put(name, unit);
+  }
+
+  private static ObjectNode unit(String name, JsonNode data, JsonNode meta, JsonNode priority, long now) {
+    ObjectNode unit = Json.object();
+    unit.put("name", name);
+    unit.set("data", data != null && data.isObject() ? data : Json.object());
+    double p = 0;
+    if (meta != null && meta.isObject()) {
+      if (meta.path("priority").isNumber()) {
+        p = meta.get("priority").doubleValue();
+      }
+      if (meta.path("delay").isNumber()) {
+        // made absolute now, so the delay does not depend on when the chained command is applied
+        unit.put("not_before", Times.format(now + Times.secondsToMillis(meta.get("delay").doubleValue())));
+      }
+    }
+    if (priority != null && priority.isNumber()) {
+      p = priority.doubleValue();
+    }
+    unit.put("priority", p);
+    return unit;
+  }
+}

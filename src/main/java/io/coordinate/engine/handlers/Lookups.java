@@ -1,0 +1,45 @@
+package io.coordinate.engine.handlers;
+
+import io.coordinate.engine.CommandContext;
+import io.coordinate.engine.state.AttemptRecord;
+import io.coordinate.engine.state.WorkSpecRecord;
+import io.coordinate.engine.state.WorkUnitRecord;
+import io.coordinate.protocol.CommandRejection;
+import io.coordinate.protocol.ErrorCode;
+
+/** Finds what a command names, or rejects it with the matching {@code no_such_*} code. */
+final class Lookups {
+
+  private Lookups() {}
+
+  static WorkSpecRecord spec(CommandContext ctx, String name) {
+    WorkSpecRecord spec = ctx.state().spec(ctx.namespace(), name);
+    if (spec == null) {
+      throw new CommandRejection(ErrorCode.NO_SUCH_WORK_SPEC, "no work spec \"" + name + "\"");
+    }
+    return spec;
+  }
+
+  static WorkUnitRecord unit(CommandContext ctx, String spec, String name) {
+    WorkUnitRecord unit = ctx.state().unit(ctx.namespace(), spec, name);
+    if (unit == null) {
+      throw new CommandRejection(ErrorCode.NO_SUCH_WORK_UNIT, "no work unit \"" + name + "\" in \"" + spec + "\"");
+    }
+    return unit;
+  }
+
+  /** The attempt named by the command's {@code attempt_id}: the one place attempt ids are parsed. */
+  static AttemptRecord attempt(CommandContext ctx) {
+    String id = ctx.command().requiredString("attempt_id");
+    AttemptRecord attempt = null;
+    try {
+      attempt = ctx.state().attempt(ctx.namespace(), Long.parseLong(id));
+    } catch (NumberFormatException e) {
+      // not one of ours: fall through to no_such_attempt
+    }
+    if (attempt == null) {
+      throw new CommandRejection(ErrorCode.NO_SUCH_ATTEMPT, "no attempt \"" + id + "\"");
+    }
+    return attempt;
+  }
+}

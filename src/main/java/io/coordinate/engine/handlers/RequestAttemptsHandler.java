@@ -1,0 +1,158 @@
+package io.coordinate.engine.handlers;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.coordinate.engine.CommandContext;
+import io.coordinate.engine.HandlerRegistry;
+import io.coordinate.engine.UnitTransitions;
+import io.coordinate.engine.scheduler.Scheduler;
+import io.coordinate.engine.scheduler.SpecLoad;
+import io.coordinate.engine.scheduler.WorkRequest;
+import io.coordinate.engine.state.AttemptRecord;
+import io.coordinate.engine.state.AttemptStatus;
+import io.coordinate.engine.state.CoordinateState;
+import io.coordinate.engine.state.UnitStatus;
+import io.coordinate.engine.state.WorkSpecRecord;
+import io.coordinate.engine.state.WorkUnitRecord;
+import io.coordinate.protocol.Command;
+import io.coordinate.protocol.CommandRejection;
+import io.coordinate.protocol.CommandType;
+import io.coordinate.protocol.Json;
+import io.coordinate.protocol.Times;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code request_attempts}: choose one spec (see {@link Scheduler}), then hand out its best available units
+ * (SEMANTICS §4). Reads the spec list and each spec's counters, then only the first units of the
+ * available index: the cost does not grow with the number of units in the spec.
+ */
+public final class RequestAttemptsHandler {
+
+  public static final double DEFAULT_LIFETIME_SECONDS = 900;
+
+  private RequestAttemptsHandler() {}
+
+  public static void register(HandlerRegistry registry) {
+    registry.register(CommandType.REQUEST_ATTEMPTS, RequestAttemptsHandler::requestAttempts);
+  }
+
+  static JsonNode requestAttempts(CommandContext ctx) {
+    Command command = ctx.command();
+    String worker = command.requiredString("worker");
+    double count = command.optionalNumber("count", 1);
+    double lifetime = command.optionalNumber("lifetime", DEFAULT_LIFETIME_SECONDS);
+    if (count < 0 || lifetime <= 0) {
+      throw CommandRejection.badCommand("\"count\" must be >= 0 and \"lifetime\" > 0");
+    }
+    WorkRequest request = new WorkRequest(command.optionalStringList("work_specs"),
+        command.optionalStringList("runtimes"), command.optionalNumber("available_gb", 0));
+    WorkerCommands.touch(ctx, worker);
+
+    List<AttemptRecord> attempts = new ArrayList<>();
+    // A batch whose every unit was auto-failed by max_retries is fetched again (SEMANTICS §4.6).
+    while (attempts.isEmpty()) {
+      SpecLoad chosen = Scheduler.choose(loads(ctx), request, ctx.now(), ctx.random());
+      if (chosen == null) {
+        break;
+      }
+      boolean handedOut = handOut(ctx, chosen, worker, (long) count, Times.secondsToMillis(lifetime), attempts);
+      if (!handedOut) {
+        break;
+      }
+    }
+    ObjectNode assignment = Json.object();
+    assignment.put("namespace", ctx.namespace());
+    assignment.put("worker", worker);
+    if (command.requestId() == null) {
+      assignment.putNull("request_id");
+    } else {
+      assignment.put("request_id", command.requestId());
+    }
+    ArrayNode list = assignment.putArray("attempts");
+    for (AttemptRecord attempt : attempts) {
+      ObjectNode item = list.addObject();
+      item.put("attempt_id", attempt.id());
+      item.put("work_spec_name", attempt.spec());
+      item.put("work_unit_name", attempt.unit());
+      item.set("data", attempt.data());
+      item.put("start_time", Times.format(attempt.startTime()));
+      item.put("expiration_time", Times.format(attempt.expirationTime()));
+    }
+    ctx.assignment(worker, assignment);
+    return assignment;
+  }
+
+  private static List<SpecLoad> loads(CommandContext ctx) {
+    List<SpecLoad> loads = new ArrayList<>();
+    for (WorkSpecRecord spec : ctx.state().specs(ctx.namespace())) {
+      loads.add(new SpecLoad(spec.name(), spec.meta(),
+          ctx.state().count(ctx.namespace(), spec.name(), UnitStatus.AVAILABLE),
+          ctx.state().count(ctx.namespace(), spec.name(), UnitStatus.PENDING)));
+    }
+    return loads;
+  }
+
+  /**
+   * Starts attempts at up to {@code min(count, max_getwork, max_running − pending)} units of the spec.
+   * Returns false when there was nothing to try (so the caller stops); auto-failed units count as tried.
+   */
+  private static boolean handOut(
+      CommandContext ctx, SpecLoad spec, String worker, long count, long lifetimeMillis, List<AttemptRecord> out) {
+    CoordinateState state = ctx.state();
+    String ns = ctx.namespace();
+    long limit = count;
+    if (spec.meta().maxAttemptsReturned() > 0) {
+      limit = Math.min(limit, spec.meta().maxAttemptsReturned());
+    }
+    if (spec.meta().maxRunning() > 0) {
+      limit = Math.min(limit, spec.meta().maxRunning() - spec.pending());
+    }
+    if (limit <= 0) {
+      return false;
+    }
+    List<String> names = state.bestAvailableUnits(ns, spec.name(), (int) Math.min(limit, Integer.MAX_VALUE));
+    if (names.isEmpty()) {
+      if (!Scheduler.canStartContinuous(spec, ctx.now())) {
+        return false;
+      }
+      names = List.of(createContinuousUnit(ctx, spec));
+    }
+    for (String name : names) {
+      WorkUnitRecord unit = state.unit(ns, spec.name(), name);
+      long maxRetries = spec.meta().maxRetries();
+      if (maxRetries > 0 && unit.attemptCount() >= maxRetries) {
+        autoFail(ctx, unit, worker, lifetimeMillis);
+      } else {
+        out.add(UnitTransitions.startAttempt(state, ns, unit, worker, lifetimeMillis, ctx.now()));
+      }
+    }
+    return true;
+  }
+
+  /** The N+1th attempt of a unit with {@code max_retries} N is created failed, and fails the unit. */
+  private static void autoFail(CommandContext ctx, WorkUnitRecord unit, String worker, long lifetimeMillis) {
+    AttemptRecord attempt =
+        UnitTransitions.startAttempt(ctx.state(), ctx.namespace(), unit, worker, lifetimeMillis, ctx.now());
+    ObjectNode data = Json.object();
+    data.put("traceback", "too many retries");
+    UnitTransitions.endAttempt(ctx.state(), ctx.namespace(), attempt, AttemptStatus.FAILED, data, ctx.now());
+  }
+
+  /** A continuous spec's new unit: named after the time, data {}, and the next one not before interval. */
+  private static String createContinuousUnit(CommandContext ctx, SpecLoad load) {
+    long now = ctx.now();
+    String name = String.format("%d.%03d", Math.floorDiv(now, 1000), Math.floorMod(now, 1000));
+    CoordinateState state = ctx.state();
+    WorkUnitRecord before = state.unit(ctx.namespace(), load.name(), name);
+    WorkUnitRecord unit =
+        new WorkUnitRecord(load.name(), name, Json.object(), 0, null, UnitStatus.AVAILABLE, null,
+            before == null ? 0 : before.attemptCount());
+    state.writeUnit(ctx.namespace(), before, unit);
+    WorkSpecRecord spec = state.spec(ctx.namespace(), load.name());
+    long next = now + Times.secondsToMillis(spec.meta().interval());
+    state.writeSpec(ctx.namespace(), spec, spec.withMeta(spec.meta().withNextContinuous(next)));
+    return name;
+  }
+}

@@ -1,0 +1,81 @@
+package io.coordinate.engine.handlers;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.coordinate.engine.CommandContext;
+import io.coordinate.engine.HandlerRegistry;
+import io.coordinate.engine.state.WorkSpecMeta;
+import io.coordinate.engine.state.WorkSpecRecord;
+import io.coordinate.engine.view.StateViews;
+import io.coordinate.protocol.CommandRejection;
+import io.coordinate.protocol.CommandType;
+import io.coordinate.protocol.ErrorCode;
+
+/** {@code set_work_spec}, {@code set_work_spec_meta}, {@code delete_work_spec}. */
+public final class WorkSpecCommands {
+
+  private WorkSpecCommands() {}
+
+  public static void register(HandlerRegistry registry) {
+    registry.register(CommandType.SET_WORK_SPEC, WorkSpecCommands::setWorkSpec);
+    registry.register(CommandType.SET_WORK_SPEC_META, WorkSpecCommands::setWorkSpecMeta);
+    registry.register(CommandType.DELETE_WORK_SPEC, WorkSpecCommands::deleteWorkSpec);
+  }
+
+  /** Creates a spec, or reloads it: data replaced, all metadata derived again. */
+  static JsonNode setWorkSpec(CommandContext ctx) {
+    ObjectNode data = ctx.command().requiredObject("work_spec");
+    String name = WorkSpecDefinition.name(data);
+    String expected = ctx.command().optionalString("work_spec_name", null);
+    if (expected != null && !expected.equals(name)) {
+      throw new CommandRejection(ErrorCode.CHANGED_NAME,
+          "work spec \"" + expected + "\" cannot be renamed to \"" + name + "\"");
+    }
+    WorkSpecMeta meta = WorkSpecDefinition.deriveMeta(data);
+    WorkSpecRecord before = ctx.state().spec(ctx.namespace(), name);
+    WorkSpecRecord after = new WorkSpecRecord(name, data.deepCopy(), meta);
+    ctx.state().writeSpec(ctx.namespace(), before, after);
+    return view(ctx).spec(after);
+  }
+
+  /** Changes only the metadata fields given (SEMANTICS §1); {@code continuous} only if it can be. */
+  static JsonNode setWorkSpecMeta(CommandContext ctx) {
+    WorkSpecRecord spec = Lookups.spec(ctx, ctx.command().requiredString("work_spec_name"));
+    ObjectNode given = ctx.command().requiredObject("meta");
+    WorkSpecMeta m = spec.meta();
+    boolean continuous = m.continuous();
+    if (given.has("continuous") && m.canBeContinuous()) {
+      continuous = WorkSpecDefinition.bool(given, "continuous", continuous);
+    }
+    WorkSpecMeta changed =
+        new WorkSpecMeta(
+            WorkSpecDefinition.number(given, "priority", m.priority()),
+            given.has("weight") ? Math.max(1, WorkSpecDefinition.number(given, "weight", m.weight())) : m.weight(),
+            WorkSpecDefinition.bool(given, "paused", m.paused()),
+            continuous,
+            m.canBeContinuous(),
+            WorkSpecDefinition.number(given, "interval", m.interval()),
+            m.nextContinuous(),
+            (long) WorkSpecDefinition.number(given, "max_running", m.maxRunning()),
+            (long) WorkSpecDefinition.number(given, "max_attempts_returned", m.maxAttemptsReturned()),
+            (long) WorkSpecDefinition.number(given, "max_retries", m.maxRetries()),
+            m.nextWorkSpecName(),
+            m.runtime(),
+            m.minGb());
+    WorkSpecRecord after = spec.withMeta(changed);
+    ctx.state().writeSpec(ctx.namespace(), spec, after);
+    return view(ctx).spec(after);
+  }
+
+  static JsonNode deleteWorkSpec(CommandContext ctx) {
+    WorkSpecRecord spec = Lookups.spec(ctx, ctx.command().requiredString("work_spec_name"));
+    ctx.state().deleteSpec(ctx.namespace(), spec);
+    ObjectNode result = ctx.command().body().objectNode();
+    result.put("deleted", spec.name());
+    return result;
+  }
+
+  private static StateViews view(CommandContext ctx) {
+    return new StateViews(ctx.state(), ctx.namespace(), ctx.now());
+  }
+}

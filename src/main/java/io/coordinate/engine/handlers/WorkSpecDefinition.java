@@ -1,0 +1,85 @@
+package io.coordinate.engine.handlers;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.coordinate.engine.state.WorkSpecMeta;
+import io.coordinate.protocol.CommandRejection;
+import io.coordinate.protocol.ErrorCode;
+
+/** Reads a work spec's data: its name and the metadata derived from the special keys (SEMANTICS §1). */
+final class WorkSpecDefinition {
+
+  private WorkSpecDefinition() {}
+
+  static String name(ObjectNode data) {
+    JsonNode name = data.get("name");
+    if (name == null || name.isNull()) {
+      throw new CommandRejection(ErrorCode.NO_WORK_SPEC_NAME, "work spec data has no \"name\"");
+    }
+    if (!name.isTextual() || name.textValue().isEmpty()) {
+      throw new CommandRejection(ErrorCode.BAD_WORK_SPEC_NAME, "work spec \"name\" must be a non-empty string");
+    }
+    return name.textValue();
+  }
+
+  /** Metadata derived from data; {@code next_continuous} starts unset, as on every reload. */
+  static WorkSpecMeta deriveMeta(ObjectNode data) {
+    boolean continuous = bool(data, "continuous", false);
+    return new WorkSpecMeta(
+        number(data, "priority", 0),
+        weight(data),
+        bool(data, "disabled", false),
+        continuous,
+        continuous,
+        number(data, "interval", 0),
+        null,
+        (long) number(data, "max_running", 0),
+        (long) number(data, "max_getwork", 0),
+        (long) number(data, "max_retries", 0),
+        string(data, "then", ""),
+        string(data, "runtime", ""),
+        number(data, "min_gb", 0));
+  }
+
+  /** {@code weight} if given and not 0, else {@code 20 - nice}; never below 1. */
+  static double weight(ObjectNode data) {
+    double weight = number(data, "weight", 0);
+    if (weight == 0) {
+      weight = 20 - number(data, "nice", 0);
+    }
+    return Math.max(1, weight);
+  }
+
+  static double number(JsonNode data, String key, double fallback) {
+    JsonNode value = data.get(key);
+    if (value == null || value.isNull()) {
+      return fallback;
+    }
+    if (!value.isNumber()) {
+      throw CommandRejection.badCommand("work spec key \"" + key + "\" must be a number");
+    }
+    return value.doubleValue();
+  }
+
+  static boolean bool(JsonNode data, String key, boolean fallback) {
+    JsonNode value = data.get(key);
+    if (value == null || value.isNull()) {
+      return fallback;
+    }
+    if (!value.isBoolean()) {
+      throw CommandRejection.badCommand("work spec key \"" + key + "\" must be true or false");
+    }
+    return value.booleanValue();
+  }
+
+  static String string(JsonNode data, String key, String fallback) {
+    JsonNode value = data.get(key);
+    if (value == null || value.isNull()) {
+      return fallback;
+    }
+    if (!value.isTextual()) {
+      throw CommandRejection.badCommand("work spec key \"" + key + "\" must be a string");
+    }
+    return value.textValue();
+  }
+}

@@ -1,0 +1,125 @@
+package io.coordinate.engine.handlers;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.coordinate.engine.CommandContext;
+import io.coordinate.engine.HandlerRegistry;
+import io.coordinate.engine.UnitTransitions;
+import io.coordinate.engine.state.CoordinateState;
+import io.coordinate.engine.state.UnitStatus;
+import io.coordinate.engine.state.WorkSpecRecord;
+import io.coordinate.engine.state.WorkUnitRecord;
+import io.coordinate.protocol.CommandRejection;
+import io.coordinate.protocol.CommandType;
+import io.coordinate.protocol.ErrorCode;
+import io.coordinate.protocol.Json;
+import java.util.ArrayList;
+import java.util.List;
+
+/** {@code add_work_units}, {@code prioritize_work_units}, {@code delete_work_units}, {@code reset_work_units}. */
+public final class WorkUnitCommands {
+
+  /** Units one command may carry: a larger batch must be split (error {@code too_large}). */
+  public static final int MAX_UNITS_PER_COMMAND = 100_000;
+
+  private WorkUnitCommands() {}
+
+  public static void register(HandlerRegistry registry) {
+    registry.register(CommandType.ADD_WORK_UNITS, WorkUnitCommands::addWorkUnits);
+    registry.register(CommandType.PRIORITIZE_WORK_UNITS, WorkUnitCommands::prioritizeWorkUnits);
+    registry.register(CommandType.DELETE_WORK_UNITS, WorkUnitCommands::deleteWorkUnits);
+    registry.register(CommandType.RESET_WORK_UNITS, WorkUnitCommands::resetWorkUnits);
+  }
+
+  /**
+   * Adds units or replaces them. A replaced unit takes the new data, priority and not-before time; it keeps
+   * its attempt history; it stays pending if it was, and otherwise rests again (a finished or failed unit
+   * becomes available).
+   */
+  static JsonNode addWorkUnits(CommandContext ctx) {
+    WorkSpecRecord spec = Lookups.spec(ctx, ctx.command().requiredString("work_spec_name"));
+    List<JsonNode> items = ctx.command().requiredArray("work_units");
+    if (items.size() > MAX_UNITS_PER_COMMAND) {
+      throw new CommandRejection(ErrorCode.TOO_LARGE,
+          items.size() + " units in one command; at most " + MAX_UNITS_PER_COMMAND);
+    }
+    List<NewUnit> units = new ArrayList<>(items.size());
+    for (JsonNode item : items) {
+      units.add(NewUnit.parse(item, ctx.now(), ctx.random()));
+    }
+    CoordinateState state = ctx.state();
+    String ns = ctx.namespace();
+    ArrayNode names = Json.MAPPER.createArrayNode();
+    for (NewUnit unit : units) {
+      WorkUnitRecord before = state.unit(ns, spec.name(), unit.name());
+      WorkUnitRecord after;
+      if (before == null) {
+        after = new WorkUnitRecord(spec.name(), unit.name(), unit.data(), unit.priority(), unit.notBefore(),
+            UnitTransitions.restingStatus(unit.notBefore(), ctx.now()), null, 0);
+      } else {
+        after = new WorkUnitRecord(spec.name(), unit.name(), unit.data(), unit.priority(), unit.notBefore(),
+            before.status(), before.activeAttempt(), before.attemptCount());
+        if (before.status() != UnitStatus.PENDING) {
+          after = UnitTransitions.clearActiveAttempt(after, ctx.now());
+        }
+      }
+      state.writeUnit(ns, before, after);
+      names.add(unit.name());
+    }
+    ObjectNode result = Json.object();
+    result.put("added", units.size());
+    result.set("work_unit_names", names);
+    return result;
+  }
+
+  /** Sets ({@code priority}) or adds to ({@code adjustment}) the priority of the matching units. */
+  static JsonNode prioritizeWorkUnits(CommandContext ctx) {
+    WorkSpecRecord spec = Lookups.spec(ctx, ctx.command().requiredString("work_spec_name"));
+    UnitQuery query = UnitQuery.parse(ctx.command().get("query"));
+    boolean absolute = ctx.command().has("priority");
+    if (!absolute && !ctx.command().has("adjustment")) {
+      throw CommandRejection.badCommand("give \"priority\" or \"adjustment\"");
+    }
+    double value = ctx.command().optionalNumber(absolute ? "priority" : "adjustment", 0);
+    int changed = 0;
+    for (WorkUnitRecord unit : query.run(ctx.state(), ctx.namespace(), spec.name(), ctx.now())) {
+      double priority = absolute ? value : unit.priority() + value;
+      ctx.state().writeUnit(ctx.namespace(), unit, unit.withPriority(priority));
+      changed++;
+    }
+    return count("prioritized", changed);
+  }
+
+  static JsonNode deleteWorkUnits(CommandContext ctx) {
+    WorkSpecRecord spec = Lookups.spec(ctx, ctx.command().requiredString("work_spec_name"));
+    UnitQuery query = UnitQuery.parse(ctx.command().get("query"));
+    int deleted = 0;
+    for (WorkUnitRecord unit : query.run(ctx.state(), ctx.namespace(), spec.name(), ctx.now())) {
+      ctx.state().writeUnit(ctx.namespace(), unit, null);
+      deleted++;
+    }
+    return count("deleted", deleted);
+  }
+
+  /** Drops the active attempt of the matching units so that they run again; history is kept. */
+  static JsonNode resetWorkUnits(CommandContext ctx) {
+    WorkSpecRecord spec = Lookups.spec(ctx, ctx.command().requiredString("work_spec_name"));
+    UnitQuery query = UnitQuery.parse(ctx.command().get("query"));
+    int reset = 0;
+    for (WorkUnitRecord unit : query.run(ctx.state(), ctx.namespace(), spec.name(), ctx.now())) {
+      WorkUnitRecord after = UnitTransitions.clearActiveAttempt(unit, ctx.now());
+      if (!after.equals(unit)) {
+        ctx.state().writeUnit(ctx.namespace(), unit, after);
+      }
+      reset++;
+    }
+    return count("reset", reset);
+  }
+
+  private static ObjectNode count(String field, int n) {
+    ObjectNode result = Json.object();
+    result.put(field, n);
+    return result;
+  }
+}

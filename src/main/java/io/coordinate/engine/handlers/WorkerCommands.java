@@ -1,0 +1,68 @@
+package io.coordinate.engine.handlers;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.coordinate.engine.CommandContext;
+import io.coordinate.engine.HandlerRegistry;
+import io.coordinate.engine.state.WorkerRecord;
+import io.coordinate.engine.view.StateViews;
+import io.coordinate.protocol.CommandRejection;
+import io.coordinate.protocol.CommandType;
+import io.coordinate.protocol.ErrorCode;
+import io.coordinate.protocol.Json;
+import io.coordinate.protocol.Times;
+
+/** {@code worker_heartbeat} and {@code deactivate_worker}; workers are also created by their first request. */
+public final class WorkerCommands {
+
+  /** A worker is reported expired this long after its last heartbeat unless the heartbeat says otherwise. */
+  public static final double DEFAULT_EXPIRE_SECONDS = 900;
+
+  private WorkerCommands() {}
+
+  public static void register(HandlerRegistry registry) {
+    registry.register(CommandType.WORKER_HEARTBEAT, WorkerCommands::heartbeat);
+    registry.register(CommandType.DEACTIVATE_WORKER, WorkerCommands::deactivate);
+  }
+
+  /** Creates or refreshes a worker: active again, with the given parent, mode, data and expiration. */
+  static JsonNode heartbeat(CommandContext ctx) {
+    String name = ctx.command().requiredString("worker");
+    WorkerRecord before = ctx.state().worker(ctx.namespace(), name);
+    String parent = ctx.command().has("parent") ? ctx.command().requiredString("parent")
+        : before == null ? null : before.parent();
+    if (name.equals(parent)) {
+      throw CommandRejection.badCommand("a worker cannot be its own parent");
+    }
+    String mode = ctx.command().optionalString("mode", before == null ? "" : before.mode());
+    JsonNode data = ctx.command().optionalObject("data");
+    if (data == null) {
+      data = before == null ? Json.object() : before.data();
+    }
+    double expire = ctx.command().optionalNumber("expire", DEFAULT_EXPIRE_SECONDS);
+    WorkerRecord after = new WorkerRecord(name, parent, true, mode, data,
+        ctx.now() + Times.secondsToMillis(expire), ctx.now());
+    ctx.state().writeWorker(ctx.namespace(), before, after);
+    return new StateViews(ctx.state(), ctx.namespace(), ctx.now()).worker(after);
+  }
+
+  static JsonNode deactivate(CommandContext ctx) {
+    String name = ctx.command().requiredString("worker");
+    WorkerRecord before = ctx.state().worker(ctx.namespace(), name);
+    if (before == null) {
+      throw new CommandRejection(ErrorCode.NO_SUCH_WORKER, "no worker \"" + name + "\"");
+    }
+    WorkerRecord after = new WorkerRecord(name, before.parent(), false, before.mode(), before.data(),
+        before.expiration(), ctx.now());
+    ctx.state().writeWorker(ctx.namespace(), before, after);
+    return new StateViews(ctx.state(), ctx.namespace(), ctx.now()).worker(after);
+  }
+
+  /** Creates a worker on its first request, with the defaults of a first heartbeat. */
+  static void touch(CommandContext ctx, String name) {
+    if (ctx.state().worker(ctx.namespace(), name) == null) {
+      WorkerRecord created = new WorkerRecord(name, null, true, "", Json.object(),
+          ctx.now() + Times.secondsToMillis(DEFAULT_EXPIRE_SECONDS), ctx.now());
+      ctx.state().writeWorker(ctx.namespace(), null, created);
+    }
+  }
+}

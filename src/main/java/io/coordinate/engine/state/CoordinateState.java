@@ -1,0 +1,191 @@
+package io.coordinate.engine.state;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The state with its transition methods. Each write method keeps every index and counter of {@link Keys}
+ * right for the change from {@code before} to {@code after}, and tells the {@link StateListener}; nothing
+ * else writes to the store. Entries of the two time indexes that outlive their unit or attempt (after a
+ * delete) are left to be dropped by the engine's time step, which re-checks every entry before acting.
+ */
+public final class CoordinateState extends StateReader {
+
+  private final KeyValueStore writable;
+  private StateListener listener = StateListener.NONE;
+
+  public CoordinateState(KeyValueStore store) {
+    super(store);
+    this.writable = store;
+  }
+
+  public void setListener(StateListener listener) {
+    this.listener = Objects.requireNonNull(listener);
+  }
+
+  // --- namespaces ---
+
+  public void ensureNamespace(String ns, long now) {
+    byte[] key = Keys.namespace(ns);
+    if (store.get(key) == null) {
+      writable.put(key, ValueCodec.encode(new NamespaceRecord(ns, now)));
+    }
+  }
+
+  /** The next attempt number of the namespace; numbers are never reused, not even after a destroy. */
+  public long nextAttemptSeq(String ns) {
+    byte[] key = Keys.sequence(ns);
+    long next = ValueCodec.decodeLong(store.get(key)) + 1;
+    writable.put(key, ValueCodec.encodeLong(next));
+    return next;
+  }
+
+  /** Removes every record of the namespace (but its attempt sequence). */
+  public void destroyNamespace(String ns) {
+    deleteRange(Keys.namespaceData(ns));
+    writable.delete(Keys.namespace(ns));
+    listener.namespaceDestroyed(ns);
+  }
+
+  // --- work specs ---
+
+  public void writeSpec(String ns, WorkSpecRecord before, WorkSpecRecord after) {
+    writable.put(Keys.spec(ns, after.name()), ValueCodec.encode(after));
+    listener.specChanged(ns, before, after);
+  }
+
+  /** Deletes a spec with all its units, their attempts and every index entry of them. */
+  public void deleteSpec(String ns, WorkSpecRecord spec) {
+    for (WorkUnitRecord unit : units(ns, spec.name(), null, Integer.MAX_VALUE)) {
+      deleteUnitAttempts(ns, unit);
+    }
+    String name = spec.name();
+    deleteRange(Keys.units(ns, name));
+    deleteRange(Keys.availableUnits(ns, name));
+    deleteRange(Keys.counts(ns, name));
+    deleteRangeOf(Keys.ns(ns).tag(Keys.BY_STATUS).string(name).toBytes());
+    writable.delete(Keys.spec(ns, name));
+    listener.specChanged(ns, spec, null);
+  }
+
+  // --- work units ---
+
+  /** Creates ({@code before == null}), changes or deletes ({@code after == null}) a unit and its indexes. */
+  public void writeUnit(String ns, WorkUnitRecord before, WorkUnitRecord after) {
+    WorkUnitRecord any = after != null ? after : before;
+    String spec = any.spec();
+    String name = any.name();
+    if (before != null) {
+      writable.delete(Keys.byStatus(ns, spec, before.status(), name));
+      if (before.status() == UnitStatus.AVAILABLE) {
+        writable.delete(Keys.available(ns, spec, before.priority(), name));
+      }
+      if (before.status() == UnitStatus.DELAYED) {
+        writable.delete(Keys.delayedUnit(before.notBefore(), ns, spec, name));
+      }
+      addToCount(ns, spec, before.status(), -1);
+    }
+    if (after != null) {
+      writable.put(Keys.unit(ns, spec, name), ValueCodec.encode(after));
+      writable.put(Keys.byStatus(ns, spec, after.status(), name), ValueCodec.EMPTY);
+      if (after.status() == UnitStatus.AVAILABLE) {
+        writable.put(Keys.available(ns, spec, after.priority(), name), ValueCodec.EMPTY);
+      }
+      if (after.status() == UnitStatus.DELAYED) {
+        writable.put(Keys.delayedUnit(Objects.requireNonNull(after.notBefore(), "delayed needs notBefore"), ns, spec,
+            name), ValueCodec.EMPTY);
+      }
+      addToCount(ns, spec, after.status(), +1);
+    } else {
+      deleteUnitAttempts(ns, before);
+      writable.delete(Keys.unit(ns, spec, name));
+    }
+    listener.unitChanged(ns, before, after);
+  }
+
+  private void addToCount(String ns, String spec, UnitStatus status, long delta) {
+    byte[] key = Keys.count(ns, spec, status);
+    long value = ValueCodec.decodeLong(store.get(key)) + delta;
+    if (value == 0) {
+      writable.delete(key);
+    } else {
+      writable.put(key, ValueCodec.encodeLong(value));
+    }
+  }
+
+  private void deleteUnitAttempts(String ns, WorkUnitRecord unit) {
+    List<AttemptRecord> attempts = unitAttempts(ns, unit.spec(), unit.name());
+    for (AttemptRecord attempt : attempts) {
+      writable.delete(Keys.attempt(ns, attempt.seq()));
+      writable.delete(Keys.workerAttempt(ns, attempt.worker(), attempt.seq()));
+      writable.delete(Keys.workerActiveAttempt(ns, attempt.worker(), attempt.seq()));
+      if (attempt.status() == AttemptStatus.PENDING) {
+        writable.delete(Keys.attemptDeadline(attempt.expirationTime(), ns, attempt.seq()));
+      }
+    }
+    deleteRange(Keys.unitAttempts(ns, unit.spec(), unit.name()));
+  }
+
+  // --- attempts ---
+
+  /** Creates or changes an attempt, keeping the unit's and worker's attempt lists and the deadline index. */
+  public void writeAttempt(String ns, AttemptRecord before, AttemptRecord after) {
+    long seq = after.seq();
+    if (before == null) {
+      writable.put(Keys.unitAttempt(ns, after.spec(), after.unit(), seq), ValueCodec.EMPTY);
+      writable.put(Keys.workerAttempt(ns, after.worker(), seq), ValueCodec.EMPTY);
+    }
+    boolean wasPending = before != null && before.status() == AttemptStatus.PENDING;
+    boolean isPending = after.status() == AttemptStatus.PENDING;
+    if (wasPending && (!isPending || before.expirationTime() != after.expirationTime())) {
+      writable.delete(Keys.attemptDeadline(before.expirationTime(), ns, seq));
+    }
+    if (isPending) {
+      writable.put(Keys.attemptDeadline(after.expirationTime(), ns, seq), ValueCodec.EMPTY);
+      writable.put(Keys.workerActiveAttempt(ns, after.worker(), seq), ValueCodec.EMPTY);
+    } else if (wasPending) {
+      writable.delete(Keys.workerActiveAttempt(ns, after.worker(), seq));
+    }
+    writable.put(Keys.attempt(ns, seq), ValueCodec.encode(after));
+    listener.attemptChanged(ns, before, after);
+  }
+
+  // --- workers ---
+
+  public void writeWorker(String ns, WorkerRecord before, WorkerRecord after) {
+    String oldParent = before == null ? null : before.parent();
+    if (!Objects.equals(oldParent, after.parent())) {
+      if (oldParent != null) {
+        writable.delete(Keys.workerChild(ns, oldParent, after.name()));
+      }
+      if (after.parent() != null) {
+        writable.put(Keys.workerChild(ns, after.parent(), after.name()), ValueCodec.EMPTY);
+      }
+    }
+    writable.put(Keys.worker(ns, after.name()), ValueCodec.encode(after));
+    listener.workerChanged(ns, before, after);
+  }
+
+  // --- time index upkeep ---
+
+  /** Drops a delayed-unit index entry that no longer matches its unit. */
+  public void dropStaleDelayedEntry(Keys.DelayedUnitKey key) {
+    writable.delete(Keys.delayedUnit(key.notBefore(), key.namespace(), key.spec(), key.unit()));
+  }
+
+  /** Drops a deadline entry that no longer matches a pending attempt. */
+  public void dropStaleDeadline(Keys.AttemptDeadlineKey key) {
+    writable.delete(Keys.attemptDeadline(key.expiration(), key.namespace(), key.attemptSeq()));
+  }
+
+  private void deleteRange(byte[] prefix) {
+    deleteRangeOf(prefix);
+  }
+
+  private void deleteRangeOf(byte[] prefix) {
+    List<byte[]> keys = collect(prefix, Integer.MAX_VALUE, KeyValueIterator.Entry::key);
+    for (byte[] key : keys) {
+      writable.delete(key);
+    }
+  }
+}

@@ -1,0 +1,242 @@
+package io.coordinate.engine.state;
+
+import java.util.Arrays;
+
+/**
+ * The one owner of every key layout of the state store. All records and indexes live in one ordered key
+ * space (one store, one changelog); the first byte separates the key spaces:
+ *
+ * <pre>
+ * 01 [ns]                                   namespace registry          → NamespaceRecord
+ * 02 [ns]                                   attempt sequence            → long (kept by destroy_namespace)
+ * 03 [not_before][ns][spec][unit]           delayed units, by due time  → empty
+ * 04 [expiration][ns][attempt seq]          pending attempts, by expiry → empty
+ * 10 [ns] 'S' [spec]                        work spec                   → WorkSpecRecord
+ * 10 [ns] 'K' [spec][status]                unit count by status        → long
+ * 10 [ns] 'U' [spec][unit]                  work unit                   → WorkUnitRecord
+ * 10 [ns] 'V' [spec][priority desc][unit]   available units, best first → empty
+ * 10 [ns] 'T' [spec][status][unit]          units by status, name order → empty
+ * 10 [ns] 'H' [spec][unit][attempt seq]     a unit's attempts           → empty
+ * 10 [ns] 'A' [attempt seq]                 attempt                     → AttemptRecord
+ * 10 [ns] 'W' [worker]                      worker                      → WorkerRecord
+ * 10 [ns] 'C' [parent][child]               worker children             → empty
+ * 10 [ns] 'P' [worker][attempt seq]         a worker's active attempts  → empty
+ * 10 [ns] 'Q' [worker][attempt seq]         a worker's attempts         → empty
+ * </pre>
+ *
+ * Store names and this layout are part of the changelog format: changing them is a migration.
+ */
+public final class Keys {
+
+  static final byte NAMESPACES = 0x01;
+  static final byte SEQUENCES = 0x02;
+  static final byte DELAYED_UNITS = 0x03;
+  static final byte ATTEMPT_DEADLINES = 0x04;
+  static final byte NAMESPACE_DATA = 0x10;
+
+  static final byte SPEC = 'S';
+  static final byte COUNT = 'K';
+  static final byte UNIT = 'U';
+  static final byte AVAILABLE = 'V';
+  static final byte BY_STATUS = 'T';
+  static final byte UNIT_ATTEMPTS = 'H';
+  static final byte ATTEMPT = 'A';
+  static final byte WORKER = 'W';
+  static final byte WORKER_CHILD = 'C';
+  static final byte WORKER_ACTIVE = 'P';
+  static final byte WORKER_ATTEMPTS = 'Q';
+
+  private Keys() {}
+
+  // --- key spaces across namespaces ---
+
+  public static byte[] namespace(String ns) {
+    return new KeyWriter().tag(NAMESPACES).string(ns).toBytes();
+  }
+
+  public static byte[] allNamespaces() {
+    return new byte[] {NAMESPACES};
+  }
+
+  public static String namespaceName(byte[] key) {
+    return new KeyReader(key, 1).string();
+  }
+
+  public static byte[] sequence(String ns) {
+    return new KeyWriter().tag(SEQUENCES).string(ns).toBytes();
+  }
+
+  public static byte[] delayedUnit(long notBefore, String ns, String spec, String unit) {
+    return new KeyWriter().tag(DELAYED_UNITS).int64(notBefore).string(ns).string(spec).string(unit).toBytes();
+  }
+
+  /** The delayed-unit keys due at or before {@code time} start at this key's space and end here. */
+  public static byte[] delayedUnitsBefore(long exclusiveTime) {
+    return new KeyWriter().tag(DELAYED_UNITS).int64(exclusiveTime).toBytes();
+  }
+
+  public static byte[] delayedUnitsStart() {
+    return new byte[] {DELAYED_UNITS};
+  }
+
+  public static DelayedUnitKey parseDelayedUnit(byte[] key) {
+    KeyReader reader = new KeyReader(key, 1);
+    long time = reader.int64();
+    return new DelayedUnitKey(time, reader.string(), reader.string(), reader.string());
+  }
+
+  public static byte[] attemptDeadline(long expiration, String ns, long attemptSeq) {
+    return new KeyWriter().tag(ATTEMPT_DEADLINES).int64(expiration).string(ns).int64(attemptSeq).toBytes();
+  }
+
+  public static byte[] attemptDeadlinesBefore(long exclusiveTime) {
+    return new KeyWriter().tag(ATTEMPT_DEADLINES).int64(exclusiveTime).toBytes();
+  }
+
+  public static byte[] attemptDeadlinesStart() {
+    return new byte[] {ATTEMPT_DEADLINES};
+  }
+
+  public static AttemptDeadlineKey parseAttemptDeadline(byte[] key) {
+    KeyReader reader = new KeyReader(key, 1);
+    long time = reader.int64();
+    return new AttemptDeadlineKey(time, reader.string(), reader.int64());
+  }
+
+  // --- one namespace ---
+
+  /** Every key of one namespace's data. */
+  public static byte[] namespaceData(String ns) {
+    return ns(ns).toBytes();
+  }
+
+  public static byte[] spec(String ns, String spec) {
+    return ns(ns).tag(SPEC).string(spec).toBytes();
+  }
+
+  public static byte[] allSpecs(String ns) {
+    return ns(ns).tag(SPEC).toBytes();
+  }
+
+  public static byte[] count(String ns, String spec, UnitStatus status) {
+    return ns(ns).tag(COUNT).string(spec).tag(status.code()).toBytes();
+  }
+
+  public static byte[] counts(String ns, String spec) {
+    return ns(ns).tag(COUNT).string(spec).toBytes();
+  }
+
+  public static UnitStatus countStatus(byte[] key) {
+    return UnitStatus.fromCode(key[key.length - 1]);
+  }
+
+  public static byte[] unit(String ns, String spec, String unit) {
+    return ns(ns).tag(UNIT).string(spec).string(unit).toBytes();
+  }
+
+  public static byte[] units(String ns, String spec) {
+    return ns(ns).tag(UNIT).string(spec).toBytes();
+  }
+
+  public static byte[] available(String ns, String spec, double priority, String unit) {
+    return ns(ns).tag(AVAILABLE).string(spec).float64Descending(priority).string(unit).toBytes();
+  }
+
+  public static byte[] availableUnits(String ns, String spec) {
+    return ns(ns).tag(AVAILABLE).string(spec).toBytes();
+  }
+
+  /** The unit name at the end of an {@link #available} key. */
+  public static String availableUnitName(byte[] key, String ns, String spec) {
+    int offset = availableUnits(ns, spec).length + 8;
+    return new KeyReader(key, offset).string();
+  }
+
+  public static byte[] byStatus(String ns, String spec, UnitStatus status, String unit) {
+    return ns(ns).tag(BY_STATUS).string(spec).tag(status.code()).string(unit).toBytes();
+  }
+
+  public static byte[] unitsWithStatus(String ns, String spec, UnitStatus status) {
+    return ns(ns).tag(BY_STATUS).string(spec).tag(status.code()).toBytes();
+  }
+
+  public static String byStatusUnitName(byte[] key, String ns, String spec, UnitStatus status) {
+    return new KeyReader(key, unitsWithStatus(ns, spec, status).length).string();
+  }
+
+  public static byte[] unitAttempt(String ns, String spec, String unit, long attemptSeq) {
+    return ns(ns).tag(UNIT_ATTEMPTS).string(spec).string(unit).int64(attemptSeq).toBytes();
+  }
+
+  public static byte[] unitAttempts(String ns, String spec, String unit) {
+    return ns(ns).tag(UNIT_ATTEMPTS).string(spec).string(unit).toBytes();
+  }
+
+  public static byte[] attempt(String ns, long attemptSeq) {
+    return ns(ns).tag(ATTEMPT).int64(attemptSeq).toBytes();
+  }
+
+  public static byte[] worker(String ns, String worker) {
+    return ns(ns).tag(WORKER).string(worker).toBytes();
+  }
+
+  public static byte[] allWorkers(String ns) {
+    return ns(ns).tag(WORKER).toBytes();
+  }
+
+  public static byte[] workerChild(String ns, String parent, String child) {
+    return ns(ns).tag(WORKER_CHILD).string(parent).string(child).toBytes();
+  }
+
+  public static byte[] workerChildren(String ns, String parent) {
+    return ns(ns).tag(WORKER_CHILD).string(parent).toBytes();
+  }
+
+  public static byte[] workerActiveAttempt(String ns, String worker, long attemptSeq) {
+    return ns(ns).tag(WORKER_ACTIVE).string(worker).int64(attemptSeq).toBytes();
+  }
+
+  public static byte[] workerActiveAttempts(String ns, String worker) {
+    return ns(ns).tag(WORKER_ACTIVE).string(worker).toBytes();
+  }
+
+  public static byte[] workerAttempt(String ns, String worker, long attemptSeq) {
+    return ns(ns).tag(WORKER_ATTEMPTS).string(worker).int64(attemptSeq).toBytes();
+  }
+
+  public static byte[] workerAttempts(String ns, String worker) {
+    return ns(ns).tag(WORKER_ATTEMPTS).string(worker).toBytes();
+  }
+
+  /** The string that follows {@code prefix} in {@code key}: a child name, a unit name, ... */
+  public static String stringAfter(byte[] key, byte[] prefix) {
+    return new KeyReader(key, prefix.length).string();
+  }
+
+  /** The attempt sequence number at the end of a key. */
+  public static long trailingSeq(byte[] key) {
+    return new KeyReader(key, key.length - 8).int64();
+  }
+
+  /** The smallest key greater than every key starting with {@code prefix}. */
+  public static byte[] prefixEnd(byte[] prefix) {
+    byte[] end = Arrays.copyOf(prefix, prefix.length);
+    for (int i = end.length - 1; i >= 0; i--) {
+      if (end[i] != (byte) 0xFF) {
+        end[i]++;
+        return Arrays.copyOf(end, i + 1);
+      }
+    }
+    return new byte[] {(byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF};
+  }
+
+  static KeyWriter ns(String ns) {
+    return new KeyWriter().tag(NAMESPACE_DATA).string(ns);
+  }
+
+  /** A parsed {@link #delayedUnit} key. */
+  public record DelayedUnitKey(long notBefore, String namespace, String spec, String unit) {}
+
+  /** A parsed {@link #attemptDeadline} key. */
+  public record AttemptDeadlineKey(long expiration, String namespace, long attemptSeq) {}
+}

@@ -1,0 +1,16 @@
+package io.coordinate.engine.state;
+
+/** The read side of {@link KeyValueStore}; interactive queries get only this. */
+public interface ReadableKeyValueStore {
+
+  /** The value, or null. */
+  byte[] get(byte[] key);
+
+  /** Entries with {@code from <= key < to} in unsigned byte order. The caller must close the iterator. */
+  KeyValueIterator range(byte[] from, byte[] to);
+
+  /** Entries whose key starts with {@code prefix}. */
+  default KeyValueIterator prefix(byte[] prefix) {
+    return range(prefix, Keys.prefixEnd(prefix));
+  }
+}

@@ -1,0 +1,169 @@
+package io.coordinate.engine.state;
+
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * Read-only access to the coordinator's state: what the engine reads and what interactive queries see.
+ * Every scan is bounded by a key range and, where it may be long, by a limit; iterators are always closed.
+ */
+public class StateReader {
+
+  protected final ReadableKeyValueStore store;
+
+  public StateReader(ReadableKeyValueStore store) {
+    this.store = store;
+  }
+
+  // --- namespaces ---
+
+  public NamespaceRecord namespace(String ns) {
+    return ValueCodec.decode(store.get(Keys.namespace(ns)), NamespaceRecord.class);
+  }
+
+  public List<String> namespaces() {
+    return collect(Keys.allNamespaces(), Integer.MAX_VALUE, e -> Keys.namespaceName(e.key()));
+  }
+
+  // --- work specs ---
+
+  public WorkSpecRecord spec(String ns, String name) {
+    return ValueCodec.decode(store.get(Keys.spec(ns, name)), WorkSpecRecord.class);
+  }
+
+  /** Every spec of the namespace, in name order (a namespace has few specs; units are what is many). */
+  public List<WorkSpecRecord> specs(String ns) {
+    return collect(Keys.allSpecs(ns), Integer.MAX_VALUE, e -> ValueCodec.decode(e.value(), WorkSpecRecord.class));
+  }
+
+  /** Stored unit counts by status, zero counts omitted. */
+  public Map<UnitStatus, Long> counts(String ns, String spec) {
+    Map<UnitStatus, Long> counts = new EnumMap<>(UnitStatus.class);
+    try (KeyValueIterator it = store.prefix(Keys.counts(ns, spec))) {
+      while (it.hasNext()) {
+        KeyValueIterator.Entry e = it.next();
+        long value = ValueCodec.decodeLong(e.value());
+        if (value != 0) {
+          counts.put(Keys.countStatus(e.key()), value);
+        }
+      }
+    }
+    return counts;
+  }
+
+  public long count(String ns, String spec, UnitStatus status) {
+    return ValueCodec.decodeLong(store.get(Keys.count(ns, spec, status)));
+  }
+
+  // --- work units ---
+
+  public WorkUnitRecord unit(String ns, String spec, String name) {
+    return ValueCodec.decode(store.get(Keys.unit(ns, spec, name)), WorkUnitRecord.class);
+  }
+
+  /** Units in name order, strictly after {@code afterName} (null = from the start), at most {@code limit}. */
+  public List<WorkUnitRecord> units(String ns, String spec, String afterName, int limit) {
+    byte[] prefix = Keys.units(ns, spec);
+    byte[] from = afterName == null ? prefix : successor(Keys.unit(ns, spec, afterName));
+    return collect(from, Keys.prefixEnd(prefix), limit, e -> ValueCodec.decode(e.value(), WorkUnitRecord.class));
+  }
+
+  /** Names of the units with a stored status, in name order, strictly after {@code afterName}. */
+  public List<String> unitNamesWithStatus(String ns, String spec, UnitStatus status, String afterName, int limit) {
+    byte[] prefix = Keys.unitsWithStatus(ns, spec, status);
+    byte[] from = afterName == null ? prefix : successor(Keys.byStatus(ns, spec, status, afterName));
+    return collect(from, Keys.prefixEnd(prefix), limit, e -> Keys.stringAfter(e.key(), prefix));
+  }
+
+  /** The best available units of a spec: priority descending, then name ascending. Costs O(limit · log n). */
+  public List<String> bestAvailableUnits(String ns, String spec, int limit) {
+    return collect(Keys.availableUnits(ns, spec), limit, e -> Keys.availableUnitName(e.key(), ns, spec));
+  }
+
+  // --- attempts ---
+
+  public AttemptRecord attempt(String ns, long seq) {
+    return ValueCodec.decode(store.get(Keys.attempt(ns, seq)), AttemptRecord.class);
+  }
+
+  /** A unit's attempts, oldest first. */
+  public List<AttemptRecord> unitAttempts(String ns, String spec, String unit) {
+    return attemptsOf(Keys.unitAttempts(ns, spec, unit), ns);
+  }
+
+  public List<AttemptRecord> workerActiveAttempts(String ns, String worker) {
+    return attemptsOf(Keys.workerActiveAttempts(ns, worker), ns);
+  }
+
+  public List<AttemptRecord> workerAttempts(String ns, String worker) {
+    return attemptsOf(Keys.workerAttempts(ns, worker), ns);
+  }
+
+  // --- workers ---
+
+  public WorkerRecord worker(String ns, String name) {
+    return ValueCodec.decode(store.get(Keys.worker(ns, name)), WorkerRecord.class);
+  }
+
+  public List<WorkerRecord> workers(String ns) {
+    return collect(Keys.allWorkers(ns), Integer.MAX_VALUE, e -> ValueCodec.decode(e.value(), WorkerRecord.class));
+  }
+
+  public List<String> workerChildren(String ns, String parent) {
+    byte[] prefix = Keys.workerChildren(ns, parent);
+    return collect(prefix, Integer.MAX_VALUE, e -> Keys.stringAfter(e.key(), prefix));
+  }
+
+  // --- time indexes ---
+
+  /** Delayed units whose not-before time is at or before {@code now}: due for release. */
+  public List<Keys.DelayedUnitKey> dueDelayedUnits(long now, int limit) {
+    return collect(Keys.delayedUnitsStart(), Keys.delayedUnitsBefore(now + 1), limit,
+        e -> Keys.parseDelayedUnit(e.key()));
+  }
+
+  /** Pending attempts whose expiration is strictly before {@code now} ({@code expiration == now} is alive). */
+  public List<Keys.AttemptDeadlineKey> dueAttemptDeadlines(long now, int limit) {
+    return collect(Keys.attemptDeadlinesStart(), Keys.attemptDeadlinesBefore(now), limit,
+        e -> Keys.parseAttemptDeadline(e.key()));
+  }
+
+  // --- helpers ---
+
+  private List<AttemptRecord> attemptsOf(byte[] indexPrefix, String ns) {
+    List<AttemptRecord> attempts = new ArrayList<>();
+    for (Long seq : collect(indexPrefix, Integer.MAX_VALUE, e -> Keys.trailingSeq(e.key()))) {
+      AttemptRecord attempt = attempt(ns, seq);
+      if (attempt != null) {
+        attempts.add(attempt);
+      }
+    }
+    return attempts;
+  }
+
+  protected <T> List<T> collect(byte[] prefix, int limit, Function<KeyValueIterator.Entry, T> map) {
+    return collect(prefix, Keys.prefixEnd(prefix), limit, map);
+  }
+
+  protected <T> List<T> collect(byte[] from, byte[] to, int limit, Function<KeyValueIterator.Entry, T> map) {
+    List<T> out = new ArrayList<>();
+    if (limit <= 0) {
+      return out;
+    }
+    try (KeyValueIterator it = store.range(from, to)) {
+      while (it.hasNext() && out.size() < limit) {
+        out.add(map.apply(it.next()));
+      }
+    }
+    return out;
+  }
+
+  /** The smallest key strictly greater than {@code key}. */
+  private static byte[] successor(byte[] key) {
+    byte[] next = java.util.Arrays.copyOf(key, key.length + 1);
+    return next;
+  }
+}

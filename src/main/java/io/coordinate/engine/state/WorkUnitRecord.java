@@ -1,0 +1,45 @@
+package io.coordinate.engine.state;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.JsonNode;
+
+/**
+ * A work unit as stored. {@code status} is kept exact by the engine, which applies due expiries and releases
+ * before every command; readers between two commands correct it with {@code UnitView}.
+ *
+ * @param data the unit's own data; the data a reader sees is the active attempt's when there is one
+ * @param notBefore epoch millis before which the unit is delayed; null = none
+ * @param activeAttempt sequence number of the active attempt; null = none
+ * @param attemptCount how many attempts the unit ever had (for {@code max_retries})
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record WorkUnitRecord(
+    String spec,
+    String name,
+    JsonNode data,
+    double priority,
+    Long notBefore,
+    UnitStatus status,
+    Long activeAttempt,
+    int attemptCount) {
+
+  public WorkUnitRecord withStatus(UnitStatus newStatus) {
+    return new WorkUnitRecord(spec, name, data, priority, notBefore, newStatus, activeAttempt, attemptCount);
+  }
+
+  public WorkUnitRecord withPriority(double newPriority) {
+    return new WorkUnitRecord(spec, name, data, newPriority, notBefore, status, activeAttempt, attemptCount);
+  }
+
+  public WorkUnitRecord withActiveAttempt(Long attempt, UnitStatus newStatus) {
+    return new WorkUnitRecord(spec, name, data, priority, notBefore, newStatus, attempt, attemptCount);
+  }
+
+  public WorkUnitRecord withNotBefore(Long time, UnitStatus newStatus) {
+    return new WorkUnitRecord(spec, name, data, priority, time, newStatus, activeAttempt, attemptCount);
+  }
+
+  public WorkUnitRecord withAttemptCount(int count) {
+    return new WorkUnitRecord(spec, name, data, priority, notBefore, status, activeAttempt, count);
+  }
+}

@@ -1,0 +1,138 @@
+package io.coordinate.engine.state;
+
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.NoSuchElementException;
+import java.util.TreeMap;
+
+/**
+ * The writes of one command, held in memory over the real store until {@link #commit()}: a rejected or
+ * failed command is dropped with {@link #discard()} and leaves the store exactly as it was. Reads and range
+ * scans see the buffered writes merged over the store. Repeated writes of one key (a spec's counters, say)
+ * reach the store once.
+ */
+public final class WriteBuffer implements KeyValueStore {
+
+  private static final byte[] TOMBSTONE = new byte[0];
+
+  private final KeyValueStore base;
+  private final NavigableMap<byte[], byte[]> pending = new TreeMap<>(Arrays::compareUnsigned);
+
+  public WriteBuffer(KeyValueStore base) {
+    this.base = base;
+  }
+
+  @Override
+  public byte[] get(byte[] key) {
+    byte[] value = pending.get(key);
+    if (value != null) {
+      return value == TOMBSTONE ? null : value;
+    }
+    return base.get(key);
+  }
+
+  @Override
+  public void put(byte[] key, byte[] value) {
+    pending.put(key.clone(), value);
+  }
+
+  @Override
+  public void delete(byte[] key) {
+    pending.put(key.clone(), TOMBSTONE);
+  }
+
+  /** Applies every buffered write to the underlying store. */
+  public void commit() {
+    for (Map.Entry<byte[], byte[]> e : pending.entrySet()) {
+      if (e.getValue() == TOMBSTONE) {
+        base.delete(e.getKey());
+      } else {
+        base.put(e.getKey(), e.getValue());
+      }
+    }
+    pending.clear();
+  }
+
+  public void discard() {
+    pending.clear();
+  }
+
+  public boolean isEmpty() {
+    return pending.isEmpty();
+  }
+
+  @Override
+  public KeyValueIterator range(byte[] from, byte[] to) {
+    if (Arrays.compareUnsigned(from, to) >= 0) {
+      return base.range(from, to);
+    }
+    KeyValueIterator stored = base.range(from, to);
+    Iterator<Map.Entry<byte[], byte[]>> buffered = pending.subMap(from, true, to, false).entrySet().iterator();
+    return new MergingIterator(stored, buffered);
+  }
+
+  /** Merges the store's entries with the buffer's, the buffer winning on equal keys; tombstones hide keys. */
+  private static final class MergingIterator implements KeyValueIterator {
+    private final KeyValueIterator stored;
+    private final Iterator<Map.Entry<byte[], byte[]>> buffered;
+    private Entry nextStored;
+    private Map.Entry<byte[], byte[]> nextBuffered;
+    private Entry next;
+
+    MergingIterator(KeyValueIterator stored, Iterator<Map.Entry<byte[], byte[]>> buffered) {
+      this.stored = stored;
+      this.buffered = buffered;
+      this.nextStored = stored.hasNext() ? stored.next() : null;
+      this.nextBuffered = buffered.hasNext() ? buffered.next() : null;
+      advance();
+    }
+
+    private void advance() {
+      next = null;
+      while (next == null && (nextStored != null || nextBuffered != null)) {
+        int order;
+        if (nextStored == null) {
+          order = 1;
+        } else if (nextBuffered == null) {
+          order = -1;
+        } else {
+          order = Arrays.compareUnsigned(nextStored.key(), nextBuffered.getKey());
+        }
+        if (order < 0) {
+          next = nextStored;
+          nextStored = stored.hasNext() ? stored.next() : null;
+        } else {
+          if (order == 0) {
+            nextStored = stored.hasNext() ? stored.next() : null;
+          }
+          if (nextBuffered.getValue() != TOMBSTONE) {
+            next = new Entry(nextBuffered.getKey(), nextBuffered.getValue());
+          }
+          nextBuffered = buffered.hasNext() ? buffered.next() : null;
+        }
+      }
+    }
+
+    @Override
+    public boolean hasNext() {
+      return next != null;
+    }
+
+    @Override
+    public Entry next() {
+      if (next == null) {
+        throw new NoSuchElementException();
+      }
+      Entry current = next;
+      advance();
+      return current;
+    }
+
+    @Override
+    public void close() {
+      stored.close();
+    }
+  }
+}

@@ -1,0 +1,235 @@
+package io.coordinate.engine.view;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.coordinate.engine.state.AttemptRecord;
+import io.coordinate.engine.state.AttemptStatus;
+import io.coordinate.engine.state.StateReader;
+import io.coordinate.engine.state.UnitStatus;
+import io.coordinate.engine.state.WorkSpecMeta;
+import io.coordinate.engine.state.WorkSpecRecord;
+import io.coordinate.engine.state.WorkUnitRecord;
+import io.coordinate.engine.state.WorkerRecord;
+import io.coordinate.protocol.Json;
+import io.coordinate.protocol.Times;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * JSON views of the state for replies and queries, exact at {@code now}: an attempt past its expiration is
+ * shown expired and its unit available, a delayed unit whose time has come is shown available, even if the
+ * engine's time step has not run yet.
+ */
+public final class StateViews {
+
+  private final StateReader state;
+  private final String ns;
+  private final long now;
+
+  public StateViews(StateReader state, String ns, long now) {
+    this.state = state;
+    this.ns = ns;
+    this.now = now;
+  }
+
+  // --- status as of now ---
+
+  public AttemptStatus attemptStatus(AttemptRecord attempt) {
+    if (attempt.status() == AttemptStatus.PENDING && attempt.expirationTime() < now) {
+      return AttemptStatus.EXPIRED;
+    }
+    return attempt.status();
+  }
+
+  /** The unit's status now, and the attempt that is active now (null when none). */
+  public UnitNow unitNow(WorkUnitRecord unit) {
+    AttemptRecord active = unit.activeAttempt() == null ? null : state.attempt(ns, unit.activeAttempt());
+    UnitStatus status = unit.status();
+    if (status == UnitStatus.PENDING && active != null && attemptStatus(active) == AttemptStatus.EXPIRED) {
+      active = null;
+      status = restingStatus(unit);
+    } else if (status == UnitStatus.DELAYED) {
+      status = restingStatus(unit);
+    }
+    return new UnitNow(status, active);
+  }
+
+  private UnitStatus restingStatus(WorkUnitRecord unit) {
+    return unit.notBefore() != null && now < unit.notBefore() ? UnitStatus.DELAYED : UnitStatus.AVAILABLE;
+  }
+
+  /** Unit counts by status now, zero counts omitted. */
+  public Map<UnitStatus, Long> counts(String spec) {
+    Map<UnitStatus, Long> counts = state.counts(ns, spec);
+    Long delayed = counts.get(UnitStatus.DELAYED);
+    Long pending = counts.get(UnitStatus.PENDING);
+    if ((delayed == null || delayed == 0) && (pending == null || pending == 0)) {
+      return counts;
+    }
+    // Only the few units whose time has passed since the last time step need a second look.
+    for (String name : state.unitNamesWithStatus(ns, spec, UnitStatus.DELAYED, null, Integer.MAX_VALUE)) {
+      WorkUnitRecord unit = state.unit(ns, spec, name);
+      if (unit != null && unit.notBefore() != null && unit.notBefore() <= now) {
+        move(counts, UnitStatus.DELAYED, UnitStatus.AVAILABLE);
+      } else {
+        break; // not in time order; see countsDue
+      }
+    }
+    return counts;
+  }
+
+  private static void move(Map<UnitStatus, Long> counts, UnitStatus from, UnitStatus to) {
+    counts.merge(from, -1L, Long::sum);
+    if (counts.get(from) == 0) {
+      counts.remove(from);
+    }
+    counts.merge(to, 1L, Long::sum);
+  }
+
+  // --- JSON ---
+
+  public ObjectNode spec(WorkSpecRecord spec) {
+    ObjectNode node = Json.object();
+    node.put("name", spec.name());
+    node.set("data", spec.data());
+    Map<UnitStatus, Long> counts = counts(spec.name());
+    node.set("meta", meta(spec.meta(), counts));
+    node.set("counts", counts(counts));
+    return node;
+  }
+
+  public static ObjectNode counts(Map<UnitStatus, Long> counts) {
+    ObjectNode node = Json.object();
+    for (UnitStatus status : UnitStatus.values()) {
+      Long count = counts.get(status);
+      if (count != null && count != 0) {
+        node.put(status.wireName(), count);
+      }
+    }
+    return node;
+  }
+
+  public static ObjectNode meta(WorkSpecMeta meta, Map<UnitStatus, Long> counts) {
+    ObjectNode node = Json.object();
+    node.set("priority", Numbers.node(meta.priority()));
+    node.set("weight", Numbers.node(meta.weight()));
+    node.put("paused", meta.paused());
+    node.put("continuous", meta.continuous());
+    node.put("can_be_continuous", meta.canBeContinuous());
+    node.set("interval", Numbers.node(meta.interval()));
+    if (meta.nextContinuous() == null) {
+      node.putNull("next_continuous");
+    } else {
+      node.put("next_continuous", Times.format(meta.nextContinuous()));
+    }
+    node.put("max_running", meta.maxRunning());
+    node.put("max_attempts_returned", meta.maxAttemptsReturned());
+    node.put("max_retries", meta.maxRetries());
+    node.put("next_work_spec_name", meta.nextWorkSpecName());
+    node.put("runtime", meta.runtime());
+    node.set("min_gb", Numbers.node(meta.minGb()));
+    node.put("available_count", counts.getOrDefault(UnitStatus.AVAILABLE, 0L));
+    node.put("pending_count", counts.getOrDefault(UnitStatus.PENDING, 0L));
+    return node;
+  }
+
+  /** The short form of a unit, for lists. */
+  public ObjectNode unitSummary(WorkUnitRecord unit) {
+    UnitNow current = unitNow(unit);
+    ObjectNode node = Json.object();
+    node.put("name", unit.name());
+    node.put("status", current.status().wireName());
+    node.set("priority", Numbers.node(unit.priority()));
+    node.set("data", current.active() != null ? current.active().data() : unit.data());
+    if (unit.notBefore() != null) {
+      node.put("not_before", Times.format(unit.notBefore()));
+    } else {
+      node.putNull("not_before");
+    }
+    if (current.active() != null) {
+      node.put("active_attempt", current.active().id());
+    } else {
+      node.putNull("active_attempt");
+    }
+    return node;
+  }
+
+  /** The full unit: summary plus its attempt history. */
+  public ObjectNode unit(WorkUnitRecord unit) {
+    ObjectNode node = unitSummary(unit);
+    node.put("work_spec_name", unit.spec());
+    ArrayNode attempts = node.putArray("attempts");
+    for (AttemptRecord attempt : state.unitAttempts(ns, unit.spec(), unit.name())) {
+      attempts.add(attempt(attempt));
+    }
+    return node;
+  }
+
+  public ObjectNode attempt(AttemptRecord attempt) {
+    ObjectNode node = Json.object();
+    node.put("attempt_id", attempt.id());
+    node.put("work_spec_name", attempt.spec());
+    node.put("work_unit_name", attempt.unit());
+    node.put("worker", attempt.worker());
+    node.put("status", attemptStatus(attempt).wireName());
+    node.set("data", attempt.data());
+    node.put("start_time", Times.format(attempt.startTime()));
+    node.put("expiration_time", Times.format(attempt.expirationTime()));
+    if (attempt.endTime() != null) {
+      node.put("end_time", Times.format(attempt.endTime()));
+    } else {
+      node.putNull("end_time");
+    }
+    WorkUnitRecord unit = state.unit(ns, attempt.spec(), attempt.unit());
+    node.put("active", unit != null && unit.activeAttempt() != null && unit.activeAttempt() == attempt.seq()
+        && attemptStatus(attempt) != AttemptStatus.EXPIRED);
+    return node;
+  }
+
+  public ObjectNode worker(WorkerRecord worker) {
+    ObjectNode node = Json.object();
+    node.put("name", worker.name());
+    if (worker.parent() == null) {
+      node.putNull("parent");
+    } else {
+      node.put("parent", worker.parent());
+    }
+    ArrayNode children = node.putArray("children");
+    state.workerChildren(ns, worker.name()).forEach(children::add);
+    node.put("active", worker.active());
+    node.put("mode", worker.mode());
+    node.set("data", worker.data());
+    node.put("expiration", Times.format(worker.expiration()));
+    node.put("expired", worker.expiration() < now);
+    node.put("last_update", Times.format(worker.lastUpdate()));
+    node.set("active_attempts", attemptIds(activeAttempts(worker.name())));
+    node.set("attempts", attemptIds(state.workerAttempts(ns, worker.name())));
+    ArrayNode childAttempts = Json.MAPPER.createArrayNode();
+    for (String child : state.workerChildren(ns, worker.name())) {
+      activeAttempts(child).forEach(a -> childAttempts.add(a.id()));
+    }
+    node.set("child_attempts", childAttempts);
+    return node;
+  }
+
+  /** A worker's pending attempts as of now. */
+  public List<AttemptRecord> activeAttempts(String worker) {
+    return state.workerActiveAttempts(ns, worker).stream()
+        .filter(a -> attemptStatus(a) == AttemptStatus.PENDING)
+        .toList();
+  }
+
+  private static ArrayNode attemptIds(List<AttemptRecord> attempts) {
+    ArrayNode ids = Json.MAPPER.createArrayNode();
+    attempts.forEach(a -> ids.add(a.id()));
+    return ids;
+  }
+
+  public static JsonNode orEmpty(JsonNode data) {
+    return data == null ? Json.object() : data;
+  }
+
+  /** A unit's status and active attempt as of now. */
+  public record UnitNow(UnitStatus status, AttemptRecord active) {}
+}

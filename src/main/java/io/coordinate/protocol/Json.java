@@ -1,0 +1,61 @@
+package io.coordinate.protocol;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+
+/** The one JSON mapper of the wire format. Numbers keep their exact form (no float rounding of big values). */
+public final class Json {
+
+  public static final ObjectMapper MAPPER =
+      new ObjectMapper()
+          .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+          .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+          .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
+          .setNodeFactory(JsonNodeFactory.withExactBigDecimals(true));
+
+  private Json() {}
+
+  public static ObjectNode object() {
+    return MAPPER.createObjectNode();
+  }
+
+  /** Parses bytes as JSON; throws {@link IOException} for anything that is not one JSON value. */
+  public static JsonNode parse(byte[] bytes) throws IOException {
+    JsonNode node = MAPPER.readTree(bytes);
+    if (node == null || node.isMissingNode()) {
+      throw new IOException("empty record");
+    }
+    return node;
+  }
+
+  public static JsonNode parse(String text) {
+    try {
+      return MAPPER.readTree(text);
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException(e.getOriginalMessage(), e);
+    }
+  }
+
+  public static byte[] bytes(JsonNode node) {
+    try {
+      return MAPPER.writeValueAsBytes(node);
+    } catch (JsonProcessingException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  public static String text(JsonNode node) {
+    try {
+      return MAPPER.writeValueAsString(node);
+    } catch (JsonProcessingException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

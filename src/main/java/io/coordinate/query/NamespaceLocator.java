@@ -1,0 +1,35 @@
+package io.coordinate.query;
+
+import io.coordinate.engine.state.ReadableKeyValueStore;
+import java.util.List;
+
+/**
+ * Where a namespace's state is: in a store of this instance, at another instance (forward the request
+ * there), or nowhere readable right now (a rebalance is under way: answer 503 with Retry-After). Implemented
+ * over Kafka Streams metadata by {@code io.coordinate.streams.StreamsNamespaceLocator}; tests use a fixed one.
+ */
+public interface NamespaceLocator {
+
+  Location locate(String namespace);
+
+  /** Every store of this instance (a namespace listing reads them all). */
+  List<ReadableKeyValueStore> localStores();
+
+  /** The other instances' HTTP addresses, {@code host:port}, for fan-out of namespace listings. */
+  List<String> otherInstances();
+
+  /** True when the streams app is RUNNING (for {@code GET /health}). */
+  boolean isRunning();
+
+  /** The answer of {@link #locate}. */
+  sealed interface Location {}
+
+  /** The namespace is in this instance's store. */
+  record Local(ReadableKeyValueStore store) implements Location {}
+
+  /** The namespace belongs to the instance at {@code host:port}. */
+  record Remote(String hostAndPort) implements Location {}
+
+  /** Not readable now; ask again shortly. */
+  record Unavailable(String reason) implements Location {}
+}

@@ -1,0 +1,36 @@
+package io.coordinate.query;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.coordinate.protocol.Json;
+import io.javalin.http.Context;
+
+/** Writes JSON answers with the one wire mapper ({@link Json#MAPPER}), never Javalin's own. */
+final class Responses {
+
+  static final String JSON = "application/json";
+
+  /** Seconds a client should wait before asking again while state is unavailable. */
+  static final String RETRY_AFTER_SECONDS = "1";
+
+  private Responses() {}
+
+  static void json(Context ctx, int status, JsonNode body) {
+    ctx.status(status).contentType(JSON).result(Json.bytes(body));
+  }
+
+  static ObjectNode error(String code, String message) {
+    ObjectNode body = Json.object();
+    ObjectNode error = body.putObject("error");
+    error.put("code", code);
+    error.put("message", message);
+    return body;
+  }
+
+  static void error(Context ctx, QueryError e) {
+    if (e.retryLater()) {
+      ctx.header("Retry-After", RETRY_AFTER_SECONDS);
+    }
+    json(ctx, e.status(), error(e.code(), e.getMessage()));
+  }
+}

@@ -1,0 +1,50 @@
+package io.coordinate.streams;
+
+import io.coordinate.protocol.TopicNames;
+import java.time.Duration;
+import java.util.SplittableRandom;
+import java.util.function.Supplier;
+import java.util.random.RandomGenerator;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.state.Stores;
+
+/**
+ * The topology: {@code coordinate.commands} and {@code coordinate.chained} (co-partitioned by namespace)
+ * into one engine processor with one RocksDB store; one sink per output topic. Keys and values stay bytes
+ * end to end; the processor does the parsing, so a bad record can never fail deserialization.
+ */
+public final class CoordinateTopology {
+
+  private CoordinateTopology() {}
+
+  public static Topology build(TopicNames topics, Duration punctuateInterval) {
+    return build(topics, punctuateInterval, () -> new SplittableRandom());
+  }
+
+  /** @param randomSource one random generator per task (tests pass seeded ones) */
+  public static Topology build(TopicNames topics, Duration punctuateInterval, Supplier<RandomGenerator> randomSource) {
+    Topology topology = new Topology();
+    var bytes = Serdes.ByteArray();
+    topology.addSource(StoreNames.COMMANDS_SOURCE, bytes.deserializer(), bytes.deserializer(), topics.commands());
+    topology.addSource(StoreNames.CHAINED_SOURCE, bytes.deserializer(), bytes.deserializer(), topics.chained());
+    topology.addProcessor(StoreNames.ENGINE, () -> new CommandProcessor(punctuateInterval, randomSource),
+        StoreNames.COMMANDS_SOURCE, StoreNames.CHAINED_SOURCE);
+    topology.addStateStore(
+        Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.STATE), Serdes.Bytes(),
+            Serdes.ByteArray()).withCachingEnabled(),
+        StoreNames.ENGINE);
+    addSink(topology, StoreNames.ASSIGNMENTS_SINK, topics.assignments());
+    addSink(topology, StoreNames.REPLIES_SINK, topics.replies());
+    addSink(topology, StoreNames.EVENTS_SINK, topics.events());
+    addSink(topology, StoreNames.CHAINED_SINK, topics.chained());
+    addSink(topology, StoreNames.RESULTS_SINK, topics.results());
+    addSink(topology, StoreNames.DEAD_LETTER_SINK, topics.deadLetter());
+    return topology;
+  }
+
+  private static void addSink(Topology topology, String name, String topic) {
+    var bytes = Serdes.ByteArray();
+    topology.addSink(name, topic, bytes.serializer(), bytes.serializer(), StoreNames.ENGINE);
+  }
+}

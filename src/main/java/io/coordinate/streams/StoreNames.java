@@ -1,0 +1,23 @@
+package io.coordinate.streams;
+
+/**
+ * Names of stores and processor nodes, in one place. A store name is part of its changelog topic's name
+ * ({@code <application.id>-<store>-changelog}): renaming it is a migration, not a refactoring.
+ */
+public final class StoreNames {
+
+  /** The one state store: every record and index of {@code io.coordinate.engine.state.Keys}. */
+  public static final String STATE = "coordinate-state";
+
+  static final String COMMANDS_SOURCE = "commands-source";
+  static final String CHAINED_SOURCE = "chained-source";
+  static final String ENGINE = "engine";
+  static final String ASSIGNMENTS_SINK = "assignments-sink";
+  static final String REPLIES_SINK = "replies-sink";
+  static final String EVENTS_SINK = "events-sink";
+  static final String CHAINED_SINK = "chained-sink";
+  static final String RESULTS_SINK = "results-sink";
+  static final String DEAD_LETTER_SINK = "dead-letter-sink";
+
+  private StoreNames() {}
+}

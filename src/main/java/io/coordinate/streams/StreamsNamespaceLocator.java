@@ -1,0 +1,90 @@
+package io.coordinate.streams;
+
+import io.coordinate.engine.state.ReadableKeyValueStore;
+import io.coordinate.query.NamespaceLocator;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.KeyQueryMetadata;
+import org.apache.kafka.streams.StoreQueryParameters;
+import org.apache.kafka.streams.StreamsMetadata;
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
+import org.apache.kafka.streams.state.HostInfo;
+import org.apache.kafka.streams.state.QueryableStoreTypes;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+
+/**
+ * Finds a namespace's store through Kafka Streams metadata: the partition of the namespace (the record key
+ * of its commands) and the instance that hosts that partition's active task.
+ */
+public final class StreamsNamespaceLocator implements NamespaceLocator {
+
+  private final KafkaStreams streams;
+  private final HostInfo self;
+
+  public StreamsNamespaceLocator(KafkaStreams streams, HostInfo self) {
+    this.streams = streams;
+    this.self = self;
+  }
+
+  @Override
+  public Location locate(String namespace) {
+    if (streams.state() != KafkaStreams.State.RUNNING) {
+      return new Unavailable("streams is " + streams.state());
+    }
+    // Commands are keyed by the namespace's UTF-8 bytes (the topology reads raw bytes), so look it up the
+    // same way to land on the same partition.
+    KeyQueryMetadata metadata =
+        streams.queryMetadataForKey(StoreNames.STATE, namespace.getBytes(StandardCharsets.UTF_8),
+            Serdes.ByteArray().serializer());
+    if (metadata == null || metadata.equals(KeyQueryMetadata.NOT_AVAILABLE)) {
+      return new Unavailable("no metadata for the namespace yet");
+    }
+    HostInfo host = metadata.activeHost();
+    if (!host.equals(self)) {
+      return new Remote(host.host() + ":" + host.port());
+    }
+    try {
+      ReadOnlyKeyValueStore<Bytes, byte[]> store =
+          streams.store(StoreQueryParameters.fromNameAndType(StoreNames.STATE, QueryableStoreTypes.<Bytes, byte[]>keyValueStore())
+              .withPartition(metadata.partition()));
+      return new Local(StreamsStore.readOnly(store));
+    } catch (InvalidStateStoreException e) {
+      return new Unavailable(e.getMessage());
+    }
+  }
+
+  @Override
+  public List<ReadableKeyValueStore> localStores() {
+    if (streams.state() != KafkaStreams.State.RUNNING) {
+      return List.of();
+    }
+    try {
+      ReadOnlyKeyValueStore<Bytes, byte[]> all =
+          streams.store(StoreQueryParameters.fromNameAndType(StoreNames.STATE, QueryableStoreTypes.<Bytes, byte[]>keyValueStore()));
+      return List.of(StreamsStore.readOnly(all));
+    } catch (InvalidStateStoreException e) {
+      return List.of();
+    }
+  }
+
+  @Override
+  public List<String> otherInstances() {
+    List<String> hosts = new ArrayList<>();
+    for (StreamsMetadata metadata : streams.metadataForAllStreamsClients()) {
+      HostInfo host = metadata.hostInfo();
+      if (!host.equals(self)) {
+        hosts.add(host.host() + ":" + host.port());
+      }
+    }
+    return hosts;
+  }
+
+  @Override
+  public boolean isRunning() {
+    return streams.state() == KafkaStreams.State.RUNNING;
+  }
+}
