@@ -1,23 +1,137 @@
 package io.coordinate.app;
 
-/** Placeholder: replaced by the real application (streams + HTTP) in the engine work. */
+import io.coordinate.protocol.TopicNames;
+import io.coordinate.query.KafkaCommandGateway;
+import io.coordinate.query.QueryServer;
+import io.coordinate.streams.CoordinateTopology;
+import io.coordinate.streams.StreamsNamespaceLocator;
+import io.coordinate.streams.StreamsSettings;
+import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.streams.CloseOptions;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
+import org.apache.kafka.streams.state.HostInfo;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One running instance: the Kafka Streams engine, the HTTP API (queries, command gateway, metrics, health)
+ * and their wiring. Topics must exist (see {@code io.coordinate.cli.AppLauncher}).
+ */
 public final class CoordinateApplication implements AutoCloseable {
-  private final AppConfig config;
+
+  private static final Logger LOG = LoggerFactory.getLogger(CoordinateApplication.class);
+  private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
+
+  private final AppConfig requested;
+  private AppConfig config;
+  private KafkaStreams streams;
+  private KafkaStreamsMetrics streamsMetrics;
+  private KafkaCommandGateway gateway;
+  private QueryServer queryServer;
 
   public CoordinateApplication(AppConfig config) {
+    this.requested = config;
     this.config = config;
   }
 
-  /** Creates missing topics, starts Kafka Streams and the HTTP API; returns once both serve. */
+  /** Starts Kafka Streams and the HTTP API; returns once the streams app is RUNNING and HTTP serves. */
   public void start() throws InterruptedException {
-    throw new UnsupportedOperationException("not yet wired");
+    int port = requested.httpPort() == 0 ? freePort() : requested.httpPort();
+    config = requested.withHttpPort(port);
+    TopicNames topics = new TopicNames(config.topicPrefix());
+
+    streams = new KafkaStreams(
+        CoordinateTopology.build(topics, Duration.ofMillis(config.punctuateIntervalMs()),
+            partitionCount(topics.commands())),
+        StreamsSettings.of(config));
+    // A failing stream thread is replaced rather than taking the instance down; the engine itself turns bad
+    // input into rejections, so this only guards against infrastructure errors.
+    streams.setUncaughtExceptionHandler(e -> {
+      LOG.error("stream thread failed; replacing it", e);
+      return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
+    });
+    CountDownLatch running = new CountDownLatch(1);
+    streams.setStateListener((newState, oldState) -> {
+      LOG.info("streams {} -> {}", oldState, newState);
+      if (newState == KafkaStreams.State.RUNNING) {
+        running.countDown();
+      }
+    });
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    streamsMetrics = new KafkaStreamsMetrics(streams);
+    streamsMetrics.bindTo(registry);
+    streams.start();
+    if (!running.await(START_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+      throw new IllegalStateException("Kafka Streams not RUNNING after " + START_TIMEOUT + ": " + streams.state());
+    }
+    gateway = new KafkaCommandGateway(config.bootstrapServers(), topics);
+    queryServer = new QueryServer(
+        new StreamsNamespaceLocator(streams, new HostInfo(config.httpHost(), port)), gateway, registry);
+    queryServer.start(port);
+    LOG.info("serving HTTP on {}:{}", config.httpHost(), port);
   }
 
   /** The actual HTTP port (useful when 0 was configured). */
   public int httpPort() {
-    return config.httpPort();
+    return queryServer != null ? queryServer.port() : config.httpPort();
+  }
+
+  public AppConfig config() {
+    return config;
+  }
+
+  public boolean isRunning() {
+    return streams != null && streams.state() == KafkaStreams.State.RUNNING;
   }
 
   @Override
-  public void close() {}
+  public void close() {
+    if (queryServer != null) {
+      queryServer.close();
+    }
+    if (gateway != null) {
+      gateway.close();
+    }
+    if (streamsMetrics != null) {
+      streamsMetrics.close();
+    }
+    if (streams != null) {
+      // Leave the group on a clean stop, so a restarted or remaining instance takes the partitions over at
+      // once instead of after the session timeout (45 s).
+      streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
+          .withTimeout(Duration.ofSeconds(30)));
+    }
+  }
+
+  private int partitionCount(String topic) throws InterruptedException {
+    try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers()))) {
+      return admin.describeTopics(List.of(topic)).allTopicNames().get(60, TimeUnit.SECONDS)
+          .get(topic).partitions().size();
+    } catch (ExecutionException | TimeoutException e) {
+      throw new IllegalStateException("cannot describe topic " + topic, e);
+    }
+  }
+
+  private static int freePort() {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
 }

@@ -1,11 +1,16 @@
 package io.coordinate.cli;
 
 import java.io.PrintStream;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
+import picocli.CommandLine.Spec;
 
 /**
  * Entry point of {@code bin/coordinate} and of the Docker image. Deliberately thin: each subcommand parses options
@@ -16,17 +21,28 @@ import picocli.CommandLine.Command;
  */
 @Command(
     name = "coordinate",
-    mixinStandardHelpOptions = true,
     description = "Coordinate Streams: a work-unit coordinator running as a Kafka Streams application.",
     subcommands = {
       DevCommand.class,
       RunCommand.class,
       // Next: BenchCommand.class (`coordinate bench`, load generator) — separate issue, add it here.
-      CommandLine.HelpCommand.class,
     })
-public final class CoordinateCli {
+public final class CoordinateCli implements Callable<Integer> {
 
   private static final Logger log = LoggerFactory.getLogger(CoordinateCli.class);
+
+  @Option(names = {"-h", "--help"}, usageHelp = true, scope = ScopeType.INHERIT,
+      description = "Show this help message and exit.")
+  boolean help;
+
+  @Spec CommandSpec spec;
+
+  /** No subcommand given: show what there is, and fail like any usage error. */
+  @Override
+  public Integer call() {
+    spec.commandLine().usage(System.err);
+    return CommandLine.ExitCode.USAGE;
+  }
 
   public static void main(String[] args) {
     System.exit(new CommandLine(new CoordinateCli()).execute(args));

@@ -6,7 +6,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code coordinate dev}: embedded broker + topics + app in one process, for development and demos. */
-@Command(name = "dev", mixinStandardHelpOptions = true,
+@Command(name = "dev",
     description = "Start an embedded Kafka broker, create the topics and run the app; Ctrl-C stops all.")
 final class DevCommand implements Callable<Integer> {
 

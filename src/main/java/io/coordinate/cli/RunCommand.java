@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code coordinate run}: the app against an existing cluster (production, docker-compose). */
-@Command(name = "run", mixinStandardHelpOptions = true,
+@Command(name = "run",
     description = "Create missing topics and run the app against an existing Kafka cluster.")
 public final class RunCommand implements Callable<Integer> {
 

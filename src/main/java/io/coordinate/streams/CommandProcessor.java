@@ -34,13 +34,21 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
 
   private static final Logger LOG = LoggerFactory.getLogger(CommandProcessor.class);
 
+  /** Marks a record this processor moved to its namespace's partition, so it is never moved twice. */
+  static final String REROUTED_HEADER = "coordinate.rerouted";
+
   private final Duration punctuateInterval;
+  private final int commandPartitions;
+  private final String commandsTopic;
   private final Supplier<RandomGenerator> randomSource;
   private ProcessorContext<byte[], byte[]> context;
   private Engine engine;
 
-  CommandProcessor(Duration punctuateInterval, Supplier<RandomGenerator> randomSource) {
+  CommandProcessor(Duration punctuateInterval, String commandsTopic, int commandPartitions,
+      Supplier<RandomGenerator> randomSource) {
     this.punctuateInterval = punctuateInterval;
+    this.commandsTopic = commandsTopic;
+    this.commandPartitions = commandPartitions;
     this.randomSource = randomSource;
   }
 
@@ -54,6 +62,14 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
 
   @Override
   public void process(Record<byte[], byte[]> record) {
+    if (misrouted(record)) {
+      // A producer with another partitioner (kcat's default, say) put the namespace on the wrong partition:
+      // move it to the partition Kafka's default partitioner picks, so one task owns each namespace.
+      Headers headers = new RecordHeaders(record.headers().toArray());
+      headers.add(REROUTED_HEADER, new byte[] {1});
+      context.forward(record.withHeaders(headers), StoreNames.REROUTE_SINK);
+      return;
+    }
     long now = context.currentSystemTimeMs();
     String key = record.key() == null ? null : new String(record.key(), StandardCharsets.UTF_8);
     Command command;
@@ -73,6 +89,17 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
       deadLetter(record, result.rejection());
     }
     emit(result, now);
+  }
+
+  private boolean misrouted(Record<byte[], byte[]> record) {
+    if (commandPartitions <= 1 || record.key() == null || record.headers().lastHeader(REROUTED_HEADER) != null) {
+      return false;
+    }
+    RecordMetadata source = context.recordMetadata().orElse(null);
+    if (source == null || !source.topic().equals(commandsTopic)) {
+      return false;
+    }
+    return source.partition() != NamespacePartitioner.partition(record.key(), commandPartitions);
   }
 
   /** The wall-clock punctuator: expires attempts and releases delayed units, in bounded batches. */

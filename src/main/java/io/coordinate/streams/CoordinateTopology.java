@@ -18,17 +18,24 @@ public final class CoordinateTopology {
 
   private CoordinateTopology() {}
 
-  public static Topology build(TopicNames topics, Duration punctuateInterval) {
-    return build(topics, punctuateInterval, () -> new SplittableRandom());
+  public static Topology build(TopicNames topics, Duration punctuateInterval, int commandPartitions) {
+    return build(topics, punctuateInterval, commandPartitions, () -> new SplittableRandom());
   }
 
-  /** @param randomSource one random generator per task (tests pass seeded ones) */
-  public static Topology build(TopicNames topics, Duration punctuateInterval, Supplier<RandomGenerator> randomSource) {
+  /**
+   * @param commandPartitions the partition count of the commands topic, to detect records that a producer
+   *     put on another partition than Kafka's default partitioner would (they are moved, see
+   *     {@link CommandProcessor})
+   * @param randomSource one random generator per task (tests pass seeded ones)
+   */
+  public static Topology build(TopicNames topics, Duration punctuateInterval, int commandPartitions,
+      Supplier<RandomGenerator> randomSource) {
     Topology topology = new Topology();
     var bytes = Serdes.ByteArray();
     topology.addSource(StoreNames.COMMANDS_SOURCE, bytes.deserializer(), bytes.deserializer(), topics.commands());
     topology.addSource(StoreNames.CHAINED_SOURCE, bytes.deserializer(), bytes.deserializer(), topics.chained());
-    topology.addProcessor(StoreNames.ENGINE, () -> new CommandProcessor(punctuateInterval, randomSource),
+    topology.addProcessor(StoreNames.ENGINE, () -> new CommandProcessor(punctuateInterval, topics.commands(), commandPartitions,
+        randomSource),
         StoreNames.COMMANDS_SOURCE, StoreNames.CHAINED_SOURCE);
     topology.addStateStore(
         Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.STATE), Serdes.Bytes(),
@@ -40,6 +47,8 @@ public final class CoordinateTopology {
     addSink(topology, StoreNames.CHAINED_SINK, topics.chained());
     addSink(topology, StoreNames.RESULTS_SINK, topics.results());
     addSink(topology, StoreNames.DEAD_LETTER_SINK, topics.deadLetter());
+    // Sinks use Kafka's default partitioner (murmur2 of the key bytes), the one this sink moves records to.
+    addSink(topology, StoreNames.REROUTE_SINK, topics.commands());
     return topology;
   }
 

@@ -18,6 +18,7 @@ public final class StoreNames {
   static final String CHAINED_SINK = "chained-sink";
   static final String RESULTS_SINK = "results-sink";
   static final String DEAD_LETTER_SINK = "dead-letter-sink";
+  static final String REROUTE_SINK = "reroute-sink";
 
   private StoreNames() {}
 }

@@ -47,7 +47,7 @@ class CoordinateTopologyTest {
     props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
     props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
     driver = new TopologyTestDriver(
-        CoordinateTopology.build(TOPICS, Duration.ofSeconds(1), () -> new SplittableRandom(7)), props, START);
+        CoordinateTopology.build(TOPICS, Duration.ofSeconds(1), 1, () -> new SplittableRandom(7)), props, START);
     var strings = Serdes.String();
     commands = driver.createInputTopic(TOPICS.commands(), strings.serializer(), strings.serializer(), START,
         Duration.ZERO);

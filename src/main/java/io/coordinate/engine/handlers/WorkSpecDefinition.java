@@ -13,11 +13,12 @@ final class WorkSpecDefinition {
 
   static String name(ObjectNode data) {
     JsonNode name = data.get("name");
-    if (name == null || name.isNull()) {
+    if (name == null || name.isNull() || name.isTextual() && name.textValue().isEmpty()) {
+      // an empty name counts as missing, as in the reference implementation
       throw new CommandRejection(ErrorCode.NO_WORK_SPEC_NAME, "work spec data has no \"name\"");
     }
-    if (!name.isTextual() || name.textValue().isEmpty()) {
-      throw new CommandRejection(ErrorCode.BAD_WORK_SPEC_NAME, "work spec \"name\" must be a non-empty string");
+    if (!name.isTextual()) {
+      throw new CommandRejection(ErrorCode.BAD_WORK_SPEC_NAME, "work spec \"name\" must be a string");
     }
     return name.textValue();
   }

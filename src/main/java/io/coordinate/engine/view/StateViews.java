@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.coordinate.engine.state.AttemptRecord;
 import io.coordinate.engine.state.AttemptStatus;
+import io.coordinate.engine.state.Keys;
 import io.coordinate.engine.state.StateReader;
 import io.coordinate.engine.state.UnitStatus;
 import io.coordinate.engine.state.WorkSpecMeta;
@@ -15,6 +16,7 @@ import io.coordinate.protocol.Json;
 import io.coordinate.protocol.Times;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * JSON views of the state for replies and queries, exact at {@code now}: an attempt past its expiration is
@@ -67,13 +69,31 @@ public final class StateViews {
     if ((delayed == null || delayed == 0) && (pending == null || pending == 0)) {
       return counts;
     }
-    // Only the few units whose time has passed since the last time step need a second look.
-    for (String name : state.unitNamesWithStatus(ns, spec, UnitStatus.DELAYED, null, Integer.MAX_VALUE)) {
-      WorkUnitRecord unit = state.unit(ns, spec, name);
-      if (unit != null && unit.notBefore() != null && unit.notBefore() <= now) {
-        move(counts, UnitStatus.DELAYED, UnitStatus.AVAILABLE);
-      } else {
-        break; // not in time order; see countsDue
+    // The counters are exact as of the engine's last command or time step. Only the units whose time has
+    // come since then need a second look, and the two time indexes hold exactly those (plus stale entries,
+    // which are re-checked here as the time step re-checks them).
+    for (Keys.DelayedUnitKey due : state.dueDelayedUnits(now, Integer.MAX_VALUE)) {
+      if (due.namespace().equals(ns) && due.spec().equals(spec)) {
+        WorkUnitRecord unit = state.unit(ns, spec, due.unit());
+        if (unit != null && unit.status() == UnitStatus.DELAYED
+            && Objects.equals(unit.notBefore(), due.notBefore())) {
+          move(counts, UnitStatus.DELAYED, UnitStatus.AVAILABLE);
+        }
+      }
+    }
+    for (Keys.AttemptDeadlineKey due : state.dueAttemptDeadlines(now, Integer.MAX_VALUE)) {
+      if (!due.namespace().equals(ns)) {
+        continue;
+      }
+      AttemptRecord attempt = state.attempt(ns, due.attemptSeq());
+      if (attempt == null || !attempt.spec().equals(spec) || attempt.status() != AttemptStatus.PENDING
+          || attempt.expirationTime() != due.expiration()) {
+        continue;
+      }
+      WorkUnitRecord unit = state.unit(ns, spec, attempt.unit());
+      if (unit != null && unit.status() == UnitStatus.PENDING && unit.activeAttempt() != null
+          && unit.activeAttempt() == attempt.seq()) {
+        move(counts, UnitStatus.PENDING, restingStatus(unit));
       }
     }
     return counts;

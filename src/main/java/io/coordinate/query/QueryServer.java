@@ -1,0 +1,134 @@
+package io.coordinate.query;
+
+import io.coordinate.protocol.Json;
+import io.javalin.Javalin;
+import io.javalin.http.Context;
+import io.javalin.http.HttpResponseException;
+import io.javalin.router.JavalinDefaultRouting;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Duration;
+import java.util.function.LongSupplier;
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
+import org.eclipse.jetty.http.UriCompliance;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The interactive-query HTTP server (PROTOCOL.md "Interactive queries"): a thin read-only layer over the
+ * state stores. Per-namespace reads go where the namespace is ({@link NamespaceRouter}); routes are split by
+ * resource ({@link NamespaceRoutes}, {@link WorkSpecRoutes}, {@link WorkUnitRoutes}, {@link WorkerRoutes},
+ * {@link CommandRoutes}); each class documents its answer shapes.
+ *
+ * <p>Errors are always {@code {"error": {"code", "message"}}}: 400 {@code bad_request} / {@code
+ * malformed_json} / {@code bad_command} / {@code namespace_mismatch}; 404 {@code no_such_namespace} /
+ * {@code no_such_work_spec} / {@code no_such_work_unit} / {@code no_such_worker} / {@code no_such_attempt} /
+ * {@code not_found} (no such route); 503 {@code unavailable} with {@code Retry-After: 1} while a store is not
+ * readable (rebalance), an owner does not answer, or a forwarded request would be forwarded again.
+ *
+ * <p>{@code GET /health}: 200 {@code {"status": "RUNNING"}}, else 503 {@code {"status": "NOT_RUNNING"}}.
+ * {@code GET /metrics}: Prometheus text of the registry, which this server adds JVM metrics and a request timer
+ * to. The gateway and the registry belong to the caller: {@link #close()} closes neither.
+ *
+ * <p>Names in paths are percent-encoded UTF-8 and decoded before use; an encoded {@code /} ({@code %2F}) and
+ * the segments {@code .} and {@code ..} are allowed (Jetty refuses them by default), so any name works. A bare
+ * {@code +} in a path is a plus sign, not a space.
+ */
+public final class QueryServer implements AutoCloseable {
+
+  public static final Duration DEFAULT_COMMAND_TIMEOUT = Duration.ofSeconds(30);
+  static final Duration FORWARD_TIMEOUT = Duration.ofSeconds(10);
+
+  private static final Logger LOG = LoggerFactory.getLogger(QueryServer.class);
+  private static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
+
+  private final NamespaceLocator locator;
+  private final CommandGateway gateway;
+  private final PrometheusMeterRegistry registry;
+  private final LongSupplier clock;
+  private final Duration commandTimeout;
+  private HttpMetrics metrics;
+  private Javalin app;
+
+  public QueryServer(NamespaceLocator locator, CommandGateway gateway, PrometheusMeterRegistry registry) {
+    this(locator, gateway, registry, System::currentTimeMillis, DEFAULT_COMMAND_TIMEOUT);
+  }
+
+  /** @param clock epoch millis: the "now" at which statuses and expiries are shown */
+  public QueryServer(NamespaceLocator locator, CommandGateway gateway, PrometheusMeterRegistry registry,
+      LongSupplier clock, Duration commandTimeout) {
+    this.locator = locator;
+    this.gateway = gateway;
+    this.registry = registry;
+    this.clock = clock;
+    this.commandTimeout = commandTimeout;
+  }
+
+  /** Starts serving on {@code port} (0 = any free port; see {@link #port()}). */
+  public synchronized QueryServer start(int port) {
+    if (app != null) {
+      throw new IllegalStateException("already started");
+    }
+    metrics = new HttpMetrics(registry);
+    Forwarder forwarder = new Forwarder(FORWARD_TIMEOUT);
+    NamespaceRouter router = new NamespaceRouter(locator, forwarder, clock);
+    app = Javalin.create(config -> {
+      config.showJavalinBanner = false;
+      config.startupWatcherEnabled = false;
+      // %2F inside a name must reach the route as part of the name, not be refused as ambiguous.
+      config.jetty.modifyHttpConfiguration(http -> http.setUriCompliance(
+          UriCompliance.DEFAULT.with("coordinate-names", UriCompliance.Violation.AMBIGUOUS_PATH_SEPARATOR,
+              UriCompliance.Violation.AMBIGUOUS_PATH_SEGMENT, UriCompliance.Violation.AMBIGUOUS_PATH_ENCODING)));
+      config.requestLogger.http(metrics::record);
+      config.router.mount(routes -> {
+        new NamespaceRoutes(locator, forwarder).register(routes, router);
+        WorkSpecRoutes.register(routes, router);
+        WorkUnitRoutes.register(routes, router);
+        WorkerRoutes.register(routes, router);
+        new CommandRoutes(gateway, commandTimeout).register(routes);
+        routes.get("/health", this::health);
+        routes.get("/metrics", ctx -> ctx.contentType(PROMETHEUS_TEXT).result(registry.scrape()));
+        errors(routes);
+      });
+    });
+    app.start(port);
+    return this;
+  }
+
+  private void health(Context ctx) {
+    boolean running = locator.isRunning();
+    Responses.json(ctx, running ? 200 : 503, Json.object().put("status", running ? "RUNNING" : "NOT_RUNNING"));
+  }
+
+  private static void errors(JavalinDefaultRouting routes) {
+    routes.exception(QueryError.class, (e, ctx) -> Responses.error(ctx, e));
+    // A store read that meets a rebalance: the same answer as a namespace that is not readable.
+    routes.exception(InvalidStateStoreException.class,
+        (e, ctx) -> Responses.error(ctx, QueryError.unavailable("state store not readable now: " + e.getMessage())));
+    routes.exception(HttpResponseException.class, (e, ctx) -> Responses.json(ctx, e.getStatus(),
+        Responses.error(e.getStatus() == 404 ? "not_found" : "http_" + e.getStatus(), e.getMessage())));
+    routes.exception(Exception.class, (e, ctx) -> {
+      LOG.warn("query {} {} failed", ctx.method(), ctx.path(), e);
+      Responses.json(ctx, 500, Responses.error("internal_error", String.valueOf(e)));
+    });
+  }
+
+  /** The port served on (the actual one when started with 0). */
+  public synchronized int port() {
+    if (app == null) {
+      throw new IllegalStateException("not started");
+    }
+    return app.port();
+  }
+
+  @Override
+  public synchronized void close() {
+    if (app != null) {
+      app.stop();
+      app = null;
+    }
+    if (metrics != null) {
+      metrics.close();
+      metrics = null;
+    }
+  }
+}

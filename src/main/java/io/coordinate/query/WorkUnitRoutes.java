@@ -1,0 +1,100 @@
+package io.coordinate.query;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.coordinate.engine.handlers.UnitQuery;
+import io.coordinate.engine.state.UnitStatus;
+import io.coordinate.engine.state.WorkUnitRecord;
+import io.coordinate.engine.view.StateViews;
+import io.coordinate.protocol.Json;
+import io.javalin.http.Context;
+import io.javalin.router.JavalinDefaultRouting;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * {@code GET .../work-specs/{spec}/work-units?status=&name=&previous=&limit=}: units in name order, as
+ * {@code {"work_units": [unit summary, ...], "next": "<name>" | null}}. {@code status} and {@code name} may
+ * repeat or hold comma-separated values (a name with a comma is read with the single-unit route);
+ * {@code previous} starts strictly after a name; {@code limit} defaults to 100, at most 1000. {@code next} is
+ * the last name of the page when more units match, else null: pass it as {@code previous} for the next page.
+ *
+ * <p>{@code GET .../work-units/{unit}}: the unit ({@link StateViews#unit}) with its links; 404
+ * {@code no_such_work_unit}.
+ */
+final class WorkUnitRoutes {
+
+  private WorkUnitRoutes() {}
+
+  static void register(JavalinDefaultRouting routes, NamespaceRouter router) {
+    routes.get("/api/namespaces/{ns}/work-specs/{spec}/work-units", router.handler(WorkUnitRoutes::list));
+    routes.get("/api/namespaces/{ns}/work-specs/{spec}/work-units/{unit}", router.handler(WorkUnitRoutes::one));
+  }
+
+  private static JsonNode list(Context ctx, NamespaceRouter.LocalQuery query) {
+    String spec = WorkSpecRoutes.requireSpec(query, ctx.pathParam("spec")).name();
+    int limit = QueryParams.limit(ctx);
+    List<String> names = QueryParams.list(ctx, "name");
+    UnitQuery unitQuery = new UnitQuery(names == null ? null : new TreeSet<>(names), statuses(ctx),
+        QueryParams.previous(ctx), limit + 1); // one more than the page tells whether there is a next page
+    List<WorkUnitRecord> units = unitQuery.run(query.state(), query.ns(), spec, query.now());
+    StateViews views = query.views();
+    ObjectNode body = Json.object();
+    ArrayNode page = body.putArray("work_units");
+    units.stream().limit(limit).forEach(unit -> page.add(views.unitSummary(unit)));
+    if (units.size() > limit) {
+      body.put("next", units.get(limit - 1).name());
+    } else {
+      body.putNull("next");
+    }
+    return body;
+  }
+
+  private static Set<UnitStatus> statuses(Context ctx) {
+    List<String> names = QueryParams.list(ctx, "status");
+    if (names == null) {
+      return null;
+    }
+    Set<UnitStatus> statuses = EnumSet.noneOf(UnitStatus.class);
+    for (String name : names) {
+      UnitStatus status = UnitStatus.fromWireName(name);
+      if (status == null) {
+        throw QueryError.badRequest("bad_request", "unknown status \"" + name + "\"");
+      }
+      statuses.add(status);
+    }
+    return statuses;
+  }
+
+  private static JsonNode one(Context ctx, NamespaceRouter.LocalQuery query) {
+    String spec = WorkSpecRoutes.requireSpec(query, ctx.pathParam("spec")).name();
+    String name = ctx.pathParam("unit");
+    WorkUnitRecord unit = query.state().unit(query.ns(), spec, name);
+    if (unit == null) {
+      throw QueryError.notFound("no_such_work_unit",
+          "no work unit \"" + name + "\" in work spec \"" + spec + "\" of namespace \"" + query.ns() + "\"");
+    }
+    ObjectNode node = query.views().unit(unit);
+    // The links (SEMANTICS §5) are not in the view yet: keep the documented shape until they are.
+    putNullIfAbsent(node, "parent");
+    putEmptyIfAbsent(node, "children");
+    putNullIfAbsent(node, "predecessor");
+    putEmptyIfAbsent(node, "heirs");
+    return node;
+  }
+
+  private static void putNullIfAbsent(ObjectNode node, String field) {
+    if (!node.has(field)) {
+      node.putNull(field);
+    }
+  }
+
+  private static void putEmptyIfAbsent(ObjectNode node, String field) {
+    if (!node.has(field)) {
+      node.putArray(field);
+    }
+  }
+}

@@ -1,0 +1,131 @@
+package io.coordinate.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.coordinate.cli.DevEnvironment;
+import io.coordinate.protocol.Json;
+import io.coordinate.protocol.TopicNames;
+import io.coordinate.testing.KafkaTestClient;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The product as a user meets it: a real KRaft broker, the app, commands from a plain Kafka producer,
+ * answers read from the output topics and the HTTP API.
+ */
+class EndToEndIT {
+
+  private static final TopicNames TOPICS = TopicNames.unprefixed();
+
+  @TempDir static Path dataDir;
+  private static DevEnvironment env;
+  private static KafkaTestClient client;
+
+  @BeforeAll
+  static void start() throws Exception {
+    env = DevEnvironment.start(0, 0, dataDir);
+    client = new KafkaTestClient(env.bootstrapServers(), env.httpPort());
+  }
+
+  @AfterAll
+  static void stop() {
+    client.close();
+    env.close();
+  }
+
+  private static void command(String ns, String json) {
+    client.send(TOPICS.commands(), ns, json);
+  }
+
+  @Test
+  void requestFinishAndQueryThroughTheBroker() {
+    command("accept", "{\"command\":\"set_work_spec\",\"namespace\":\"accept\",\"work_spec\":{\"name\":\"spec\"}}");
+    command("accept", "{\"command\":\"add_work_units\",\"namespace\":\"accept\",\"work_spec_name\":\"spec\","
+        + "\"work_units\":[{\"name\":\"a\",\"priority\":0},{\"name\":\"b\",\"priority\":10},{\"name\":\"c\"}]}");
+    command("accept", "{\"command\":\"request_attempts\",\"namespace\":\"accept\",\"worker\":\"w-accept\","
+        + "\"count\":2,\"request_id\":\"r1\"}");
+
+    List<JsonNode> assignments = client.awaitValues(TOPICS.assignments(), "w-accept", 1);
+    assertThat(assignments).hasSize(1);
+    JsonNode attempts = assignments.get(0).get("attempts");
+    assertThat(attempts).hasSize(2);
+    assertThat(attempts.get(0).get("work_unit_name").asText()).isEqualTo("b");
+    assertThat(attempts.get(1).get("work_unit_name").asText()).isEqualTo("a");
+    assertThat(assignments.get(0).get("request_id").asText()).isEqualTo("r1");
+
+    String attemptB = attempts.get(0).get("attempt_id").asText();
+    command("accept", "{\"command\":\"finish_attempt\",\"namespace\":\"accept\",\"attempt_id\":\"" + attemptB
+        + "\",\"reply_to\":\"it-accept\",\"request_id\":\"r2\"}");
+    JsonNode reply = client.awaitValues(TOPICS.replies(), "it-accept", 1).get(0);
+    assertThat(reply.get("ok").asBoolean()).isTrue();
+    assertThat(reply.get("request_id").asText()).isEqualTo("r2");
+
+    assertThat(unitStatus("accept", "spec", "a")).isEqualTo("pending");
+    assertThat(unitStatus("accept", "spec", "b")).isEqualTo("finished");
+    assertThat(unitStatus("accept", "spec", "c")).isEqualTo("available");
+    KafkaTestClient.HttpAnswer spec = client.get("/api/namespaces/accept/work-specs/spec");
+    assertThat(spec.status()).isEqualTo(200);
+    assertThat(spec.body().get("counts"))
+        .isEqualTo(Json.parse("{\"available\":1,\"pending\":1,\"finished\":1}"));
+    assertThat(client.get("/health").status()).isEqualTo(200);
+  }
+
+  @Test
+  void malformedRecordsAreDeadLetteredAndTheAppKeepsProcessing() {
+    command("dlq", "{oops");
+    command("dlq", "{\"command\":\"no_such\",\"namespace\":\"dlq\"}");
+    command("dlq", "{\"command\":\"set_work_spec\",\"namespace\":\"dlq\",\"work_spec\":{\"name\":\"after\"},"
+        + "\"reply_to\":\"it-dlq\"}");
+
+    List<ConsumerRecord<byte[], byte[]>> dead =
+        client.readUntil(TOPICS.deadLetter(), records -> records.stream()
+            .filter(r -> "dlq".equals(KafkaTestClient.keyOf(r))).count() >= 2).stream()
+            .filter(r -> "dlq".equals(KafkaTestClient.keyOf(r))).toList();
+    assertThat(dead).hasSize(2);
+    assertThat(new String(dead.get(0).value(), StandardCharsets.UTF_8)).isEqualTo("{oops");
+    assertThat(header(dead.get(0), "error.code")).isEqualTo("malformed_json");
+    assertThat(header(dead.get(0), "source.topic")).isEqualTo("coordinate.commands");
+    assertThat(header(dead.get(0), "source.partition")).matches("[0-5]");
+    assertThat(header(dead.get(0), "source.offset")).matches("[0-9]+");
+    assertThat(header(dead.get(0), "error.message")).startsWith("value is not JSON");
+    assertThat(header(dead.get(1), "error.code")).isEqualTo("unknown_command");
+
+    JsonNode reply = client.awaitValues(TOPICS.replies(), "it-dlq", 1).get(0);
+    assertThat(reply.get("ok").asBoolean()).isTrue();
+    assertThat(client.get("/api/namespaces/dlq/work-specs/after").status()).isEqualTo(200);
+    assertThat(env.application().isRunning()).isTrue();
+  }
+
+  @Test
+  void theHttpGatewaySubmitsACommandAndAnswersWithItsReply() {
+    KafkaTestClient.HttpAnswer answer = client.post("/api/namespaces/gw/commands",
+        "{\"command\":\"set_work_spec\",\"work_spec\":{\"name\":\"s\",\"priority\":3}}");
+    assertThat(answer.status()).isEqualTo(200);
+    assertThat(answer.body().get("ok").asBoolean()).isTrue();
+    assertThat(answer.body().get("result").get("meta").get("priority").asInt()).isEqualTo(3);
+
+    KafkaTestClient.HttpAnswer missing = client.post("/api/namespaces/gw/commands",
+        "{\"command\":\"delete_work_spec\",\"work_spec_name\":\"nope\"}");
+    assertThat(missing.status()).isEqualTo(422);
+    assertThat(missing.body().get("error").get("code").asText()).isEqualTo("no_such_work_spec");
+  }
+
+  private static String unitStatus(String ns, String spec, String unit) {
+    KafkaTestClient.HttpAnswer answer =
+        client.get("/api/namespaces/" + ns + "/work-specs/" + spec + "/work-units/" + unit);
+    assertThat(answer.status()).isEqualTo(200);
+    return answer.body().get("status").asText();
+  }
+
+  private static String header(ConsumerRecord<byte[], byte[]> record, String name) {
+    var header = record.headers().lastHeader(name);
+    return header == null ? null : new String(header.value(), StandardCharsets.UTF_8);
+  }
+}

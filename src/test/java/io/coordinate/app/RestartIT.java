@@ -1,0 +1,54 @@
+package io.coordinate.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.coordinate.cli.DevEnvironment;
+import io.coordinate.protocol.TopicNames;
+import io.coordinate.testing.KafkaTestClient;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Stopping the app and starting it again on the same data dir finds every unit as it was. */
+class RestartIT {
+
+  private static final TopicNames TOPICS = TopicNames.unprefixed();
+
+  @TempDir Path dataDir;
+
+  @Test
+  void unitsSurviveARestartOnTheSameDataDir() throws Exception {
+    JsonNode before;
+    try (DevEnvironment env = DevEnvironment.start(0, 0, dataDir);
+        KafkaTestClient client = new KafkaTestClient(env.bootstrapServers(), env.httpPort())) {
+      client.send(TOPICS.commands(), "r", "{\"command\":\"set_work_spec\",\"namespace\":\"r\","
+          + "\"work_spec\":{\"name\":\"spec\"}}");
+      client.send(TOPICS.commands(), "r", "{\"command\":\"add_work_units\",\"namespace\":\"r\","
+          + "\"work_spec_name\":\"spec\",\"work_units\":[{\"name\":\"u1\"},{\"name\":\"u2\",\"priority\":5},"
+          + "{\"name\":\"u3\",\"data\":{\"x\":[1,2]}}]}");
+      client.send(TOPICS.commands(), "r", "{\"command\":\"request_attempts\",\"namespace\":\"r\","
+          + "\"worker\":\"w\",\"reply_to\":\"restart\"}");
+      JsonNode reply = client.awaitValues(TOPICS.replies(), "restart", 1).get(0);
+      String attempt = reply.get("result").get("attempts").get(0).get("attempt_id").asText();
+      client.send(TOPICS.commands(), "r", "{\"command\":\"finish_attempt\",\"namespace\":\"r\","
+          + "\"attempt_id\":\"" + attempt + "\",\"data\":{\"done\":true},\"reply_to\":\"restart\"}");
+      client.awaitValues(TOPICS.replies(), "restart", 2);
+      before = client.get("/api/namespaces/r/work-specs/spec/work-units").body();
+      assertThat(before.get("work_units")).hasSize(3);
+      assertThat(before.get("work_units").get(1).get("status").asText()).isEqualTo("finished");
+    }
+
+    try (DevEnvironment env = DevEnvironment.start(0, 0, dataDir);
+        KafkaTestClient client = new KafkaTestClient(env.bootstrapServers(), env.httpPort())) {
+      JsonNode after = client.get("/api/namespaces/r/work-specs/spec/work-units").body();
+      assertThat(after).isEqualTo(before);
+      // and the engine goes on from there: the next request gets the next best unit
+      client.send(TOPICS.commands(), "r", "{\"command\":\"request_attempts\",\"namespace\":\"r\","
+          + "\"worker\":\"w\",\"reply_to\":\"restart-2\"}");
+      JsonNode reply = client.awaitValues(TOPICS.replies(), "restart-2", 1).get(0);
+      assertThat(reply.get("result").get("attempts").get(0).get("work_unit_name").asText()).isEqualTo("u1");
+      assertThat(reply.get("result").get("attempts").get(0).get("attempt_id").asText()).isEqualTo("2");
+    }
+  }
+}

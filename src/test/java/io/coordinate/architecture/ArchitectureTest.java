@@ -1,0 +1,49 @@
+package io.coordinate.architecture;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.Test;
+
+/** Guards the boundaries of the architecture: the engine is deterministic and knows nothing of Kafka. */
+class ArchitectureTest {
+
+  private static final JavaClasses MAIN =
+      new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+          .importPackages("io.coordinate");
+
+  @Test
+  void theEngineDoesNotDependOnKafkaOrThePlumbing() {
+    noClasses().that().resideInAnyPackage("io.coordinate.engine..", "io.coordinate.protocol..")
+        .should().dependOnClassesThat().resideInAnyPackage(
+            "org.apache.kafka..", "io.coordinate.streams..", "io.coordinate.query..", "io.coordinate.app..",
+            "io.coordinate.cli..", "io.coordinate.broker..", "io.javalin..")
+        .check(MAIN);
+  }
+
+  @Test
+  void theEngineNeverReadsTheClock() {
+    noClasses().that().resideInAnyPackage("io.coordinate.engine..")
+        .should().callMethod(System.class, "currentTimeMillis")
+        .orShould().callMethod(System.class, "nanoTime")
+        .orShould().callMethod(java.time.Instant.class, "now")
+        .check(MAIN);
+  }
+
+  @Test
+  void onlyTheStateLayerTouchesTheStore() {
+    noClasses().that().resideOutsideOfPackages("io.coordinate.engine.state..", "io.coordinate.engine",
+            "io.coordinate.streams..", "io.coordinate.bench..")
+        .should().callMethod(io.coordinate.engine.state.KeyValueStore.class, "put", byte[].class, byte[].class)
+        .check(MAIN);
+  }
+
+  @Test
+  void queriesDoNotDependOnStreamsPlumbing() {
+    noClasses().that().resideInAPackage("io.coordinate.query..")
+        .should().dependOnClassesThat().resideInAnyPackage("io.coordinate.streams..", "io.coordinate.cli..")
+        .check(MAIN);
+  }
+}

@@ -1,0 +1,279 @@
+package io.coordinate.engine.state;
+
+import static io.coordinate.engine.EngineHarness.json;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.coordinate.engine.EngineHarness;
+import io.coordinate.engine.EngineHarness.Attempt;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every index of {@link Keys} stays exact through every transition of {@link CoordinateState}: after each
+ * command the indexes, read through {@link StateReader} and raw key scans, equal what the records imply.
+ */
+class CoordinateStateTest {
+
+  private static final String NS = "ns";
+
+  private final EngineHarness h = new EngineHarness().namespace(NS);
+
+  @Test
+  void unitAndAttemptLifecycleKeepsEveryIndexExact() {
+    h.setSpec("{\"name\":\"spec\"}");
+    h.addUnitsJson("spec", "[{\"name\":\"a\",\"priority\":5},{\"name\":\"b\"},{\"name\":\"c\",\"priority\":-1.5},"
+        + "{\"name\":\"d\"},{\"name\":\"e\"},{\"name\":\"later\",\"delay\":30}]");
+    check();
+    assertThat(h.reader().bestAvailableUnits(NS, "spec", 10)).containsExactly("a", "b", "d", "e", "c");
+    assertThat(h.reader().dueDelayedUnits(h.now() + 30_000, 10))
+        .containsExactly(new Keys.DelayedUnitKey(h.now() + 30_000, NS, "spec", "later"));
+
+    List<Attempt> batch = h.request("count", 4);
+    assertThat(batch).extracting(Attempt::unit).containsExactly("a", "b", "d", "e");
+    check();
+    assertThat(h.reader().dueAttemptDeadlines(Long.MAX_VALUE, 10)).hasSize(4);
+
+    h.renew(batch.get(0), 60, "{\"x\":1}").ok(); // moves its deadline
+    check();
+    h.finish(batch.get(0)).ok();
+    check();
+    h.fail(batch.get(1)).ok();
+    check();
+    h.retry(batch.get(2), 100).ok(); // d: delayed
+    check();
+    h.expire(batch.get(3)).ok(); // e: available again
+    check();
+
+    h.advanceSeconds(40); // "later" is due; the next command's time step releases it
+    assertThat(h.reader().unit(NS, "spec", "later").status()).as("stored, before the time step")
+        .isEqualTo(UnitStatus.DELAYED);
+    Attempt onE = h.request("count", 2).get(0);
+    check();
+    assertThat(h.reader().unit(NS, "spec", "later").status()).isEqualTo(UnitStatus.PENDING);
+
+    h.advance(Duration.ofMinutes(20)); // the two pending attempts expire, d is released
+    h.punctuate();
+    check();
+    assertThat(h.reader().counts(NS, "spec"))
+        .isEqualTo(Map.of(UnitStatus.AVAILABLE, 4L, UnitStatus.FINISHED, 1L, UnitStatus.FAILED, 1L));
+    assertThat(h.reader().attempt(NS, Long.parseLong(onE.id())).status()).isEqualTo(AttemptStatus.EXPIRED);
+
+    h.reset("spec", "{\"statuses\":[\"finished\",\"failed\"]}").ok();
+    check();
+    h.send("prioritize_work_units", "work_spec_name", "spec", "query", json("{\"names\":[\"c\"]}"),
+        "adjustment", 100).ok();
+    check();
+    assertThat(h.reader().bestAvailableUnits(NS, "spec", 1)).containsExactly("c");
+
+    Attempt pending = h.requestOne();
+    h.addUnitsJson("spec", "[{\"name\":\"c\",\"data\":{\"v\":2}},{\"name\":\"a\",\"delay\":10}]"); // c pending
+    check();
+    assertThat(h.reader().unit(NS, "spec", "c").status()).isEqualTo(UnitStatus.PENDING);
+    assertThat(h.reader().unit(NS, "spec", "a").status()).isEqualTo(UnitStatus.DELAYED);
+
+    h.send("delete_work_units", "work_spec_name", "spec", "query", json("{\"names\":[\"c\",\"a\"]}")).ok();
+    check();
+    assertThat(h.reader().attempt(NS, Long.parseLong(pending.id()))).isNull();
+    assertThat(h.reader().workerAttempts(NS, "worker")).extracting(AttemptRecord::unit)
+        .doesNotContain("c", "a");
+  }
+
+  @Test
+  void maxRetriesAndContinuousUnitsKeepEveryIndexExact() {
+    h.setSpec("{\"name\":\"retries\",\"max_retries\":1,\"priority\":1}");
+    h.setSpec("{\"name\":\"loop\",\"continuous\":true,\"interval\":10}");
+    h.addUnits("retries", "r1", "r2");
+    h.request("count", 2);
+    check();
+    h.advance(Duration.ofHours(1));
+    assertThat(h.request("count", 2)).extracting(Attempt::spec).containsExactly("loop"); // both auto-failed
+    check();
+    assertThat(h.reader().counts(NS, "retries")).isEqualTo(Map.of(UnitStatus.FAILED, 2L));
+    assertThat(h.reader().counts(NS, "loop")).isEqualTo(Map.of(UnitStatus.PENDING, 1L));
+  }
+
+  @Test
+  void workerParentChangesKeepTheChildIndexExact() {
+    h.send("worker_heartbeat", "worker", "p1").ok();
+    h.send("worker_heartbeat", "worker", "p2").ok();
+    h.send("worker_heartbeat", "worker", "c", "parent", "p1").ok();
+    check();
+    assertThat(h.reader().workerChildren(NS, "p1")).containsExactly("c");
+    h.send("worker_heartbeat", "worker", "c", "parent", "p2").ok();
+    check();
+    assertThat(h.reader().workerChildren(NS, "p1")).isEmpty();
+    assertThat(h.reader().workerChildren(NS, "p2")).containsExactly("c");
+    h.send("worker_heartbeat", "worker", "c").ok(); // no parent given: kept
+    h.send("deactivate_worker", "worker", "c").ok();
+    check();
+    assertThat(h.reader().workerChildren(NS, "p2")).containsExactly("c");
+  }
+
+  @Test
+  void deletingASpecRemovesItsKeysAndTheTimeStepDropsStaleTimeEntries() {
+    h.setSpec("{\"name\":\"spec\"}");
+    h.setSpec("{\"name\":\"other\"}");
+    h.addUnitsJson("spec", "[{\"name\":\"p\"},{\"name\":\"d\",\"delay\":60}]");
+    h.addUnits("other", "o");
+    h.requestOne("work_specs", List.of("spec"));
+    check();
+
+    h.send("delete_work_spec", "work_spec_name", "spec").ok();
+    check();
+    for (byte[] prefix : List.of(Keys.units(NS, "spec"), Keys.availableUnits(NS, "spec"), Keys.counts(NS, "spec"),
+        Keys.unitsWithStatus(NS, "spec", UnitStatus.PENDING), Keys.unitsWithStatus(NS, "spec", UnitStatus.DELAYED),
+        Keys.unitAttempts(NS, "spec", "p"), Keys.workerActiveAttempts(NS, "worker"),
+        Keys.workerAttempts(NS, "worker"))) {
+      assertThat(keys(prefix)).isEmpty();
+    }
+    assertThat(h.reader().dueAttemptDeadlines(Long.MAX_VALUE, 10)).isEmpty();
+    assertThat(h.reader().dueDelayedUnits(Long.MAX_VALUE, 10)).as("left for the time step").hasSize(1);
+
+    h.advanceSeconds(61);
+    h.punctuate();
+    assertThat(h.reader().dueDelayedUnits(Long.MAX_VALUE, 10)).isEmpty();
+    assertThat(h.events()).extracting(e -> e.get("type").asText()).last().isEqualTo("work_spec_deleted");
+    check();
+  }
+
+  @Test
+  void destroyingANamespaceLeavesOthersAndKeepsAttemptIdsUnique() {
+    h.setSpec("{\"name\":\"spec\"}");
+    h.addUnits("spec", "u");
+    Attempt first = h.requestOne();
+    h.namespace("other").setSpec("{\"name\":\"spec\"}");
+    h.addUnits("spec", "u");
+    h.namespace(NS).send("destroy_namespace").ok();
+
+    assertThat(keys(Keys.namespaceData(NS))).isEmpty();
+    assertThat(h.reader().namespaces()).containsExactly("other");
+    assertThat(h.namespace("other").units("spec", "{}")).containsExactly("u");
+
+    h.namespace(NS).setSpec("{\"name\":\"spec\"}");
+    h.addUnits("spec", "u");
+    Attempt second = h.requestOne();
+    assertThat(Long.parseLong(second.id())).isGreaterThan(Long.parseLong(first.id()));
+    h.advance(Duration.ofHours(1));
+    h.punctuate();
+    assertThat(h.reader().dueAttemptDeadlines(Long.MAX_VALUE, 10)).isEmpty();
+    check();
+  }
+
+  // --- the invariant ---
+
+  /** Every index of the namespace equals what its unit, attempt and worker records imply. */
+  private void check() {
+    StateReader r = h.reader();
+    long lastSeq = ValueCodec.decodeLong(h.store().get(Keys.sequence(NS)));
+    List<AttemptRecord> attempts = LongStream.rangeClosed(1, lastSeq).mapToObj(seq -> r.attempt(NS, seq))
+        .filter(Objects::nonNull).toList();
+    Set<Keys.DelayedUnitKey> delayed = new HashSet<>();
+    Set<String> specNames = new HashSet<>();
+    for (WorkSpecRecord spec : r.specs(NS)) {
+      specNames.add(spec.name());
+      List<WorkUnitRecord> units = r.units(NS, spec.name(), null, Integer.MAX_VALUE);
+      Map<UnitStatus, Long> counts = new EnumMap<>(UnitStatus.class);
+      for (WorkUnitRecord unit : units) {
+        counts.merge(unit.status(), 1L, Long::sum);
+        checkUnit(unit, attempts);
+        if (unit.status() == UnitStatus.DELAYED) {
+          delayed.add(new Keys.DelayedUnitKey(unit.notBefore(), NS, unit.spec(), unit.name()));
+        }
+      }
+      assertThat(r.counts(NS, spec.name())).as("counts of %s", spec.name()).isEqualTo(counts);
+      for (UnitStatus status : UnitStatus.values()) {
+        assertThat(r.unitNamesWithStatus(NS, spec.name(), status, null, Integer.MAX_VALUE))
+            .as("status index %s of %s", status, spec.name())
+            .containsExactlyElementsOf(units.stream().filter(u -> u.status() == status)
+                .map(WorkUnitRecord::name).toList());
+      }
+      assertThat(r.bestAvailableUnits(NS, spec.name(), Integer.MAX_VALUE)).as("available index")
+          .containsExactlyElementsOf(units.stream().filter(u -> u.status() == UnitStatus.AVAILABLE)
+              .sorted(Comparator.comparingDouble(WorkUnitRecord::priority).reversed()
+                  .thenComparing(WorkUnitRecord::name))
+              .map(WorkUnitRecord::name).toList());
+    }
+    // time indexes: exact for live records; entries of deleted units and attempts wait for the time step
+    Set<Keys.DelayedUnitKey> delayedEntries = new HashSet<>();
+    for (Keys.DelayedUnitKey entry : r.dueDelayedUnits(Long.MAX_VALUE - 1, Integer.MAX_VALUE)) {
+      if (entry.namespace().equals(NS) && r.unit(NS, entry.spec(), entry.unit()) != null) {
+        delayedEntries.add(entry);
+      }
+    }
+    assertThat(delayedEntries).as("delayed index").isEqualTo(delayed);
+    Set<Keys.AttemptDeadlineKey> deadlines = new HashSet<>();
+    for (Keys.AttemptDeadlineKey entry : r.dueAttemptDeadlines(Long.MAX_VALUE, Integer.MAX_VALUE)) {
+      if (entry.namespace().equals(NS) && r.attempt(NS, entry.attemptSeq()) != null) {
+        deadlines.add(entry);
+      }
+    }
+    assertThat(deadlines).as("deadline index").isEqualTo(new HashSet<>(attempts.stream()
+        .filter(a -> a.status() == AttemptStatus.PENDING)
+        .map(a -> new Keys.AttemptDeadlineKey(a.expirationTime(), NS, a.seq())).toList()));
+    for (WorkerRecord worker : r.workers(NS)) {
+      assertThat(seqs(Keys.workerActiveAttempts(NS, worker.name()))).as("active attempts of %s", worker.name())
+          .containsExactlyElementsOf(attempts.stream()
+              .filter(a -> a.worker().equals(worker.name()) && a.status() == AttemptStatus.PENDING)
+              .map(AttemptRecord::seq).toList());
+      assertThat(seqs(Keys.workerAttempts(NS, worker.name()))).as("attempts of %s", worker.name())
+          .containsExactlyElementsOf(attempts.stream().filter(a -> a.worker().equals(worker.name()))
+              .map(AttemptRecord::seq).toList());
+      assertThat(r.workerChildren(NS, worker.name())).as("children of %s", worker.name())
+          .containsExactlyElementsOf(r.workers(NS).stream().filter(w -> worker.name().equals(w.parent()))
+              .map(WorkerRecord::name).toList());
+    }
+    for (AttemptRecord attempt : attempts) {
+      assertThat(specNames).as("attempt %s outlived its spec", attempt.id()).contains(attempt.spec());
+      assertThat(r.unit(NS, attempt.spec(), attempt.unit())).as("attempt %s outlived its unit", attempt.id())
+          .isNotNull();
+      assertThat(r.worker(NS, attempt.worker())).isNotNull();
+    }
+  }
+
+  private void checkUnit(WorkUnitRecord unit, List<AttemptRecord> attempts) {
+    List<Long> own = attempts.stream().filter(a -> a.spec().equals(unit.spec()) && a.unit().equals(unit.name()))
+        .map(AttemptRecord::seq).toList();
+    assertThat(seqs(Keys.unitAttempts(NS, unit.spec(), unit.name()))).as("history of %s", unit.name())
+        .containsExactlyElementsOf(own);
+    assertThat(unit.attemptCount()).as("attempt count of %s", unit.name()).isEqualTo(own.size());
+    if (unit.activeAttempt() == null) {
+      assertThat(unit.status()).as("status of %s", unit.name()).isIn(UnitStatus.AVAILABLE, UnitStatus.DELAYED);
+      if (unit.status() == UnitStatus.DELAYED) {
+        assertThat(unit.notBefore()).isNotNull();
+      }
+      return;
+    }
+    AttemptRecord active = h.reader().attempt(NS, unit.activeAttempt());
+    assertThat(active).as("active attempt of %s", unit.name()).isNotNull();
+    assertThat(active.unit()).isEqualTo(unit.name());
+    UnitStatus expected = switch (active.status()) {
+      case PENDING -> UnitStatus.PENDING;
+      case FINISHED -> UnitStatus.FINISHED;
+      case FAILED -> UnitStatus.FAILED;
+      default -> null; // an expired or retried attempt is never active
+    };
+    assertThat(unit.status()).as("status of %s with a %s active attempt", unit.name(), active.status())
+        .isEqualTo(expected);
+  }
+
+  private List<byte[]> keys(byte[] prefix) {
+    List<byte[]> keys = new ArrayList<>();
+    try (KeyValueIterator it = h.store().prefix(prefix)) {
+      it.forEachRemaining(e -> keys.add(e.key()));
+    }
+    return keys;
+  }
+
+  private List<Long> seqs(byte[] prefix) {
+    return keys(prefix).stream().map(Keys::trailingSeq).toList();
+  }
+}

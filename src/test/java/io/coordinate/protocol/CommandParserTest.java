@@ -1,0 +1,108 @@
+package io.coordinate.protocol;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+/** The envelope checks of a record of {@code coordinate.commands}, with their stable error codes. */
+class CommandParserTest {
+
+  private static byte[] bytes(String text) {
+    return text.getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static CommandRejection rejection(String key, String value) {
+    return catchThrowableOfType(CommandRejection.class,
+        () -> CommandParser.parse(key, value == null ? null : bytes(value)));
+  }
+
+  @Test
+  void parsesAWellFormedCommand() {
+    Command command = CommandParser.parse("ns", bytes("{\"command\":\"add_work_units\",\"namespace\":\"ns\","
+        + "\"request_id\":\"r-1\",\"reply_to\":\"client\",\"work_spec_name\":\"spec\",\"work_units\":[]}"));
+
+    assertThat(command.type()).isEqualTo(CommandType.ADD_WORK_UNITS);
+    assertThat(command.namespace()).isEqualTo("ns");
+    assertThat(command.requestId()).isEqualTo("r-1");
+    assertThat(command.replyTo()).isEqualTo("client");
+    assertThat(command.requiredString("work_spec_name")).isEqualTo("spec");
+    assertThat(command.requiredArray("work_units")).isEmpty();
+  }
+
+  @Test
+  void optionalCorrelationFieldsMayBeAbsent() {
+    Command command = CommandParser.parse("ns", bytes("{\"command\":\"destroy_namespace\",\"namespace\":\"ns\"}"));
+
+    assertThat(command.requestId()).isNull();
+    assertThat(command.replyTo()).isNull();
+  }
+
+  @Test
+  void notJsonIsMalformedJson() {
+    assertThat(rejection("ns", "not json").code()).isEqualTo(ErrorCode.MALFORMED_JSON);
+    assertThat(rejection("ns", "{\"command\":").code()).isEqualTo(ErrorCode.MALFORMED_JSON);
+    assertThat(rejection("ns", "{} {}").code()).as("trailing tokens").isEqualTo(ErrorCode.MALFORMED_JSON);
+    assertThat(rejection("ns", "").code()).isEqualTo(ErrorCode.MALFORMED_JSON);
+    assertThat(rejection("ns", null).code()).isEqualTo(ErrorCode.MALFORMED_JSON);
+    assertThat(rejection("ns", null).getMessage()).isEqualTo("record has no value");
+  }
+
+  @Test
+  void jsonThatIsNotAnObjectIsABadCommand() {
+    CommandRejection e = rejection("ns", "[1, 2]");
+    assertThat(e.code()).isEqualTo(ErrorCode.BAD_COMMAND);
+    assertThat(e.getMessage()).isEqualTo("a command must be a JSON object");
+  }
+
+  @Test
+  void unknownCommandIsUnknownCommand() {
+    CommandRejection e = rejection("ns", "{\"command\":\"launch_rockets\",\"namespace\":\"ns\"}");
+    assertThat(e.code()).isEqualTo(ErrorCode.UNKNOWN_COMMAND);
+    assertThat(e.getMessage()).isEqualTo("unknown command \"launch_rockets\"");
+  }
+
+  @Test
+  void missingCommandOrNamespaceIsABadCommand() {
+    CommandRejection noCommand = rejection("ns", "{\"namespace\":\"ns\"}");
+    assertThat(noCommand.code()).isEqualTo(ErrorCode.BAD_COMMAND);
+    assertThat(noCommand.getMessage()).isEqualTo("missing required field \"command\"");
+    assertThat(rejection("ns", "{\"command\":7,\"namespace\":\"ns\"}").code()).isEqualTo(ErrorCode.BAD_COMMAND);
+
+    CommandRejection noNamespace = rejection("ns", "{\"command\":\"destroy_namespace\"}");
+    assertThat(noNamespace.code()).isEqualTo(ErrorCode.BAD_COMMAND);
+    assertThat(noNamespace.getMessage()).isEqualTo("missing required field \"namespace\"");
+    assertThat(rejection("ns", "{\"command\":\"destroy_namespace\",\"namespace\":null}").code())
+        .isEqualTo(ErrorCode.BAD_COMMAND);
+  }
+
+  @Test
+  void keyDifferentFromNamespaceIsANamespaceMismatch() {
+    CommandRejection e = rejection("other", "{\"command\":\"destroy_namespace\",\"namespace\":\"ns\"}");
+    assertThat(e.code()).isEqualTo(ErrorCode.NAMESPACE_MISMATCH);
+    assertThat(e.getMessage()).isEqualTo("namespace \"ns\" differs from the record key \"other\"");
+    assertThat(rejection(null, "{\"command\":\"destroy_namespace\",\"namespace\":\"ns\"}").code())
+        .isEqualTo(ErrorCode.NAMESPACE_MISMATCH);
+  }
+
+  @Test
+  void envelopeErrorsGoToTheDeadLetterTopicStateErrorsDoNot() {
+    assertThat(ErrorCode.MALFORMED_JSON.deadLetter()).isTrue();
+    assertThat(ErrorCode.BAD_COMMAND.deadLetter()).isTrue();
+    assertThat(ErrorCode.UNKNOWN_COMMAND.deadLetter()).isTrue();
+    assertThat(ErrorCode.NAMESPACE_MISMATCH.deadLetter()).isTrue();
+    assertThat(ErrorCode.NO_SUCH_WORK_SPEC.deadLetter()).isFalse();
+    assertThat(ErrorCode.LOST_LEASE.deadLetter()).isFalse();
+  }
+
+  @Test
+  void replyToAndRequestIdAreReadFromRecordsThatAreNotCommands() {
+    byte[] unknown = bytes("{\"command\":\"launch_rockets\",\"reply_to\":\"client\",\"request_id\":\"r-9\"}");
+    assertThat(CommandParser.readableReplyTo(unknown)).isEqualTo("client");
+    assertThat(CommandParser.readableRequestId(unknown)).isEqualTo("r-9");
+    assertThat(CommandParser.readableReplyTo(bytes("not json"))).isNull();
+    assertThat(CommandParser.readableReplyTo(bytes("[\"reply_to\"]"))).isNull();
+    assertThat(CommandParser.readableReplyTo(null)).isNull();
+  }
+}

@@ -1,0 +1,150 @@
+package io.coordinate.query;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.coordinate.broker.EmbeddedKafkaBroker;
+import io.coordinate.protocol.Json;
+import io.coordinate.protocol.TopicNames;
+import io.coordinate.streams.topics.TopicBootstrapper;
+import io.coordinate.streams.topics.TopicDefinitions;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The gateway on a real broker, with a stand-in for the app that answers each command on the replies topic
+ * the way the app does: in a transaction, keyed by {@code reply_to}. Before each real answer it writes two
+ * that must be ignored: one for another client (other key) and one in an aborted transaction.
+ */
+class KafkaCommandGatewayIT {
+
+  private static final TopicNames TOPICS = new TopicNames("gw-");
+
+  @TempDir static Path dir;
+  private static EmbeddedKafkaBroker broker;
+  private static Thread app;
+  private static volatile boolean running = true;
+
+  @BeforeAll
+  static void startBrokerAndApp() throws Exception {
+    broker = EmbeddedKafkaBroker.start(dir, 0);
+    TopicBootstrapper.ensureTopics(broker.bootstrapServers(), TOPICS.prefix(), TopicDefinitions.fromClasspath());
+    app = new Thread(KafkaCommandGatewayIT::answerCommands, "fake-app");
+    app.setDaemon(true);
+    app.start();
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    running = false;
+    app.join(10_000);
+    broker.close();
+  }
+
+  @Test
+  void correlatesEachReplyWithItsCommand() throws Exception {
+    try (KafkaCommandGateway gateway = new KafkaCommandGateway(broker.bootstrapServers(), TOPICS)) {
+      assertThat(gateway.replyTo()).startsWith("http-gateway-");
+      List<CompletableFuture<ObjectNode>> replies = new ArrayList<>();
+      for (int i = 0; i < 5; i++) {
+        ObjectNode command = Json.object().put("command", "echo").put("i", i);
+        replies.add(gateway.submit("ns-" + i, command, Duration.ofSeconds(30)));
+      }
+      for (int i = 0; i < 5; i++) {
+        ObjectNode reply = replies.get(i).get(30, TimeUnit.SECONDS);
+        assertThat(reply.get("ok").asBoolean()).isTrue();
+        JsonNode echoed = reply.at("/result/command");
+        assertThat(echoed.get("i").asInt()).isEqualTo(i);
+        assertThat(echoed.get("namespace").asText()).isEqualTo("ns-" + i);
+        assertThat(echoed.get("reply_to").asText()).isEqualTo(gateway.replyTo());
+        assertThat(echoed.get("request_id").asText()).isEqualTo(reply.get("request_id").asText());
+        assertThat(reply.at("/result/key").asText()).isEqualTo("ns-" + i);
+      }
+    }
+  }
+
+  @Test
+  void noReplyInTimeFailsWithTimeoutException() {
+    try (KafkaCommandGateway gateway = new KafkaCommandGateway(broker.bootstrapServers(), TOPICS)) {
+      CompletableFuture<ObjectNode> reply =
+          gateway.submit("ns", Json.object().put("command", "silent"), Duration.ofMillis(500));
+      assertThatThrownBy(() -> reply.get(30, TimeUnit.SECONDS))
+          .isInstanceOf(ExecutionException.class)
+          .hasCauseInstanceOf(TimeoutException.class);
+    }
+  }
+
+  @Test
+  void closeFailsTheCallsStillWaiting() {
+    CompletableFuture<ObjectNode> reply;
+    try (KafkaCommandGateway gateway = new KafkaCommandGateway(broker.bootstrapServers(), TOPICS)) {
+      reply = gateway.submit("ns", Json.object().put("command", "silent"), Duration.ofMinutes(5));
+    }
+    assertThat(reply).isCompletedExceptionally();
+  }
+
+  /** The stand-in app: echoes every command but "silent" back to its {@code reply_to}. */
+  private static void answerCommands() {
+    Map<String, Object> consumerConfig = Map.of(
+        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
+        ConsumerConfig.GROUP_ID_CONFIG, "fake-app",
+        ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+    Map<String, Object> producerConfig = Map.of(
+        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
+        ProducerConfig.TRANSACTIONAL_ID_CONFIG, "fake-app");
+    try (KafkaConsumer<String, byte[]> consumer =
+            new KafkaConsumer<>(consumerConfig, new StringDeserializer(), new ByteArrayDeserializer());
+        KafkaProducer<String, byte[]> producer =
+            new KafkaProducer<>(producerConfig, new StringSerializer(), new ByteArraySerializer())) {
+      producer.initTransactions();
+      consumer.subscribe(List.of(TOPICS.commands()));
+      while (running) {
+        for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(100))) {
+          ObjectNode command = (ObjectNode) Json.parse(record.value());
+          if (command.path("command").asText().equals("silent")) {
+            continue;
+          }
+          String replyTo = command.get("reply_to").asText();
+          String requestId = command.get("request_id").asText();
+          ObjectNode wrong = Json.object().put("request_id", requestId).put("ok", false);
+          producer.beginTransaction();
+          producer.send(new ProducerRecord<>(TOPICS.replies(), replyTo, Json.bytes(wrong)));
+          producer.abortTransaction();
+          ObjectNode reply = Json.object().put("request_id", requestId).put("ok", true);
+          reply.putObject("result").put("key", record.key()).set("command", command);
+          producer.beginTransaction();
+          producer.send(new ProducerRecord<>(TOPICS.replies(), "someone-else", Json.bytes(wrong)));
+          producer.send(new ProducerRecord<>(TOPICS.replies(), replyTo, Json.bytes(reply)));
+          producer.commitTransaction();
+        }
+      }
+    } catch (Exception e) {
+      if (running) {
+        throw new IllegalStateException("fake app failed", e);
+      }
+    }
+  }
+}
