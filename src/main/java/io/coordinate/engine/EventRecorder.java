@@ -7,6 +7,7 @@ import io.coordinate.engine.state.StateListener;
 import io.coordinate.engine.state.WorkSpecRecord;
 import io.coordinate.engine.state.WorkUnitRecord;
 import io.coordinate.engine.state.WorkerRecord;
+import io.coordinate.engine.view.Numbers;
 import io.coordinate.protocol.Times;
 import java.util.Objects;
 
@@ -48,7 +49,7 @@ final class EventRecorder implements StateListener {
     event.put("work_spec_name", unit.spec()).put("work_unit_name", unit.name());
     if (after != null) {
       event.put("status", after.status().wireName());
-      event.put("priority", after.priority());
+      event.set("priority", Numbers.node(after.priority()));
       if (after.notBefore() != null) {
         event.put("not_before", Times.format(after.notBefore()));
       }

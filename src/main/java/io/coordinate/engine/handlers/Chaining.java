@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.coordinate.engine.CommandContext;
 import io.coordinate.engine.state.WorkSpecRecord;
 import io.coordinate.engine.state.WorkUnitRecord;
+import io.coordinate.engine.view.Numbers;
 import io.coordinate.protocol.CommandType;
 import io.coordinate.protocol.Json;
 import io.coordinate.protocol.Times;
@@ -52,12 +53,17 @@ final class Chaining {
       return units;
     }
     if (output.isObject()) {
-      output.fields().forEachRemaining(e -> put(units, unit(e.getKey(), e.getValue(), null, null, now)));
+      output.fields().forEachRemaining(e -> {
+        if (e.getValue().isObject()) {
+          put(units, unit(e.getKey(), e.getValue(), null, null, now));
+        }
+      });
     } else if (output.isArray()) {
       for (JsonNode item : output) {
         if (item.isTextual()) {
           put(units, unit(item.textValue(), null, null, null, now));
-        } else if (item.isArray() && item.size() >= 2 && item.get(0).isTextual()) {
+        } else if (item.isArray() && item.size() >= 2 && item.get(0).isTextual() && objectOrAbsent(item.path(1))
+            && objectOrAbsent(item.path(2)) && numberOrAbsent(item.path(3))) {
           JsonNode meta = item.size() > 2 ? item.get(2) : null;
           JsonNode priority = item.size() > 3 ? item.get(3) : null;
           put(units, unit(item.get(0).textValue(), item.get(1), meta, priority, now));
@@ -65,6 +71,16 @@ final class Chaining {
       }
     }
     return units;
+  }
+
+  // An item part of the wrong type makes the item malformed: it is skipped, as the reference does.
+
+  private static boolean objectOrAbsent(JsonNode part) {
+    return part.isMissingNode() || part.isNull() || part.isObject();
+  }
+
+  private static boolean numberOrAbsent(JsonNode part) {
+    return part.isMissingNode() || part.isNull() || part.isNumber();
   }
 
   private static void put(Map<String, ObjectNode> units, ObjectNode unit) {
@@ -90,7 +106,7 @@ final class Chaining {
     if (priority != null && priority.isNumber()) {
       p = priority.doubleValue();
     }
-    unit.put("priority", p);
+    unit.set("priority", Numbers.node(p));
     return unit;
   }
 }

@@ -6,7 +6,9 @@ import io.coordinate.engine.state.UnitStatus;
 import io.coordinate.engine.state.WorkUnitRecord;
 import io.coordinate.engine.view.StateViews;
 import io.coordinate.protocol.CommandRejection;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
@@ -33,7 +35,7 @@ public record UnitQuery(Set<String> names, Set<UnitStatus> statuses, String prev
     }
     Set<String> names = null;
     if (query.hasNonNull("names")) {
-      names = new TreeSet<>();
+      names = new TreeSet<>(UnitQuery::compareNames);
       for (JsonNode name : array(query, "names")) {
         names.add(text(name, "names"));
       }
@@ -69,7 +71,7 @@ public record UnitQuery(Set<String> names, Set<UnitStatus> statuses, String prev
         if (out.size() >= limit) {
           break;
         }
-        if (previousName != null && name.compareTo(previousName) <= 0) {
+        if (previousName != null && compareNames(name, previousName) <= 0) {
           continue;
         }
         WorkUnitRecord unit = state.unit(ns, spec, name);
@@ -93,6 +95,14 @@ public record UnitQuery(Set<String> names, Set<UnitStatus> statuses, String prev
       after = page.get(page.size() - 1).name();
     }
     return out;
+  }
+
+  /**
+   * Name order: the order of the names' UTF-8 bytes, as the store orders units (not {@link String#compareTo},
+   * which orders UTF-16 units and puts U+10000 and above before U+E000..U+FFFF).
+   */
+  static int compareNames(String a, String b) {
+    return Arrays.compareUnsigned(a.getBytes(StandardCharsets.UTF_8), b.getBytes(StandardCharsets.UTF_8));
   }
 
   private boolean matchesStatus(StateViews views, WorkUnitRecord unit) {
