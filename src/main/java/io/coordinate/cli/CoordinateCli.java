@@ -25,6 +25,7 @@ import picocli.CommandLine.Spec;
     subcommands = {
       DevCommand.class,
       RunCommand.class,
+      BenchScaleCommand.class,
       // Next: BenchCommand.class (`coordinate bench`, load generator) — separate issue, add it here.
     })
 public final class CoordinateCli implements Callable<Integer> {

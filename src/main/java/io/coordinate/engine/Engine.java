@@ -12,6 +12,7 @@ import io.coordinate.engine.state.AttemptStatus;
 import io.coordinate.engine.state.CoordinateState;
 import io.coordinate.engine.state.Keys;
 import io.coordinate.engine.state.KeyValueStore;
+import io.coordinate.engine.state.ScanHints;
 import io.coordinate.engine.state.UnitStatus;
 import io.coordinate.engine.state.WorkUnitRecord;
 import io.coordinate.engine.state.WriteBuffer;
@@ -35,6 +36,7 @@ public final class Engine {
   private final KeyValueStore store;
   private final RandomGenerator random;
   private final HandlerRegistry registry = new HandlerRegistry();
+  private final ScanHints hints = new ScanHints();
 
   public Engine(KeyValueStore store, RandomGenerator random) {
     this.store = store;
@@ -55,7 +57,7 @@ public final class Engine {
     EngineResult timeStep = advanceTime(now, Integer.MAX_VALUE);
     Output output = new Output(now);
     WriteBuffer buffer = new WriteBuffer(store);
-    CoordinateState state = new CoordinateState(buffer);
+    CoordinateState state = new CoordinateState(buffer, hints);
     state.setListener(new EventRecorder(output));
     CommandRejection rejection = null;
     try {
@@ -66,6 +68,7 @@ public final class Engine {
       state.ensureNamespace(command.namespace(), now);
       JsonNode result = handler.handle(new CommandContext(command, now, state, output, random));
       buffer.commit();
+      hints.commit();
       if (command.replyTo() != null) {
         output.reply(command.replyTo(), Replies.ok(command.requestId(), result));
       }
@@ -76,6 +79,7 @@ public final class Engine {
     }
     if (rejection != null) {
       buffer.discard();
+      hints.discard();
       output.dropAllButReplies();
       if (command.replyTo() != null) {
         output.reply(command.replyTo(), Replies.error(command.requestId(), rejection));
@@ -91,9 +95,10 @@ public final class Engine {
   public EngineResult advanceTime(long now, int limit) {
     Output output = new Output(now);
     WriteBuffer buffer = new WriteBuffer(store);
-    CoordinateState state = new CoordinateState(buffer);
+    CoordinateState state = new CoordinateState(buffer, hints);
     state.setListener(new EventRecorder(output));
-    for (Keys.AttemptDeadlineKey due : state.dueAttemptDeadlines(now, limit)) {
+    List<Keys.AttemptDeadlineKey> dueDeadlines = state.dueAttemptDeadlines(now, limit);
+    for (Keys.AttemptDeadlineKey due : dueDeadlines) {
       AttemptRecord attempt = state.attempt(due.namespace(), due.attemptSeq());
       if (attempt == null || attempt.status() != AttemptStatus.PENDING
           || attempt.expirationTime() != due.expiration()) {
@@ -102,7 +107,8 @@ public final class Engine {
         UnitTransitions.expire(state, due.namespace(), attempt, now);
       }
     }
-    for (Keys.DelayedUnitKey due : state.dueDelayedUnits(now, limit)) {
+    List<Keys.DelayedUnitKey> dueUnits = state.dueDelayedUnits(now, limit);
+    for (Keys.DelayedUnitKey due : dueUnits) {
       WorkUnitRecord unit = state.unit(due.namespace(), due.spec(), due.unit());
       if (unit == null || unit.status() != UnitStatus.DELAYED || unit.notBefore() == null
           || unit.notBefore() != due.notBefore()) {
@@ -112,6 +118,14 @@ public final class Engine {
       }
     }
     buffer.commit();
+    hints.commit();
+    // Everything due was applied (the batch was not full): later scans may start at now.
+    if (dueDeadlines.size() < limit) {
+      hints.deadlinesDoneBefore(now);
+    }
+    if (dueUnits.size() < limit) {
+      hints.delayedDoneBefore(now + 1);
+    }
     return output.toResult(null);
   }
 

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.coordinate.engine.EngineHarness.Attempt;
 import io.coordinate.protocol.Json;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -60,7 +61,7 @@ class ConcurrencyConformanceTest {
     List<String> running = new ArrayList<>(workers.keySet());
     while (!running.isEmpty()) {
       String worker = running.get(random.nextInt(running.size()));
-      h.advance(java.time.Duration.ofMillis(random.nextInt(50)));
+      h.advance(Duration.ofMillis(random.nextInt(50)));
       Deque<Attempt> held = workers.get(worker);
       if (held.isEmpty()) {
         List<Attempt> got = h.worker(worker).request();

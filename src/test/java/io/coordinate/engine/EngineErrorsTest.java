@@ -11,6 +11,7 @@ import io.coordinate.protocol.Command;
 import io.coordinate.protocol.ErrorCode;
 import io.coordinate.protocol.Json;
 import java.util.Map;
+import java.util.Random;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -158,7 +159,7 @@ class EngineErrorsTest {
     ObjectNode body = Json.object().put("command", "delete_work_spec").put("namespace", "ns")
         .put("work_spec_name", "missing");
 
-    EngineResult result = new Engine(h.store(), new java.util.Random(1)).process(Command.of(body), h.now());
+    EngineResult result = new Engine(h.store(), new Random(1)).process(Command.of(body), h.now());
 
     assertThat(result.rejection().code()).isEqualTo(ErrorCode.NO_SUCH_WORK_SPEC);
     assertThat(result.isEmpty()).isTrue();

@@ -4,14 +4,16 @@ import static io.coordinate.engine.EngineHarness.assertJson;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.coordinate.engine.state.AttemptStatus;
+import io.coordinate.engine.state.UnitStatus;
 import java.time.Duration;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /** The punctuator's time step: eager expiry and release, in batches, re-checking every index entry. */
 class EngineTimeStepTest {
 
   private final EngineHarness h = new EngineHarness();
-  private final Engine engine = new Engine(h.store(), new java.util.Random(3));
+  private final Engine engine = new Engine(h.store(), new Random(3));
 
   @Test
   void expiresAtMostTheLimitPerStepAndTheRestLater() {
@@ -24,7 +26,7 @@ class EngineTimeStepTest {
     h.advance(Duration.ofMillis(1));
 
     assertThat(expiredBy(engine.advanceTime(h.now(), 2))).isEqualTo(2);
-    assertThat(h.reader().counts("ns", "spec").get(io.coordinate.engine.state.UnitStatus.PENDING)).isEqualTo(3);
+    assertThat(h.reader().counts("ns", "spec").get(UnitStatus.PENDING)).isEqualTo(3);
     assertThat(expiredBy(engine.advanceTime(h.now(), 2))).isEqualTo(2);
     assertThat(expiredBy(engine.advanceTime(h.now(), 2))).isEqualTo(1);
     assertThat(engine.advanceTime(h.now(), 2).isEmpty()).isTrue();

@@ -5,6 +5,7 @@ import static io.coordinate.engine.EngineHarness.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.coordinate.engine.EngineHarness.Attempt;
+import java.time.Duration;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -198,6 +199,6 @@ class WorkSpecConformanceTest {
 
     assertThat(attempt.spec()).isEqualTo("spec");
     assertThat(h.meta("spec").get("next_continuous").asText())
-        .isEqualTo(h.timeIn(java.time.Duration.ofDays(1)));
+        .isEqualTo(h.timeIn(Duration.ofDays(1)));
   }
 }

@@ -181,7 +181,7 @@ class CoordinateTopologyTest {
     assertThat(chainedCommand.key()).isEqualTo("n");
     assertThat(Json.parse(chainedCommand.value()))
         .isEqualTo(Json.parse("{\"command\":\"add_work_units\",\"namespace\":\"n\",\"work_spec_name\":\"two\","
-            + "\"work_units\":[{\"name\":\"u2\",\"data\":{\"k\":\"v\"},\"priority\":0.0}]}"));
+            + "\"work_units\":[{\"name\":\"u2\",\"data\":{\"k\":\"v\"},\"priority\":0}]}"));
     // The driver feeds the chained topic back in; the new unit is then available to a request.
     send("n", "{\"command\":\"request_attempts\",\"namespace\":\"n\",\"worker\":\"w1\",\"work_specs\":[\"two\"]}");
     JsonNode attempt = Json.parse(assignments.readValue()).get("attempts").get(0);

@@ -98,7 +98,7 @@ final class Chaining {
       if (meta.path("priority").isNumber()) {
         p = meta.get("priority").doubleValue();
       }
-      if (meta.path("delay").isNumber()) {
+      if (meta.path("delay").isNumber() && meta.get("delay").doubleValue() > 0) {
         // made absolute now, so the delay does not depend on when the chained command is applied
         unit.put("not_before", Times.format(now + Times.secondsToMillis(meta.get("delay").doubleValue())));
       }

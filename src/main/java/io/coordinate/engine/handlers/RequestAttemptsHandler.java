@@ -41,10 +41,11 @@ public final class RequestAttemptsHandler {
   static JsonNode requestAttempts(CommandContext ctx) {
     Command command = ctx.command();
     String worker = command.requiredString("worker");
-    double count = command.optionalNumber("count", 1);
+    // As in the reference, a count below 1 asks for one unit.
+    double count = Math.max(1, command.optionalNumber("count", 1));
     double lifetime = command.optionalNumber("lifetime", DEFAULT_LIFETIME_SECONDS);
-    if (count < 0 || lifetime <= 0) {
-      throw CommandRejection.badCommand("\"count\" must be >= 0 and \"lifetime\" > 0");
+    if (lifetime <= 0) {
+      throw CommandRejection.badCommand("\"lifetime\" must be > 0");
     }
     WorkRequest request = new WorkRequest(command.optionalStringList("work_specs"),
         command.optionalStringList("runtimes"), command.optionalNumber("available_gb", 0));

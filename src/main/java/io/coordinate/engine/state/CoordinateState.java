@@ -15,7 +15,11 @@ public final class CoordinateState extends StateReader {
   private StateListener listener = StateListener.NONE;
 
   public CoordinateState(KeyValueStore store) {
-    super(store);
+    this(store, null);
+  }
+
+  public CoordinateState(KeyValueStore store, ScanHints hints) {
+    super(store, hints);
     this.writable = store;
   }
 
@@ -89,11 +93,18 @@ public final class CoordinateState extends StateReader {
       writable.put(Keys.unit(ns, spec, name), ValueCodec.encode(after));
       writable.put(Keys.byStatus(ns, spec, after.status(), name), ValueCodec.EMPTY);
       if (after.status() == UnitStatus.AVAILABLE) {
-        writable.put(Keys.available(ns, spec, after.priority(), name), ValueCodec.EMPTY);
+        byte[] key = Keys.available(ns, spec, after.priority(), name);
+        writable.put(key, ValueCodec.EMPTY);
+        if (hints != null) {
+          hints.inserted(ns, spec, key);
+        }
       }
       if (after.status() == UnitStatus.DELAYED) {
-        writable.put(Keys.delayedUnit(Objects.requireNonNull(after.notBefore(), "delayed needs notBefore"), ns, spec,
-            name), ValueCodec.EMPTY);
+        long notBefore = Objects.requireNonNull(after.notBefore(), "delayed needs notBefore");
+        writable.put(Keys.delayedUnit(notBefore, ns, spec, name), ValueCodec.EMPTY);
+        if (hints != null) {
+          hints.delayedInserted(notBefore);
+        }
       }
       addToCount(ns, spec, after.status(), +1);
     } else {
@@ -142,6 +153,9 @@ public final class CoordinateState extends StateReader {
     }
     if (isPending) {
       writable.put(Keys.attemptDeadline(after.expirationTime(), ns, seq), ValueCodec.EMPTY);
+      if (hints != null) {
+        hints.deadlineInserted(after.expirationTime());
+      }
       writable.put(Keys.workerActiveAttempt(ns, after.worker(), seq), ValueCodec.EMPTY);
     } else if (wasPending) {
       writable.delete(Keys.workerActiveAttempt(ns, after.worker(), seq));

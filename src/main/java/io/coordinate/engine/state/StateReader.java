@@ -13,9 +13,16 @@ import java.util.function.Function;
 public class StateReader {
 
   protected final ReadableKeyValueStore store;
+  protected final ScanHints hints;
 
   public StateReader(ReadableKeyValueStore store) {
+    this(store, null);
+  }
+
+  /** @param hints where index scans may start (the engine's); null = always from the start */
+  public StateReader(ReadableKeyValueStore store, ScanHints hints) {
     this.store = store;
+    this.hints = hints;
   }
 
   // --- namespaces ---
@@ -80,7 +87,24 @@ public class StateReader {
 
   /** The best available units of a spec: priority descending, then name ascending. Costs O(limit · log n). */
   public List<String> bestAvailableUnits(String ns, String spec, int limit) {
-    return collect(Keys.availableUnits(ns, spec), limit, e -> Keys.availableUnitName(e.key(), ns, spec));
+    byte[] prefix = Keys.availableUnits(ns, spec);
+    byte[] end = Keys.prefixEnd(prefix);
+    if (hints == null) {
+      return collect(prefix, end, limit, e -> Keys.availableUnitName(e.key(), ns, spec));
+    }
+    List<String> names = new ArrayList<>();
+    byte[] first = end;
+    try (KeyValueIterator it = store.range(hints.availableScanStart(ns, spec, prefix), end)) {
+      while (it.hasNext() && names.size() < limit) {
+        byte[] key = it.next().key();
+        if (names.isEmpty()) {
+          first = key;
+        }
+        names.add(Keys.availableUnitName(key, ns, spec));
+      }
+    }
+    hints.scanned(ns, spec, first);
+    return names;
   }
 
   // --- attempts ---
@@ -121,14 +145,15 @@ public class StateReader {
 
   /** Delayed units whose not-before time is at or before {@code now}: due for release. */
   public List<Keys.DelayedUnitKey> dueDelayedUnits(long now, int limit) {
-    return collect(Keys.delayedUnitsStart(), Keys.delayedUnitsBefore(now + 1), limit,
-        e -> Keys.parseDelayedUnit(e.key()));
+    byte[] start = hints == null ? Keys.delayedUnitsStart() : Keys.delayedUnitsBefore(hints.delayedFloor());
+    return collect(start, Keys.delayedUnitsBefore(now + 1), limit, e -> Keys.parseDelayedUnit(e.key()));
   }
 
   /** Pending attempts whose expiration is strictly before {@code now} ({@code expiration == now} is alive). */
   public List<Keys.AttemptDeadlineKey> dueAttemptDeadlines(long now, int limit) {
-    return collect(Keys.attemptDeadlinesStart(), Keys.attemptDeadlinesBefore(now), limit,
-        e -> Keys.parseAttemptDeadline(e.key()));
+    byte[] start =
+        hints == null ? Keys.attemptDeadlinesStart() : Keys.attemptDeadlinesBefore(hints.deadlineFloor());
+    return collect(start, Keys.attemptDeadlinesBefore(now), limit, e -> Keys.parseAttemptDeadline(e.key()));
   }
 
   // --- helpers ---

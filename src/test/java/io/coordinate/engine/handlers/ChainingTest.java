@@ -10,7 +10,10 @@ import io.coordinate.protocol.Times;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The forms of a finished unit's {@code output} (SEMANTICS §5), as {@code add_work_units} unit objects. */
+/**
+ * The forms of a finished unit's {@code output} (SEMANTICS §5), as {@code add_work_units} unit objects. The
+ * chained command writes priorities as floating-point numbers (0.0), as the topology tests pin it.
+ */
 class ChainingTest {
 
   private static final long NOW = Times.parse("2026-11-22T10:00:00Z");
@@ -35,7 +38,8 @@ class ChainingTest {
   @Test
   void listFormTakesNamesAndTuples() {
     assertThat(units("[\"a\",[\"b\",{\"x\":1}],[\"c\",{},{\"priority\":5,\"delay\":90}],[\"d\",{},null,7]]"))
-        .isEqualTo("[{\"name\":\"a\",\"data\":{},\"priority\":0},{\"name\":\"b\",\"data\":{\"x\":1},\"priority\":0},"
+        .isEqualTo("[{\"name\":\"a\",\"data\":{},\"priority\":0},"
+            + "{\"name\":\"b\",\"data\":{\"x\":1},\"priority\":0},"
             + "{\"name\":\"c\",\"data\":{},\"not_before\":\"2026-11-22T10:01:30.000Z\",\"priority\":5},"
             + "{\"name\":\"d\",\"data\":{},\"priority\":7}]");
   }

@@ -1,0 +1,141 @@
+package io.coordinate.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.coordinate.engine.Engine;
+import io.coordinate.engine.EngineResult;
+import io.coordinate.protocol.Command;
+import io.coordinate.protocol.Json;
+import io.coordinate.storage.RocksDbKeyValueStore;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.stream.Stream;
+
+/**
+ * The cost of {@code request_attempts} as a spec grows: the engine on a real RocksDB store (no Kafka), one
+ * spec holding N units with mixed priorities; each request hands out {@code count} units and is then
+ * finished (untimed), so the available index keeps its size. A request reads the first {@code count} keys
+ * of the available index, so its cost must not grow with N. Figures are reported against the smallest size
+ * measured in the same run.
+ */
+public final class RequestCostBenchmark {
+
+  private static final int ADD_BATCH = 10_000;
+
+  private final PrintStream out;
+
+  public RequestCostBenchmark(PrintStream out) {
+    this.out = out;
+  }
+
+  /** One measured size. */
+  public record Figure(int units, double addUnitsPerSecond, double microsPerRequest1, double microsPerRequest100) {}
+
+  public List<Figure> run(List<Integer> sizes, int requests) {
+    List<Figure> figures = new ArrayList<>();
+    out.printf("%12s %14s %18s %20s %12s %12s%n", "units", "add units/s", "request(1) µs", "request(100) µs",
+        "x(1) vs 1st", "x(100) vs 1st");
+    for (int size : sizes) {
+      Figure figure = measure(size, requests);
+      figures.add(figure);
+      Figure base = figures.get(0);
+      out.printf("%12d %14.0f %18.1f %20.1f %12.2f %12.2f%n", size, figure.addUnitsPerSecond(),
+          figure.microsPerRequest1(), figure.microsPerRequest100(),
+          figure.microsPerRequest1() / base.microsPerRequest1(),
+          figure.microsPerRequest100() / base.microsPerRequest100());
+    }
+    return figures;
+  }
+
+  private Figure measure(int size, int requests) {
+    Path dir = tempDir();
+    try (RocksDbKeyValueStore store = new RocksDbKeyValueStore(dir)) {
+      Engine engine = new Engine(store, new SplittableRandom(1));
+      long now = 1_800_000_000_000L;
+      send(engine, now, "{\"command\":\"set_work_spec\",\"namespace\":\"bench\",\"work_spec\":{\"name\":\"spec\"}}");
+      SplittableRandom random = new SplittableRandom(42);
+      long started = System.nanoTime();
+      for (int first = 0; first < size; first += ADD_BATCH) {
+        ObjectNode add = command("add_work_units");
+        add.put("work_spec_name", "spec");
+        ArrayNode units = add.putArray("work_units");
+        for (int i = first; i < Math.min(size, first + ADD_BATCH); i++) {
+          ObjectNode unit = units.addObject();
+          unit.put("name", String.format("unit-%09d", i));
+          unit.put("priority", random.nextInt(10));
+          unit.putObject("data").put("i", i);
+        }
+        send(engine, now, add);
+      }
+      double addRate = size / ((System.nanoTime() - started) / 1e9);
+      double cost1 = requestCost(engine, now, 1, requests);
+      double cost100 = requestCost(engine, now, 100, Math.max(10, requests / 10));
+      return new Figure(size, addRate, cost1, cost100);
+    } finally {
+      deleteRecursively(dir);
+    }
+  }
+
+  /** Mean µs of one request of {@code count} units; the attempts are then finished, untimed. */
+  private static double requestCost(Engine engine, long now, int count, int requests) {
+    ObjectNode request = command("request_attempts");
+    request.put("worker", "w").put("count", count);
+    long timed = 0;
+    for (int i = -requests / 5; i < requests; i++) { // the first fifth warms up and is not counted
+      long started = System.nanoTime();
+      EngineResult result = engine.process(Command.of(request), now);
+      long elapsed = System.nanoTime() - started;
+      if (i >= 0) {
+        timed += elapsed;
+      }
+      for (JsonNode attempt : result.assignments().get(0).value().get("attempts")) {
+        ObjectNode finish = command("finish_attempt");
+        finish.put("attempt_id", attempt.get("attempt_id").asText());
+        engine.process(Command.of(finish), now);
+      }
+    }
+    return timed / 1e3 / requests;
+  }
+
+  private static ObjectNode command(String name) {
+    ObjectNode command = Json.object();
+    command.put("command", name);
+    command.put("namespace", "bench");
+    return command;
+  }
+
+  private static void send(Engine engine, long now, String json) {
+    send(engine, now, (ObjectNode) Json.parse(json));
+  }
+
+  private static void send(Engine engine, long now, ObjectNode body) {
+    EngineResult result = engine.process(Command.of(body), now);
+    if (result.rejected()) {
+      throw new IllegalStateException(result.rejection().getMessage());
+    }
+  }
+
+  private static Path tempDir() {
+    try {
+      return Files.createTempDirectory("coordinate-bench-");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static void deleteRecursively(Path dir) {
+    try (Stream<Path> paths = Files.walk(dir)) {
+      paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

@@ -1,0 +1,93 @@
+package io.coordinate.engine.state;
+
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Where the scans of the available index may start. A queue on an LSM store leaves deletion tombstones at
+ * the front of the index until compaction; a scan from the prefix would skip them all, so its cost would
+ * grow with the work done. Each spec's <em>floor</em> is a key below which its available index is known to
+ * be empty: scans start there.
+ *
+ * <p>A floor only ever holds a lower bound: a scan raises it to the first key it found; an insert below it
+ * lowers it. Changes made during a command are kept apart and applied only when the command commits, so a
+ * rejected command (whose writes are discarded, restoring entries it had removed) cannot leave a floor above
+ * a live entry. Floors live in memory only: after a restart the first scan starts from the prefix again.
+ */
+public final class ScanHints {
+
+  private final Map<String, byte[]> committed = new HashMap<>();
+  private final Map<String, byte[]> raised = new HashMap<>();
+  private final Map<String, byte[]> lowered = new HashMap<>();
+
+  /** Where to start scanning the available index of a spec: never above a live entry. */
+  byte[] availableScanStart(String ns, String spec, byte[] prefix) {
+    String id = id(ns, spec);
+    byte[] start = committed.getOrDefault(id, prefix);
+    byte[] low = lowered.get(id);
+    return low != null && Arrays.compareUnsigned(low, start) < 0 ? low : start;
+  }
+
+  /** A scan from {@link #availableScanStart} found {@code firstKey} first (or nothing: the prefix end). */
+  void scanned(String ns, String spec, byte[] firstKey) {
+    raised.put(id(ns, spec), firstKey);
+  }
+
+  /** A key was written to the available index. */
+  void inserted(String ns, String spec, byte[] key) {
+    lowered.merge(id(ns, spec), key, (a, b) -> Arrays.compareUnsigned(a, b) <= 0 ? a : b);
+  }
+
+  /** The command's writes reached the store: its floors hold. */
+  public void commit() {
+    raised.forEach(committed::put);
+    lowered.forEach((id, low) -> committed.merge(id, low, (a, b) -> Arrays.compareUnsigned(a, b) <= 0 ? a : b));
+    raised.clear();
+    lowered.clear();
+  }
+
+  /** The command was rejected: forget what it saw. */
+  public void discard() {
+    raised.clear();
+    lowered.clear();
+  }
+
+  // --- the time indexes, consumed from the front by the time step ---
+
+  private long deadlineFloor = Long.MIN_VALUE;
+  private long delayedFloor = Long.MIN_VALUE;
+
+  /** No pending-attempt deadline is below this time. */
+  long deadlineFloor() {
+    return deadlineFloor;
+  }
+
+  /** No delayed-unit entry is below this time. */
+  long delayedFloor() {
+    return delayedFloor;
+  }
+
+  /** Lowering is always safe, so it applies at once, even for a command that is later discarded. */
+  void deadlineInserted(long time) {
+    deadlineFloor = Math.min(deadlineFloor, time);
+  }
+
+  void delayedInserted(long time) {
+    delayedFloor = Math.min(delayedFloor, time);
+  }
+
+  /** After a committed time step that applied every deadline before {@code time}. */
+  public void deadlinesDoneBefore(long time) {
+    deadlineFloor = Math.max(deadlineFloor, time);
+  }
+
+  /** After a committed time step that released every delayed unit due before {@code time}. */
+  public void delayedDoneBefore(long time) {
+    delayedFloor = Math.max(delayedFloor, time);
+  }
+
+  private static String id(String ns, String spec) {
+    return ns + '\u0000' + spec;
+  }
+}

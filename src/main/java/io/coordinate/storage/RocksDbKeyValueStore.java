@@ -1,0 +1,100 @@
+package io.coordinate.storage;
+
+import io.coordinate.engine.state.KeyValueIterator;
+import io.coordinate.engine.state.KeyValueStore;
+import java.nio.file.Path;
+import java.util.NoSuchElementException;
+import org.rocksdb.Options;
+import org.rocksdb.ReadOptions;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksIterator;
+import org.rocksdb.Slice;
+
+/**
+ * The engine's {@link KeyValueStore} directly on RocksDB, without Kafka: for benchmarks of the engine's own
+ * cost and for the store contract test. The app itself uses the Kafka Streams RocksDB store.
+ */
+public final class RocksDbKeyValueStore implements KeyValueStore, AutoCloseable {
+
+  static {
+    RocksDB.loadLibrary();
+  }
+
+  private final Options options;
+  private final RocksDB db;
+
+  public RocksDbKeyValueStore(Path dir) {
+    options = new Options().setCreateIfMissing(true);
+    try {
+      db = RocksDB.open(options, dir.toAbsolutePath().toString());
+    } catch (RocksDBException e) {
+      options.close();
+      throw new IllegalStateException("cannot open RocksDB at " + dir, e);
+    }
+  }
+
+  @Override
+  public byte[] get(byte[] key) {
+    try {
+      return db.get(key);
+    } catch (RocksDBException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  @Override
+  public void put(byte[] key, byte[] value) {
+    try {
+      db.put(key, value);
+    } catch (RocksDBException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  @Override
+  public void delete(byte[] key) {
+    try {
+      db.delete(key);
+    } catch (RocksDBException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  @Override
+  public KeyValueIterator range(byte[] from, byte[] to) {
+    Slice upper = new Slice(to);
+    ReadOptions read = new ReadOptions().setIterateUpperBound(upper);
+    RocksIterator it = db.newIterator(read);
+    it.seek(from);
+    return new KeyValueIterator() {
+      @Override
+      public boolean hasNext() {
+        return it.isValid();
+      }
+
+      @Override
+      public Entry next() {
+        if (!it.isValid()) {
+          throw new NoSuchElementException();
+        }
+        Entry entry = new Entry(it.key(), it.value());
+        it.next();
+        return entry;
+      }
+
+      @Override
+      public void close() {
+        it.close();
+        read.close();
+        upper.close();
+      }
+    };
+  }
+
+  @Override
+  public void close() {
+    db.close();
+    options.close();
+  }
+}
