@@ -21,8 +21,8 @@ import java.util.stream.Stream;
 
 /**
  * The cost of {@code request_attempts} as a spec grows: the engine on a real RocksDB store (no Kafka), one
- * spec holding N units with mixed priorities; each request hands out {@code count} units and is then
- * finished (untimed), so the available index keeps its size. A request reads the first {@code count} keys
+ * spec holding N units with mixed priorities; after each request its units are finished and added again
+ * (untimed), so the available index keeps its size. A request reads the first {@code count} keys
  * of the available index, so its cost must not grow with N. Figures are reported against the smallest size
  * measured in the same run.
  */
@@ -41,6 +41,7 @@ public final class RequestCostBenchmark {
 
   public List<Figure> run(List<Integer> sizes, int requests) {
     List<Figure> figures = new ArrayList<>();
+    measure(sizes.get(0), requests); // warm-up: the JIT compiles the engine; not reported
     out.printf("%12s %14s %18s %20s %12s %12s%n", "units", "add units/s", "request(1) µs", "request(100) µs",
         "x(1) vs 1st", "x(100) vs 1st");
     for (int size : sizes) {
@@ -76,6 +77,7 @@ public final class RequestCostBenchmark {
         send(engine, now, add);
       }
       double addRate = size / ((System.nanoTime() - started) / 1e9);
+      store.compact(); // measure the steady state, not the bulk load's compactions
       double cost1 = requestCost(engine, now, 1, requests);
       double cost100 = requestCost(engine, now, 100, Math.max(10, requests / 10));
       return new Figure(size, addRate, cost1, cost100);
@@ -84,7 +86,10 @@ public final class RequestCostBenchmark {
     }
   }
 
-  /** Mean µs of one request of {@code count} units; the attempts are then finished, untimed. */
+  /**
+   * Mean µs of one request of {@code count} units. Untimed after each request: its attempts are finished and
+   * the units added again, so the spec keeps {@code size} available units throughout.
+   */
   private static double requestCost(Engine engine, long now, int count, int requests) {
     ObjectNode request = command("request_attempts");
     request.put("worker", "w").put("count", count);
@@ -96,11 +101,20 @@ public final class RequestCostBenchmark {
       if (i >= 0) {
         timed += elapsed;
       }
-      for (JsonNode attempt : result.assignments().get(0).value().get("attempts")) {
+      JsonNode attempts = result.assignments().get(0).value().get("attempts");
+      if (attempts.size() != count) {
+        throw new IllegalStateException("expected " + count + " attempts, got " + attempts.size());
+      }
+      ObjectNode again = command("add_work_units");
+      again.put("work_spec_name", "spec");
+      ArrayNode units = again.putArray("work_units");
+      for (JsonNode attempt : attempts) {
         ObjectNode finish = command("finish_attempt");
         finish.put("attempt_id", attempt.get("attempt_id").asText());
         engine.process(Command.of(finish), now);
+        units.addObject().put("name", attempt.get("work_unit_name").asText()).put("priority", i % 10);
       }
+      send(engine, now, again);
     }
     return timed / 1e3 / requests;
   }
