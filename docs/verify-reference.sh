@@ -19,6 +19,7 @@ HTTP="${HTTP%/}"
 NS=ref
 DOC="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/reference.md"
 WAIT="${WAIT:-30}"   # seconds to wait for one answer
+TRUNC="${TRUNC:-600}" # characters of each answer to print
 
 work="$(mktemp -d /tmp/verify-reference.XXXXXX)"
 consumers=()
@@ -87,6 +88,7 @@ send() {
   if [[ ${#1} -lt 2000 ]]; then
     in_doc "$key|$(render "$1" doc)"
   fi
+  mark
   printf '%s|%s\n' "$key" "$json" | kcat -b "$B" -t coordinate.commands -P -K'|' || fail "kcat could not send"
   echo ">> $key|${json:0:300}"
 }
@@ -124,7 +126,7 @@ expect_reply() {
   local id="$1" line
   shift
   line="$(wait_line replies "\"request_id\":\"$id\"")" || exit 1
-  echo "<< reply   ${line:0:600}"
+  echo "<< reply   ${line:0:$TRUNC}"
   [[ "$line" == "doc "* ]] || fail "reply $id: key is not doc: $line"
   expect "reply $id" "$line" "$@"
   LAST="$line"
@@ -135,9 +137,17 @@ expect_assignment() {
   local id="$1" line
   shift
   line="$(wait_line assignments "\"request_id\":\"$id\"")" || exit 1
-  echo "<< assign  ${line:0:600}"
+  echo "<< assign  ${line:0:$TRUNC}"
   expect "assignment $id" "$line" "$@"
   LAST="$line"
+}
+
+# mark: remembers how many events and dead-letter records there are before a command is sent, so that
+# expect_event and expect_dead_letter only look at what came after it.
+declare -A MARK=([events]=0 [dead-letter]=0)
+mark() {
+  MARK[events]=$(wc -l <"$work/events")
+  MARK[dead-letter]=$(wc -l <"$work/dead-letter")
 }
 
 # wait_all LABEL FILE pattern...: waits until one line of the file holds every pattern; prints it.
@@ -156,7 +166,7 @@ wait_all() {
         printf '%s\n' "$line"
         return 0
       fi
-    done < <(grep -F -- "${patterns[0]}" "$work/$file")
+    done < <(tail -n +$((${MARK[$file]:-0} + 1)) "$work/$file" | grep -F -- "${patterns[0]}")
     sleep 0.1
   done
   echo "FAIL: $label: no record on $file within ${WAIT}s with all of: ${patterns[*]}" >&2
@@ -170,7 +180,7 @@ expect_event() {
   local type="$1" line
   shift
   line="$(wait_all "event $type" events "\"type\":\"$type\"" "$@")" || exit 1
-  echo "<< events  ${line:0:600}"
+  echo "<< events  ${line:0:$TRUNC}"
   checks=$((checks + 1 + $#))
 }
 
@@ -179,7 +189,7 @@ expect_dead_letter() {
   local code="$1" line
   shift
   line="$(wait_all "dead-letter $code" dead-letter "error.code=$code" "$@")" || exit 1
-  echo "<< dead    ${line:0:600}"
+  echo "<< dead    ${line:0:$TRUNC}"
   checks=$((checks + 1 + $#))
 }
 
@@ -191,7 +201,7 @@ expect_http() {
   body="$(curl -s -w '\n%{http_code}' "$HTTP$(render "$path")")" || fail "curl $path failed"
   code="${body##*$'\n'}"
   body="${body%$'\n'*}"
-  echo "<< GET $(render "$path") -> $code ${body:0:600}"
+  echo "<< GET $(render "$path") -> $code ${body:0:$TRUNC}"
   [[ "$code" == "$status" ]] || fail "GET $path: status $code, expected $status: $body"
   expect "GET $path" "$body" "$@"
   LAST="$body"
@@ -218,6 +228,7 @@ step() { echo; echo "== $*"; }
 
 # --- start clean ----------------------------------------------------------------------------------------
 step "clean start: destroy namespace $NS"
+mark
 printf '%s|%s\n' "$NS" '{"command":"destroy_namespace","namespace":"ref","request_id":"clean","reply_to":"doc"}' \
   | kcat -b "$B" -t coordinate.commands -P -K'|'
 expect_reply clean '"ok":true'
@@ -274,6 +285,7 @@ expect_dead_letter bad_command '"request_id":"add-3"' 'error.message="parent" an
 # too_large: 100001 units in one command (the page builds it with seq and printf)
 big="$(printf '{"command":"add_work_units","namespace":"ref","request_id":"add-big","reply_to":"doc","work_spec_name":"fetch","work_units":[%s{}]}' "$(printf '{},%.0s' $(seq 100000))")"
 in_doc '"request_id":"add-big"' 
+mark
 printf '%s|%s\n' "$NS" "$big" | kcat -b "$B" -t coordinate.commands -P -K'|' || fail "kcat could not send add-big"
 echo ">> ref|{...add-big: 100001 units...}"
 expect_reply add-big '"ok":false' '"code":"too_large"' '100001 units in one command; at most 100000'
@@ -447,6 +459,7 @@ expect_reply bad-2 '"ok":false' '"code":"namespace_mismatch"'
 expect_dead_letter namespace_mismatch 'other {"command":"deactivate_worker"' '"request_id":"bad-2"'
 expect_http /api/namespaces/ref/workers/w2 200 '"active":true'
 in_doc "echo 'ref|{\"command\":\"finish_attempt\",\"reply_to\":\"doc\",\"request_id\":\"bad-3\"' |"
+mark
 echo 'ref|{"command":"finish_attempt","reply_to":"doc","request_id":"bad-3"' | kcat -b "$B" -t coordinate.commands -P -K'|'
 expect_dead_letter malformed_json '"request_id":"bad-3"' 'error.message=value is not JSON'
 no_reply bad-3
