@@ -83,7 +83,13 @@ final class CommandRoutes {
       Responses.json(ctx, 502, Responses.error("gateway_error", "the command could not be submitted: " + cause));
     } else {
       ObjectNode answer = reply.deepCopy();
-      answer.set("request_id", clientRequestId == null ? Json.MAPPER.nullNode() : clientRequestId);
+      JsonNode clientId = clientRequestId == null ? Json.MAPPER.nullNode() : clientRequestId;
+      // The gateway's own correlation id also shows inside an assignment: give the client's back there too.
+      if (answer.path("result").isObject() && answer.get("result").has("request_id")
+          && answer.get("result").get("request_id").equals(reply.get("request_id"))) {
+        ((ObjectNode) answer.get("result")).set("request_id", clientId);
+      }
+      answer.set("request_id", clientId);
       Responses.json(ctx, answer.path("ok").asBoolean(false) ? 200 : 422, answer);
     }
   }

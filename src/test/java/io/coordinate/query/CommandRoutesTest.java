@@ -62,6 +62,16 @@ class CommandRoutesTest {
   }
 
   @Test
+  void theClientsRequestIdAlsoReplacesTheGatewaysInsideAnAssignment() {
+    gateway.answer = command -> CompletableFuture.completedFuture((ObjectNode) json(
+        "{'request_id':'gw-1','ok':true,'result':{'namespace':'n','worker':'w','request_id':'gw-1','attempts':[]}}"));
+    assertAnswer(http.post("/api/namespaces/n/commands",
+        "{\"command\":\"request_attempts\",\"worker\":\"w\",\"request_id\":\"mine-8\"}"),
+        200, "{'request_id':'mine-8','ok':true,'result':{'namespace':'n','worker':'w','request_id':'mine-8',"
+            + "'attempts':[]}}");
+  }
+
+  @Test
   void aRejectedCommandIs422WithTheError() {
     gateway.answer = command -> CompletableFuture.completedFuture((ObjectNode) json(
         "{'request_id':'gw-1','ok':false,'error':{'code':'no_such_work_spec','message':'no work spec s'}}"));
