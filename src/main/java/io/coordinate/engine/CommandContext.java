@@ -22,6 +22,11 @@ public final class CommandContext {
     this.random = random;
   }
 
+  /** The same state, time and outputs for another command: how a batch command applies its items. */
+  public CommandContext withCommand(Command other) {
+    return new CommandContext(other, now, state, output, random);
+  }
+
   public Command command() {
     return command;
   }

@@ -2,6 +2,7 @@ package io.coordinate.engine;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.coordinate.engine.handlers.AttemptCommands;
+import io.coordinate.engine.handlers.BatchCommands;
 import io.coordinate.engine.handlers.NamespaceCommands;
 import io.coordinate.engine.handlers.RequestAttemptsHandler;
 import io.coordinate.engine.handlers.WorkSpecCommands;
@@ -47,6 +48,7 @@ public final class Engine {
     AttemptCommands.register(registry);
     WorkerCommands.register(registry);
     NamespaceCommands.register(registry);
+    BatchCommands.register(registry);
   }
 
   /**

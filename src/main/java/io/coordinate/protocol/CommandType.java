@@ -15,6 +15,8 @@ public enum CommandType {
   REQUEST_ATTEMPTS("request_attempts"),
   RENEW_ATTEMPT("renew_attempt"),
   FINISH_ATTEMPT("finish_attempt"),
+  /** Many {@code finish_attempt}s in one record: the cheap way for a busy worker to report. */
+  FINISH_ATTEMPTS("finish_attempts"),
   FAIL_ATTEMPT("fail_attempt"),
   RETRY_ATTEMPT("retry_attempt"),
   EXPIRE_ATTEMPT("expire_attempt"),
