@@ -13,9 +13,20 @@ public final class Times {
 
   private Times() {}
 
+  /** The last time formatted: a command formats its one {@code now} many times (events, attempts). */
+  private static volatile Formatted last = new Formatted(Long.MIN_VALUE, "");
+
   public static String format(long epochMillis) {
-    return FORMAT.format(Instant.ofEpochMilli(epochMillis));
+    Formatted cached = last;
+    if (cached.millis() == epochMillis) {
+      return cached.text();
+    }
+    String text = FORMAT.format(Instant.ofEpochMilli(epochMillis));
+    last = new Formatted(epochMillis, text);
+    return text;
   }
+
+  private record Formatted(long millis, String text) {}
 
   /** Parses any RFC 3339 / ISO-8601 instant ("...Z" or with an offset). */
   public static long parse(String text) {

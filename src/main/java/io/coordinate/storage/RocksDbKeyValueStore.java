@@ -15,6 +15,7 @@ import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
 import org.rocksdb.Slice;
+import org.rocksdb.WriteOptions;
 
 /**
  * The engine's {@link KeyValueStore} directly on RocksDB, without Kafka: for benchmarks of the engine's own
@@ -28,6 +29,8 @@ public final class RocksDbKeyValueStore implements KeyValueStore, AutoCloseable 
 
   private final Options options;
   private final RocksDB db;
+  // As in Kafka Streams: no write-ahead log, the changelog (here: nothing; a benchmark store) is the log.
+  private final WriteOptions writeOptions = new WriteOptions().setDisableWAL(true);
 
   public RocksDbKeyValueStore(Path dir) {
     // The table settings Kafka Streams gives its RocksDB stores (block cache, 4 KiB blocks, bloom filters),
@@ -62,7 +65,7 @@ public final class RocksDbKeyValueStore implements KeyValueStore, AutoCloseable 
   @Override
   public void put(byte[] key, byte[] value) {
     try {
-      db.put(key, value);
+      db.put(writeOptions, key, value);
     } catch (RocksDBException e) {
       throw new IllegalStateException(e);
     }
@@ -71,7 +74,7 @@ public final class RocksDbKeyValueStore implements KeyValueStore, AutoCloseable 
   @Override
   public void delete(byte[] key) {
     try {
-      db.delete(key);
+      db.delete(writeOptions, key);
     } catch (RocksDBException e) {
       throw new IllegalStateException(e);
     }
@@ -121,6 +124,7 @@ public final class RocksDbKeyValueStore implements KeyValueStore, AutoCloseable 
   @Override
   public void close() {
     db.close();
+    writeOptions.close();
     options.close();
   }
 }
