@@ -197,7 +197,7 @@ expect_dead_letter() {
 expect_http() {
   local path="$1" status="$2" body code
   shift 2
-  in_doc "$(render "$path" doc)"
+  in_doc "http://127.0.0.1:8080$(render "$path" doc)"
   body="$(curl -s -w '\n%{http_code}' "$HTTP$(render "$path")")" || fail "curl $path failed"
   code="${body##*$'\n'}"
   body="${body%$'\n'*}"
@@ -284,7 +284,7 @@ expect_dead_letter bad_command '"request_id":"add-3"' 'error.message="parent" an
 
 # too_large: 100001 units in one command (the page builds it with seq and printf)
 big="$(printf '{"command":"add_work_units","namespace":"ref","request_id":"add-big","reply_to":"doc","work_spec_name":"fetch","work_units":[%s{}]}' "$(printf '{},%.0s' $(seq 100000))")"
-in_doc '"request_id":"add-big"' 
+in_doc "printf 'ref|{\"command\":\"add_work_units\",\"namespace\":\"ref\",\"request_id\":\"add-big\",\"reply_to\":\"doc\",\"work_spec_name\":\"fetch\",\"work_units\":[%s{}]}\\n' \"\$(printf '{},%.0s' \$(seq 100000))\""
 mark
 printf '%s|%s\n' "$NS" "$big" | kcat -b "$B" -t coordinate.commands -P -K'|' || fail "kcat could not send add-big"
 echo ">> ref|{...add-big: 100001 units...}"
@@ -344,7 +344,7 @@ expect_event attempt_finished '"type":"attempt_finished","work_spec_name":"fetch
   '"previous_status":"pending","work_spec_name":"fetch","work_unit_name":"u1","status":"finished"'
 line="$(wait_line chained '"work_spec_name":"parse"')" || exit 1
 echo "<< chained $line"
-expect chained "$line" 'ref {"command":"add_work_units","namespace":"ref","work_spec_name":"parse","work_units":[{"name":"p1","data":{"page":1},"priority":0.0},{"name":"p2","data":{"page":2},"priority":0.0}]}'
+expect chained "$line" 'ref {"command":"add_work_units","namespace":"ref","work_spec_name":"parse","work_units":[{"name":"p1","data":{"page":1},"priority":0},{"name":"p2","data":{"page":2},"priority":0}]}'
 expect_event unit_added '"work_spec_name":"parse","work_unit_name":"p1","status":"available"'
 expect_http /api/namespaces/ref/work-specs/parse/work-units 200 '"name":"p1","status":"available","priority":0,"data":{"page":1}' '"name":"p2"'
 expect_http /api/namespaces/ref/work-specs/fetch/work-units/u1 200 '"status":"finished"' '"data":{"output":{"p1":{"page":1},"p2":{"page":2}}}'
@@ -449,6 +449,16 @@ expect_reply delspec-1 '"ok":true' '"result":{"deleted":"tick"}'
 expect_event work_spec_deleted '{"type":"work_spec_deleted","work_spec_name":"tick"}'
 expect_http /api/namespaces/ref/work-specs/tick 404 '"code":"no_such_work_spec"'
 
+# --- finish_attempts -------------------------------------------------------------------------------------
+step finish_attempts
+send '{"command":"finish_attempts","namespace":"ref","request_id":"finish-many","reply_to":"doc","attempts":[{"attempt_id":"%A5%","data":{"words":412}},{"attempt_id":"%A1%"},{"attempt_id":"999"}]}'
+expect_reply finish-many '"ok":true' '"result":{"finished":1,"errors":[{"attempt_id":"%A1%","code":"not_pending","message":"Expected attempt %A1% to be pending to finish it, but it is finished"},{"attempt_id":"999","code":"no_such_attempt","message":"no attempt \"999\""}]}'
+expect_event attempt_finished '"type":"attempt_finished","work_spec_name":"parse","work_unit_name":"p2","attempt_id":"%A5%","worker":"w2","status":"finished"}' \
+  '"previous_status":"pending","work_spec_name":"parse","work_unit_name":"p2","status":"finished"'
+expect_http /api/namespaces/ref/work-specs/parse/work-units/p2 200 '"status":"finished"' '"data":{"words":412}' '"active_attempt":"%A5%"'
+send '{"command":"finish_attempts","namespace":"ref","request_id":"finish-many-2","reply_to":"doc","attempts":[{"attempt_id":"%A5%"},{"id":"7"}]}'
+expect_reply finish-many-2 '"ok":false' '"code":"bad_command"' 'each item of \"attempts\" needs an \"attempt_id\" string'
+
 # --- bad input: dead-letter -----------------------------------------------------------------------------
 step "bad input"
 send '{"command":"launch","namespace":"ref","request_id":"bad-1","reply_to":"doc"}'
@@ -473,17 +483,21 @@ expect_http /api/namespaces/nowhere/summary 404 '"code":"no_such_namespace"'
 expect_http /api/namespaces/ref/attempts/12345 404 '"code":"no_such_attempt"'
 expect_http /health 200 '{"status":"RUNNING"}'
 body="$(curl -s "$HTTP/metrics")"
-expect "GET /metrics" "$body" 'http_server_requests_seconds_count{' 'jvm_memory_used_bytes'
-in_doc "curl -s -X POST http://127.0.0.1:8080/api/namespaces/ref/commands"
-post="$(curl -s -w '\n%{http_code}' -X POST "$HTTP/api/namespaces/ref/commands" -d '{"command":"request_attempts","worker":"w4","work_specs":["parse"],"request_id":"http-1"}')"
-echo "<< POST -> $post"
-expect "POST request_attempts" "$post" '{"request_id":"http-1","ok":true,"result":{"namespace":"ref","worker":"w4"' '"work_unit_name":"p1"' $'\n200'
-post="$(curl -s -w '\n%{http_code}' -X POST "$HTTP/api/namespaces/ref/commands" -d '{"command":"finish_attempt","attempt_id":"999"}')"
-echo "<< POST -> $post"
-expect "POST finish_attempt" "$post" '{"request_id":null,"ok":false,"error":{"code":"no_such_attempt"' $'\n422'
-post="$(curl -s -w '\n%{http_code}' -X POST "$HTTP/api/namespaces/ref/commands" -d '{"command":"finish_attempt","namespace":"other"}')"
-echo "<< POST -> $post"
-expect "POST mismatch" "$post" '"code":"namespace_mismatch"' $'\n400'
+in_doc "curl -s http://127.0.0.1:8080/metrics | grep '^http_server_requests_seconds_count.*route=\"/health\"'"
+echo "<< GET /metrics -> $(grep '^http_server_requests_seconds_count.*route="/health"' <<<"$body")"
+expect "GET /metrics" "$body" 'http_server_requests_seconds_count{method="GET",route="/health",status="200"}' 'jvm_memory_used_bytes'
+# post BODY: the page's `curl -s -X POST .../commands -d 'BODY'`; prints the answer and its status.
+post() {
+  in_doc "http://127.0.0.1:8080/api/namespaces/ref/commands -d '$1'"
+  POST="$(curl -s -w '\n%{http_code}' -X POST "$HTTP/api/namespaces/ref/commands" -d "$1")"
+  echo "<< POST $1 -> ${POST//$'\n'/ }"
+}
+post '{"command":"request_attempts","worker":"w4","work_specs":["parse"],"request_id":"http-1"}'
+expect "POST request_attempts" "$POST" '{"request_id":"http-1","ok":true,"result":{"namespace":"ref","worker":"w4","request_id":"http-1","attempts":[' '"work_unit_name":"p1"' $'\n200'
+post '{"command":"finish_attempt","attempt_id":"999"}'
+expect "POST finish_attempt" "$POST" '{"request_id":null,"ok":false,"error":{"code":"no_such_attempt"' $'\n422'
+post '{"command":"finish_attempt","namespace":"other"}'
+expect "POST mismatch" "$POST" '{"error":{"code":"namespace_mismatch"' $'\n400'
 
 # --- destroy_namespace ----------------------------------------------------------------------------------
 step destroy_namespace

@@ -73,9 +73,13 @@ public final class UnitTransitions {
     releaseAttempt(state, ns, attempt, AttemptStatus.EXPIRED, attempt.data(), null, now);
   }
 
-  /** Drops the unit's active attempt (reset, re-add): the unit rests again, its history is kept. */
+  /**
+   * Drops the unit's active attempt (reset, re-add): the unit rests again, its history is kept, and its
+   * {@code max_retries} budget starts afresh — otherwise a unit failed for too many retries could never run
+   * again.
+   */
   public static WorkUnitRecord clearActiveAttempt(WorkUnitRecord unit, long now) {
-    return unit.withActiveAttempt(null, restingStatus(unit.notBefore(), now));
+    return unit.withActiveAttempt(null, restingStatus(unit.notBefore(), now)).withAttemptCount(0);
   }
 
   public static boolean isActive(WorkUnitRecord unit, AttemptRecord attempt) {
