@@ -28,8 +28,10 @@ public final class WorkerCommands {
   static JsonNode heartbeat(CommandContext ctx) {
     String name = ctx.command().requiredString("worker");
     WorkerRecord before = ctx.state().worker(ctx.namespace(), name);
+    // "parent": null detaches the worker from its parent; an absent "parent" keeps the one it has.
+    boolean detach = ctx.command().body().has("parent") && ctx.command().body().get("parent").isNull();
     String parent = ctx.command().has("parent") ? ctx.command().requiredString("parent")
-        : before == null ? null : before.parent();
+        : detach || before == null ? null : before.parent();
     if (name.equals(parent)) {
       throw CommandRejection.badCommand("a worker cannot be its own parent");
     }
