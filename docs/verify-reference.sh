@@ -278,9 +278,9 @@ expect_http '/api/namespaces/ref/work-specs/fetch/work-units?previous=u2' 200 '"
 expect_http /api/namespaces/ref/work-specs/fetch 200 '"counts":{"delayed":2,"available":3}'
 send '{"command":"add_work_units","namespace":"ref","request_id":"add-2","reply_to":"doc","work_spec_name":"nope","work_units":[{"name":"u1"}]}'
 expect_reply add-2 '"ok":false' '"code":"no_such_work_spec"'
-send '{"command":"add_work_units","namespace":"ref","request_id":"add-3","reply_to":"doc","work_spec_name":"fetch","work_units":[{"name":"c1","parent":{"work_spec_name":"fetch","work_unit_name":"u1"}}]}'
-expect_reply add-3 '"ok":false' '"code":"bad_command"' 'not supported yet'
-expect_dead_letter bad_command '"request_id":"add-3"' 'error.message="parent" and "predecessor" are not supported yet'
+send '{"command":"add_work_units","namespace":"ref","request_id":"add-3","reply_to":"doc","work_spec_name":"fetch","work_units":[{"name":"c1","parent":"u1"}]}'
+expect_reply add-3 '"ok":false' '"code":"bad_command"' 'must be an object {'
+expect_dead_letter bad_command '"request_id":"add-3"' 'error.message="parent" must be an object {"work_spec_name": string, "work_unit_name": string}'
 
 # too_large: 100001 units in one command (the page builds it with seq and printf)
 big="$(printf '{"command":"add_work_units","namespace":"ref","request_id":"add-big","reply_to":"doc","work_spec_name":"fetch","work_units":[%s{}]}' "$(printf '{},%.0s' $(seq 100000))")"
@@ -319,7 +319,7 @@ expect_event attempt_started '"type":"worker_updated","worker":"w1","active":tru
   '"type":"unit_status_changed","previous_status":"available","work_spec_name":"fetch","work_unit_name":"u1","status":"pending"'
 expect_http /api/namespaces/ref/work-specs/fetch/work-units/u1 200 '"name":"u1","status":"pending"' '"active_attempt":"%A1%"' \
   '"attempts":[{"attempt_id":"%A1%","work_spec_name":"fetch","work_unit_name":"u1","worker":"w1","status":"pending"' \
-  '"end_time":null,"active":true}]' '"parent":null,"children":[],"predecessor":null,"heirs":[]'
+  '"end_time":null,"active":true}]' '"parent":null,"predecessor":null,"children":{"parked":[],"open":[],"closed":[],"counts":{"parked":0,"open":0,"closed":0}},"heirs":[],"heir_count":0}'
 expect_http /api/namespaces/ref/attempts/%A2% 200 '"attempt_id":"%A2%"' '"work_unit_name":"u2"' '"status":"pending"' '"active":true'
 send '{"command":"request_attempts","namespace":"ref","request_id":"req-2","reply_to":"doc","worker":"w1","work_specs":["parse"]}'
 expect_reply req-2 '"ok":true' '"attempts":[]'

@@ -1,6 +1,7 @@
 package io.coordinate.engine;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.coordinate.engine.handlers.Chaining;
 import io.coordinate.engine.state.CoordinateState;
 import io.coordinate.protocol.Command;
 import java.util.random.RandomGenerator;
@@ -13,6 +14,7 @@ public final class CommandContext {
   private final CoordinateState state;
   private final Output output;
   private final RandomGenerator random;
+  private Family family;
 
   CommandContext(Command command, long now, CoordinateState state, Output output, RandomGenerator random) {
     this.command = command;
@@ -46,6 +48,14 @@ public final class CommandContext {
 
   public RandomGenerator random() {
     return random;
+  }
+
+  /** Job trees (SEMANTICS §5) for this command, with {@code then} chaining to {@code coordinate.chained}. */
+  public Family family() {
+    if (family == null) {
+      family = new Family(state, namespace(), now, (unit, data) -> Chaining.chain(this, unit, data));
+    }
+    return family;
   }
 
   /** Emits an assignment (keyed by worker) for {@code request_attempts}. */

@@ -3,6 +3,7 @@ package io.coordinate.engine;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.coordinate.engine.handlers.AttemptCommands;
 import io.coordinate.engine.handlers.BatchCommands;
+import io.coordinate.engine.handlers.Chaining;
 import io.coordinate.engine.handlers.NamespaceCommands;
 import io.coordinate.engine.handlers.RequestAttemptsHandler;
 import io.coordinate.engine.handlers.WorkSpecCommands;
@@ -106,7 +107,10 @@ public final class Engine {
           || attempt.expirationTime() != due.expiration()) {
         state.dropStaleDeadline(due);
       } else {
-        UnitTransitions.expire(state, due.namespace(), attempt, now);
+        String ns = due.namespace();
+        Family family = new Family(state, ns, now,
+            (unit, data) -> Chaining.chain(state, ns, now, unit, data, command -> output.chained(ns, command)));
+        UnitTransitions.expire(family, attempt);
       }
     }
     List<Keys.DelayedUnitKey> dueUnits = state.dueDelayedUnits(now, limit);

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.coordinate.engine.state.AttemptRecord;
 import io.coordinate.engine.state.AttemptStatus;
 import io.coordinate.engine.state.StateListener;
+import io.coordinate.engine.state.UnitRef;
 import io.coordinate.engine.state.WorkSpecRecord;
 import io.coordinate.engine.state.WorkUnitRecord;
 import io.coordinate.engine.state.WorkerRecord;
@@ -39,6 +40,8 @@ final class EventRecorder implements StateListener {
     } else if (before.status() != after.status()) {
       event = output.event(ns, "unit_status_changed");
       event.put("previous_status", before.status().wireName());
+    } else if (!Objects.equals(before.family(), after.family()) && before.withFamily(after.family()).equals(after)) {
+      return; // only its place in a job tree moved (released, closed, a link dropped): no status changed
     } else if (Objects.equals(before.activeAttempt(), after.activeAttempt())
         && before.attemptCount() == after.attemptCount()) {
       event = output.event(ns, "unit_updated"); // data, priority or not-before changed
@@ -53,6 +56,17 @@ final class EventRecorder implements StateListener {
       if (after.notBefore() != null) {
         event.put("not_before", Times.format(after.notBefore()));
       }
+      if (before == null && after.family() != null) {
+        putLink(event, "parent", after.family().parent());
+        putLink(event, "predecessor", after.family().predecessor());
+      }
+    }
+  }
+
+  /** A new unit's links, so that a consumer of the events can rebuild the job trees too. */
+  private static void putLink(ObjectNode event, String field, UnitRef link) {
+    if (link != null) {
+      event.putObject(field).put("work_spec_name", link.spec()).put("work_unit_name", link.name());
     }
   }
 

@@ -13,6 +13,11 @@ import io.coordinate.engine.state.WorkUnitRecord;
  */
 public final class UnitTransitions {
 
+  /** Giving a unit back or failing it never finishes another unit, so it never chains. */
+  private static final Family.Chainer NO_CHAINING = (unit, data) -> {
+    throw new IllegalStateException("unit " + unit.spec() + "/" + unit.name() + " finished without chaining");
+  };
+
   private UnitTransitions() {}
 
   /** The status of a unit without an active attempt: delayed until its not-before time, then available. */
@@ -34,27 +39,40 @@ public final class UnitTransitions {
     return attempt;
   }
 
-  /** Ends an attempt in a final status; if it is the unit's active attempt the unit takes that status. */
+  /**
+   * Ends an attempt in a final status; if it is the unit's active attempt the unit takes that status, or waits
+   * for its children, and its family's cascade runs (SEMANTICS §5, see {@link Family}).
+   */
   public static WorkUnitRecord endAttempt(
-      CoordinateState state, String ns, AttemptRecord attempt, AttemptStatus status, JsonNode data, long now) {
-    state.writeAttempt(ns, attempt, attempt.withStatus(status, data, now));
+      Family family, AttemptRecord attempt, AttemptStatus status, JsonNode data) {
+    CoordinateState state = family.state();
+    String ns = family.namespace();
+    state.writeAttempt(ns, attempt, attempt.withStatus(status, data, family.now()));
     WorkUnitRecord unit = state.unit(ns, attempt.spec(), attempt.unit());
     if (unit == null || !isActive(unit, attempt)) {
       return null;
     }
-    UnitStatus unitStatus = status == AttemptStatus.FINISHED ? UnitStatus.FINISHED : UnitStatus.FAILED;
-    WorkUnitRecord ended = unit.withStatus(unitStatus);
-    state.writeUnit(ns, unit, ended);
-    return ended;
+    return status == AttemptStatus.FINISHED ? family.attemptFinished(unit, data) : family.attemptFailed(unit);
+  }
+
+  /** {@link #endAttempt(Family, AttemptRecord, AttemptStatus, JsonNode)} for a failure (it never chains). */
+  public static WorkUnitRecord endAttempt(
+      CoordinateState state, String ns, AttemptRecord attempt, AttemptStatus status, JsonNode data, long now) {
+    if (status == AttemptStatus.FINISHED) {
+      throw new IllegalArgumentException("a finish runs then chaining: use endAttempt(Family, ...)");
+    }
+    return endAttempt(new Family(state, ns, now, NO_CHAINING), attempt, status, data);
   }
 
   /**
    * Gives the unit back: the attempt becomes {@code status} (expired or retryable) and, if it was the unit's
-   * active attempt, the unit loses it and rests until {@code notBefore}.
+   * active attempt, the unit loses it and rests until {@code notBefore}; the children parked during it go.
    */
   public static void releaseAttempt(
-      CoordinateState state, String ns, AttemptRecord attempt, AttemptStatus status, JsonNode data, Long notBefore,
-      long now) {
+      Family family, AttemptRecord attempt, AttemptStatus status, JsonNode data, Long notBefore) {
+    CoordinateState state = family.state();
+    String ns = family.namespace();
+    long now = family.now();
     state.writeAttempt(ns, attempt, attempt.withStatus(status, data, now));
     WorkUnitRecord unit = state.unit(ns, attempt.spec(), attempt.unit());
     if (unit == null || !isActive(unit, attempt)) {
@@ -65,12 +83,22 @@ public final class UnitTransitions {
     if (notBefore != null) {
       released = released.withNotBefore(notBefore, restingStatus(notBefore, now));
     }
-    state.writeUnit(ns, unit, released);
+    family.attemptReleased(unit, released);
+  }
+
+  public static void releaseAttempt(
+      CoordinateState state, String ns, AttemptRecord attempt, AttemptStatus status, JsonNode data, Long notBefore,
+      long now) {
+    releaseAttempt(new Family(state, ns, now, NO_CHAINING), attempt, status, data, notBefore);
   }
 
   /** Expires a pending attempt (by command or by the time step). */
+  public static void expire(Family family, AttemptRecord attempt) {
+    releaseAttempt(family, attempt, AttemptStatus.EXPIRED, attempt.data(), null);
+  }
+
   public static void expire(CoordinateState state, String ns, AttemptRecord attempt, long now) {
-    releaseAttempt(state, ns, attempt, AttemptStatus.EXPIRED, attempt.data(), null, now);
+    expire(new Family(state, ns, now, NO_CHAINING), attempt);
   }
 
   /**

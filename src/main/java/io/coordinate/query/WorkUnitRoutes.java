@@ -22,7 +22,8 @@ import java.util.TreeSet;
  * {@code previous} starts strictly after a name; {@code limit} defaults to 100, at most 1000. {@code next} is
  * the last name of the page when more units match, else null: pass it as {@code previous} for the next page.
  *
- * <p>{@code GET .../work-units/{unit}}: the unit ({@link StateViews#unit}) with its links; 404
+ * <p>{@code GET .../work-units/{unit}}: the unit ({@link StateViews#unit}) with its links (parent, predecessor,
+ * children by state and heirs, each list capped at {@link StateViews#MAX_LINKS_SHOWN} with its count); 404
  * {@code no_such_work_unit}.
  */
 final class WorkUnitRoutes {
@@ -77,24 +78,6 @@ final class WorkUnitRoutes {
       throw QueryError.notFound("no_such_work_unit",
           "no work unit \"" + name + "\" in work spec \"" + spec + "\" of namespace \"" + query.ns() + "\"");
     }
-    ObjectNode node = query.views().unit(unit);
-    // The links (SEMANTICS §5) are not in the view yet: keep the documented shape until they are.
-    putNullIfAbsent(node, "parent");
-    putEmptyIfAbsent(node, "children");
-    putNullIfAbsent(node, "predecessor");
-    putEmptyIfAbsent(node, "heirs");
-    return node;
-  }
-
-  private static void putNullIfAbsent(ObjectNode node, String field) {
-    if (!node.has(field)) {
-      node.putNull(field);
-    }
-  }
-
-  private static void putEmptyIfAbsent(ObjectNode node, String field) {
-    if (!node.has(field)) {
-      node.putArray(field);
-    }
+    return query.views().unit(unit);
   }
 }

@@ -165,7 +165,8 @@ class QueryServerTest {
     assertAnswer(http.get("/api/namespaces/n/work-specs/spec/work-units/u1"), 200,
         "{'name':'u1','status':'pending','priority':5,'data':{'k':1},'not_before':null,'active_attempt':'1',"
             + "'work_spec_name':'spec','attempts':[" + ATTEMPT_1 + "],"
-            + "'parent':null,'children':[],'predecessor':null,'heirs':[]}");
+            + "'parent':null,'predecessor':null,'children':{'parked':[],'open':[],'closed':[],"
+            + "'counts':{'parked':0,'open':0,'closed':0}},'heirs':[],'heir_count':0}");
     assertError(http.get("/api/namespaces/n/work-specs/spec/work-units/u9"), 404, "no_such_work_unit",
         "no work unit \"u9\" in work spec \"spec\" of namespace \"n\"");
   }

@@ -55,11 +55,8 @@ public final class AttemptCommands {
       throw notPending(attempt, "finish");
     }
     JsonNode data = data(ctx, attempt);
-    WorkUnitRecord unit =
-        UnitTransitions.endAttempt(ctx.state(), ctx.namespace(), attempt, AttemptStatus.FINISHED, data, ctx.now());
-    if (unit != null) {
-      Chaining.chain(ctx, unit, data);
-    }
+    // chaining, released children and heirs, a parent's bookkeeping: the family cascade does them all
+    UnitTransitions.endAttempt(ctx.family(), attempt, AttemptStatus.FINISHED, data);
     return view(ctx).attempt(ctx.state().attempt(ctx.namespace(), attempt.seq()));
   }
 
@@ -67,8 +64,7 @@ public final class AttemptCommands {
   static JsonNode fail(CommandContext ctx) {
     AttemptRecord attempt = Lookups.attempt(ctx);
     requirePending(attempt, "fail");
-    UnitTransitions.endAttempt(ctx.state(), ctx.namespace(), attempt, AttemptStatus.FAILED, data(ctx, attempt),
-        ctx.now());
+    UnitTransitions.endAttempt(ctx.family(), attempt, AttemptStatus.FAILED, data(ctx, attempt));
     return view(ctx).attempt(ctx.state().attempt(ctx.namespace(), attempt.seq()));
   }
 
@@ -77,8 +73,7 @@ public final class AttemptCommands {
     AttemptRecord attempt = Lookups.attempt(ctx);
     requirePending(attempt, "retry");
     long notBefore = ctx.now() + Times.secondsToMillis(ctx.command().optionalNumber("delay", 0));
-    UnitTransitions.releaseAttempt(ctx.state(), ctx.namespace(), attempt, AttemptStatus.RETRYABLE,
-        data(ctx, attempt), notBefore, ctx.now());
+    UnitTransitions.releaseAttempt(ctx.family(), attempt, AttemptStatus.RETRYABLE, data(ctx, attempt), notBefore);
     return view(ctx).attempt(ctx.state().attempt(ctx.namespace(), attempt.seq()));
   }
 
@@ -87,8 +82,7 @@ public final class AttemptCommands {
     AttemptRecord attempt = Lookups.attempt(ctx);
     if (attempt.status() != AttemptStatus.EXPIRED) {
       requirePending(attempt, "expire");
-      UnitTransitions.releaseAttempt(ctx.state(), ctx.namespace(), attempt, AttemptStatus.EXPIRED,
-          data(ctx, attempt), null, ctx.now());
+      UnitTransitions.releaseAttempt(ctx.family(), attempt, AttemptStatus.EXPIRED, data(ctx, attempt), null);
     }
     return view(ctx).attempt(ctx.state().attempt(ctx.namespace(), attempt.seq()));
   }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.coordinate.engine.CommandContext;
+import io.coordinate.engine.state.StateReader;
 import io.coordinate.engine.state.WorkSpecRecord;
 import io.coordinate.engine.state.WorkUnitRecord;
 import io.coordinate.engine.view.Numbers;
@@ -12,13 +13,14 @@ import io.coordinate.protocol.Json;
 import io.coordinate.protocol.Times;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * {@code then} chaining (SEMANTICS §5): the {@code output} of a finished unit becomes one
  * {@code add_work_units} command for the next spec, written to {@code coordinate.chained} and applied from
  * there like any other command.
  */
-final class Chaining {
+public final class Chaining {
 
   private Chaining() {}
 
@@ -26,24 +28,30 @@ final class Chaining {
    * @param data the effective data of the finished attempt: the finish data if given, else the attempt's
    *     (which started as the unit's and may have been replaced by a renew)
    */
-  static void chain(CommandContext ctx, WorkUnitRecord unit, JsonNode data) {
-    WorkSpecRecord spec = ctx.state().spec(ctx.namespace(), unit.spec());
+  public static void chain(CommandContext ctx, WorkUnitRecord unit, JsonNode data) {
+    chain(ctx.state(), ctx.namespace(), ctx.now(), unit, data, ctx::chained);
+  }
+
+  /** Chaining outside a command handler (the time step): the command goes to {@code out}. */
+  public static void chain(
+      StateReader state, String ns, long now, WorkUnitRecord unit, JsonNode data, Consumer<ObjectNode> out) {
+    WorkSpecRecord spec = state.spec(ns, unit.spec());
     String next = spec == null ? "" : spec.meta().nextWorkSpecName();
-    if (next.isEmpty() || ctx.state().spec(ctx.namespace(), next) == null) {
+    if (next.isEmpty() || state.spec(ns, next) == null) {
       return; // a then naming a missing spec produces nothing and no error
     }
     JsonNode output = data == null ? null : data.get("output");
-    Map<String, ObjectNode> units = parseOutput(output, ctx.now());
+    Map<String, ObjectNode> units = parseOutput(output, now);
     if (units.isEmpty()) {
       return;
     }
     ObjectNode command = Json.object();
     command.put("command", CommandType.ADD_WORK_UNITS.wireName());
-    command.put("namespace", ctx.namespace());
+    command.put("namespace", ns);
     command.put("work_spec_name", next);
     ArrayNode list = command.putArray("work_units");
     units.values().forEach(list::add);
-    ctx.chained(command);
+    out.accept(command);
   }
 
   /** The unit objects an {@code output} asks for; malformed items are skipped, later duplicates win. */

@@ -1,16 +1,21 @@
 package io.coordinate.engine.handlers;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.coordinate.engine.state.UnitRef;
 import io.coordinate.protocol.CommandRejection;
 import io.coordinate.protocol.Json;
 import io.coordinate.protocol.Times;
 import java.util.UUID;
 import java.util.random.RandomGenerator;
 
-/** One unit object of {@code add_work_units} (PROTOCOL "Unit object"), validated. */
-record NewUnit(String name, JsonNode data, double priority, Long notBefore) {
+/**
+ * One unit object of {@code add_work_units} (PROTOCOL "Unit object"), validated. {@code parent} and
+ * {@code predecessor} name units (SEMANTICS §5); null when not given.
+ */
+record NewUnit(String name, JsonNode data, double priority, Long notBefore, UnitRef parent, UnitRef predecessor) {
 
-  static NewUnit parse(JsonNode item, long now, RandomGenerator random) {
+  /** @param spec the spec the unit is added to: a link without {@code work_spec_name} names a unit of it */
+  static NewUnit parse(JsonNode item, String spec, long now, RandomGenerator random) {
     if (!item.isObject()) {
       throw CommandRejection.badCommand("each work unit must be an object");
     }
@@ -46,9 +51,22 @@ record NewUnit(String name, JsonNode data, double priority, Long notBefore) {
     if (item.hasNonNull("delay")) {
       notBefore = now + Times.secondsToMillis(WorkSpecDefinition.number(item, "delay", 0));
     }
-    if (item.hasNonNull("parent") || item.hasNonNull("predecessor")) {
-      throw CommandRejection.badCommand("\"parent\" and \"predecessor\" are not supported yet");
+    return new NewUnit(name, data, priority, notBefore, link(item, "parent", spec),
+        link(item, "predecessor", spec));
+  }
+
+  /** {@code {"work_spec_name": "s", "work_unit_name": "u"}}; the spec defaults to the unit's own. */
+  private static UnitRef link(JsonNode item, String field, String spec) {
+    JsonNode link = item.get(field);
+    if (link == null || link.isNull()) {
+      return null;
     }
-    return new NewUnit(name, data, priority, notBefore);
+    JsonNode linkSpec = link.path("work_spec_name");
+    if (!link.isObject() || !link.path("work_unit_name").isTextual()
+        || !(linkSpec.isMissingNode() || linkSpec.isNull() || linkSpec.isTextual())) {
+      throw CommandRejection.badCommand("\"" + field
+          + "\" must be an object {\"work_spec_name\": string, \"work_unit_name\": string}");
+    }
+    return new UnitRef(linkSpec.isTextual() ? linkSpec.textValue() : spec, link.get("work_unit_name").textValue());
   }
 }

@@ -4,12 +4,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.coordinate.engine.CommandContext;
 import io.coordinate.engine.HandlerRegistry;
+import io.coordinate.engine.state.UnitRef;
 import io.coordinate.engine.state.WorkSpecMeta;
 import io.coordinate.engine.state.WorkSpecRecord;
+import io.coordinate.engine.state.WorkUnitRecord;
 import io.coordinate.engine.view.StateViews;
 import io.coordinate.protocol.CommandRejection;
 import io.coordinate.protocol.CommandType;
 import io.coordinate.protocol.ErrorCode;
+import java.util.List;
 
 /** {@code set_work_spec}, {@code set_work_spec_meta}, {@code delete_work_spec}. */
 public final class WorkSpecCommands {
@@ -69,10 +72,29 @@ public final class WorkSpecCommands {
 
   static JsonNode deleteWorkSpec(CommandContext ctx) {
     WorkSpecRecord spec = Lookups.spec(ctx, ctx.command().requiredString("work_spec_name"));
+    deleteFamilies(ctx, spec.name());
     ctx.state().deleteSpec(ctx.namespace(), spec);
     ObjectNode result = ctx.command().body().objectNode();
     result.put("deleted", spec.name());
     return result;
+  }
+
+  /**
+   * Units of the spec that are in a job tree go as {@code delete_work_units} would take them (with their
+   * children, in any spec; heirs elsewhere lose them), so that no link outlives its unit.
+   */
+  private static void deleteFamilies(CommandContext ctx, String spec) {
+    String after = null;
+    List<WorkUnitRecord> page;
+    do {
+      page = ctx.state().units(ctx.namespace(), spec, after, 512);
+      for (WorkUnitRecord unit : page) {
+        if (unit.family() != null) {
+          ctx.family().delete(UnitRef.of(unit));
+        }
+      }
+      after = page.isEmpty() ? null : page.get(page.size() - 1).name();
+    } while (page.size() == 512);
   }
 
   private static StateViews view(CommandContext ctx) {

@@ -7,6 +7,7 @@ import io.coordinate.engine.CommandContext;
 import io.coordinate.engine.HandlerRegistry;
 import io.coordinate.engine.UnitTransitions;
 import io.coordinate.engine.state.CoordinateState;
+import io.coordinate.engine.state.UnitRef;
 import io.coordinate.engine.state.UnitStatus;
 import io.coordinate.engine.state.WorkSpecRecord;
 import io.coordinate.engine.state.WorkUnitRecord;
@@ -35,7 +36,9 @@ public final class WorkUnitCommands {
   /**
    * Adds units or replaces them. A replaced unit takes the new data, priority and not-before time; it keeps
    * its attempt history; it stays pending if it was, and otherwise rests again (a finished or failed unit
-   * becomes available).
+   * becomes available). A unit with a parent or predecessor, or one that has children or heirs, is placed in
+   * its job tree by {@link io.coordinate.engine.Family#add}; units are applied in order, so a unit may name an
+   * earlier one of the same command.
    */
   static JsonNode addWorkUnits(CommandContext ctx) {
     WorkSpecRecord spec = Lookups.spec(ctx, ctx.command().requiredString("work_spec_name"));
@@ -46,7 +49,7 @@ public final class WorkUnitCommands {
     }
     List<NewUnit> units = new ArrayList<>(items.size());
     for (JsonNode item : items) {
-      units.add(NewUnit.parse(item, ctx.now(), ctx.random()));
+      units.add(NewUnit.parse(item, spec.name(), ctx.now(), ctx.random()));
     }
     CoordinateState state = ctx.state();
     String ns = ctx.namespace();
@@ -64,7 +67,11 @@ public final class WorkUnitCommands {
           after = UnitTransitions.clearActiveAttempt(after, ctx.now());
         }
       }
-      state.writeUnit(ns, before, after);
+      if (unit.parent() != null || unit.predecessor() != null || (before != null && before.family() != null)) {
+        ctx.family().add(before, after, unit.parent(), unit.predecessor());
+      } else {
+        state.writeUnit(ns, before, after);
+      }
       names.add(unit.name());
     }
     ObjectNode result = Json.object();
@@ -96,8 +103,12 @@ public final class WorkUnitCommands {
     UnitQuery query = UnitQuery.parse(ctx.command().get("query"));
     int deleted = 0;
     for (WorkUnitRecord unit : query.run(ctx.state(), ctx.namespace(), spec.name(), ctx.now())) {
-      ctx.state().writeUnit(ctx.namespace(), unit, null);
-      deleted++;
+      if (unit.family() != null) {
+        deleted += ctx.family().delete(UnitRef.of(unit)); // with its tree of children; counts them all
+      } else {
+        ctx.state().writeUnit(ctx.namespace(), unit, null);
+        deleted++;
+      }
     }
     return count("deleted", deleted);
   }
@@ -108,6 +119,11 @@ public final class WorkUnitCommands {
     UnitQuery query = UnitQuery.parse(ctx.command().get("query"));
     int reset = 0;
     for (WorkUnitRecord unit : query.run(ctx.state(), ctx.namespace(), spec.name(), ctx.now())) {
+      if (unit.family() != null) {
+        ctx.family().reset(UnitRef.of(unit));
+        reset++;
+        continue;
+      }
       WorkUnitRecord after = UnitTransitions.clearActiveAttempt(unit, ctx.now());
       if (!after.equals(unit)) {
         ctx.state().writeUnit(ctx.namespace(), unit, after);

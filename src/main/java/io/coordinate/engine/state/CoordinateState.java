@@ -1,5 +1,6 @@
 package io.coordinate.engine.state;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
@@ -111,11 +112,73 @@ public final class CoordinateState extends StateReader {
       deleteUnitAttempts(ns, before);
       writable.delete(Keys.unit(ns, spec, name));
     }
+    if ((before != null && before.family() != null) || (after != null && after.family() != null)) {
+      writeFamilyEntries(ns, before, after);
+    }
     listener.unitChanged(ns, before, after);
   }
 
+  /**
+   * Keeps the unit's entry in its parent's children lists and its predecessor's heirs list, with their counts,
+   * equal to its {@link UnitFamily}. A count moves only with its entry, so it always equals the number of
+   * entries, even when the parent or predecessor was deleted first (its lists went with it).
+   */
+  private void writeFamilyEntries(String ns, WorkUnitRecord before, WorkUnitRecord after) {
+    UnitRef self = UnitRef.of(after != null ? after : before);
+    UnitFamily old = before == null ? null : before.family();
+    UnitFamily now = after == null ? null : after.family();
+    byte[] oldChild = childEntry(ns, old, self);
+    byte[] newChild = childEntry(ns, now, self);
+    if (!Arrays.equals(oldChild, newChild)) {
+      if (oldChild != null) {
+        removeEntry(oldChild, Keys.familyCount(ns, old.parent(), old.childState().code()));
+      }
+      if (newChild != null) {
+        addEntry(newChild, Keys.familyCount(ns, now.parent(), now.childState().code()));
+      }
+    }
+    UnitRef oldPredecessor = old == null ? null : old.predecessor();
+    UnitRef newPredecessor = now == null ? null : now.predecessor();
+    if (!Objects.equals(oldPredecessor, newPredecessor)) {
+      if (oldPredecessor != null) {
+        removeEntry(Keys.heir(ns, oldPredecessor, self), Keys.familyCount(ns, oldPredecessor, Keys.HEIRS_KIND));
+      }
+      if (newPredecessor != null) {
+        addEntry(Keys.heir(ns, newPredecessor, self), Keys.familyCount(ns, newPredecessor, Keys.HEIRS_KIND));
+      }
+    }
+    if (after == null && old != null) {
+      Keys.familyOf(ns, self).forEach(this::deleteRangeOf); // the engine empties them first; this is a net
+    }
+  }
+
+  private static byte[] childEntry(String ns, UnitFamily family, UnitRef self) {
+    if (family == null || family.parent() == null || family.childState() == null) {
+      return null;
+    }
+    long parkedUnder = family.parkedUnder() == null ? 0 : family.parkedUnder();
+    return Keys.child(ns, family.parent(), family.childState(), parkedUnder, self);
+  }
+
+  private void addEntry(byte[] entry, byte[] countKey) {
+    if (store.get(entry) == null) {
+      writable.put(entry, ValueCodec.EMPTY);
+      addToCount(countKey, +1);
+    }
+  }
+
+  private void removeEntry(byte[] entry, byte[] countKey) {
+    if (store.get(entry) != null) {
+      writable.delete(entry);
+      addToCount(countKey, -1);
+    }
+  }
+
   private void addToCount(String ns, String spec, UnitStatus status, long delta) {
-    byte[] key = Keys.count(ns, spec, status);
+    addToCount(Keys.count(ns, spec, status), delta);
+  }
+
+  private void addToCount(byte[] key, long delta) {
     long value = ValueCodec.decodeLong(store.get(key)) + delta;
     if (value == 0) {
       writable.delete(key);

@@ -1,6 +1,7 @@
 package io.coordinate.engine.state;
 
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * The one owner of every key layout of the state store. All records and indexes live in one ordered key
@@ -22,7 +23,15 @@ import java.util.Arrays;
  * 10 [ns] 'C' [parent][child]               worker children             → empty
  * 10 [ns] 'P' [worker][attempt seq]         a worker's active attempts  → empty
  * 10 [ns] 'Q' [worker][attempt seq]         a worker's attempts         → empty
+ * 10 [ns] 'F' [parent] 'p' [attempt seq][child]  children parked under an attempt of the parent → empty
+ * 10 [ns] 'F' [parent] 'o'|'c' [child]      open / closed children      → empty
+ * 10 [ns] 'G' [predecessor][heir]           heirs                       → empty
+ * 10 [ns] 'N' [unit] 'p'|'o'|'c'|'h'        counts of those four lists  → long
  * </pre>
+ *
+ * A unit written here as {@code [unit]} is its spec then its name ({@link UnitRef}).
+ * Family entries and counts are derived from the members' {@link UnitFamily} by
+ * {@link CoordinateState#writeUnit}: nothing else writes them.
  *
  * Store names and this layout are part of the changelog format: changing them is a migration.
  */
@@ -45,6 +54,11 @@ public final class Keys {
   static final byte WORKER_CHILD = 'C';
   static final byte WORKER_ACTIVE = 'P';
   static final byte WORKER_ATTEMPTS = 'Q';
+  static final byte CHILD = 'F';
+  static final byte HEIR = 'G';
+  static final byte FAMILY_COUNT = 'N';
+  /** The count kind of the heirs list; the children lists count under their {@link ChildState} code. */
+  static final byte HEIRS_KIND = 'h';
 
   private Keys() {}
 
@@ -206,6 +220,63 @@ public final class Keys {
 
   public static byte[] workerAttempts(String ns, String worker) {
     return ns(ns).tag(WORKER_ATTEMPTS).string(worker).toBytes();
+  }
+
+  // --- job trees (SEMANTICS §5) ---
+
+  /** A child's entry under its parent; {@code parkedUnder} is only part of the key for {@code PARKED}. */
+  public static byte[] child(String ns, UnitRef parent, ChildState state, long parkedUnder, UnitRef child) {
+    KeyWriter key = ns(ns).tag(CHILD).string(parent.spec()).string(parent.name()).tag(state.code());
+    if (state == ChildState.PARKED) {
+      key.int64(parkedUnder);
+    }
+    return key.string(child.spec()).string(child.name()).toBytes();
+  }
+
+  /** The entries of one of a parent's three lists. */
+  public static byte[] children(String ns, UnitRef parent, ChildState state) {
+    return ns(ns).tag(CHILD).string(parent.spec()).string(parent.name()).tag(state.code()).toBytes();
+  }
+
+  public static byte[] childrenParkedUnder(String ns, UnitRef parent, long attemptSeq) {
+    return ns(ns).tag(CHILD).string(parent.spec()).string(parent.name()).tag(ChildState.PARKED.code())
+        .int64(attemptSeq).toBytes();
+  }
+
+  /** The child named by an entry found under {@link #children}{@code (ns, parent, state)}. */
+  public static UnitRef childRef(byte[] key, byte[] listPrefix, ChildState state) {
+    KeyReader reader = new KeyReader(key, listPrefix.length);
+    if (state == ChildState.PARKED) {
+      reader.int64();
+    }
+    return new UnitRef(reader.string(), reader.string());
+  }
+
+  public static byte[] heir(String ns, UnitRef predecessor, UnitRef heir) {
+    return ns(ns).tag(HEIR).string(predecessor.spec()).string(predecessor.name()).string(heir.spec())
+        .string(heir.name()).toBytes();
+  }
+
+  public static byte[] heirs(String ns, UnitRef predecessor) {
+    return ns(ns).tag(HEIR).string(predecessor.spec()).string(predecessor.name()).toBytes();
+  }
+
+  public static UnitRef heirRef(byte[] key, byte[] heirsPrefix) {
+    KeyReader reader = new KeyReader(key, heirsPrefix.length);
+    return new UnitRef(reader.string(), reader.string());
+  }
+
+  /** How many entries a unit's list holds: {@code kind} is a {@link ChildState} code or {@link #HEIRS_KIND}. */
+  static byte[] familyCount(String ns, UnitRef unit, byte kind) {
+    return ns(ns).tag(FAMILY_COUNT).string(unit.spec()).string(unit.name()).tag(kind).toBytes();
+  }
+
+  /** Everything a unit holds as parent or predecessor: its lists and their counts. */
+  static List<byte[]> familyOf(String ns, UnitRef unit) {
+    return List.of(
+        ns(ns).tag(CHILD).string(unit.spec()).string(unit.name()).toBytes(),
+        heirs(ns, unit),
+        ns(ns).tag(FAMILY_COUNT).string(unit.spec()).string(unit.name()).toBytes());
   }
 
   /** The string that follows {@code prefix} in {@code key}: a child name, a unit name, ... */

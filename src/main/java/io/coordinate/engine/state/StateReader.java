@@ -107,6 +107,39 @@ public class StateReader {
     return names;
   }
 
+  public WorkUnitRecord unit(String ns, UnitRef ref) {
+    return unit(ns, ref.spec(), ref.name());
+  }
+
+  // --- job trees (SEMANTICS §5) ---
+
+  /** A parent's children in one state, in (spec, name) order (parked: by attempt first), at most {@code limit}. */
+  public List<UnitRef> children(String ns, UnitRef parent, ChildState state, int limit) {
+    byte[] prefix = Keys.children(ns, parent, state);
+    return collect(prefix, limit, e -> Keys.childRef(e.key(), prefix, state));
+  }
+
+  /** The children parked under one attempt of the parent (0: while it had none). */
+  public List<UnitRef> childrenParkedUnder(String ns, UnitRef parent, long attemptSeq) {
+    byte[] list = Keys.children(ns, parent, ChildState.PARKED);
+    return collect(Keys.childrenParkedUnder(ns, parent, attemptSeq), Integer.MAX_VALUE,
+        e -> Keys.childRef(e.key(), list, ChildState.PARKED));
+  }
+
+  public List<UnitRef> heirs(String ns, UnitRef predecessor, int limit) {
+    byte[] prefix = Keys.heirs(ns, predecessor);
+    return collect(prefix, limit, e -> Keys.heirRef(e.key(), prefix));
+  }
+
+  /** How many children the unit has in this state: a counter, never a scan. */
+  public long childCount(String ns, UnitRef parent, ChildState state) {
+    return ValueCodec.decodeLong(store.get(Keys.familyCount(ns, parent, state.code())));
+  }
+
+  public long heirCount(String ns, UnitRef predecessor) {
+    return ValueCodec.decodeLong(store.get(Keys.familyCount(ns, predecessor, Keys.HEIRS_KIND)));
+  }
+
   // --- attempts ---
 
   public AttemptRecord attempt(String ns, long seq) {

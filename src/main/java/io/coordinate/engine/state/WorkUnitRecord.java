@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.JsonNode;
  * @param notBefore epoch millis before which the unit is delayed; null = none
  * @param activeAttempt sequence number of the active attempt; null = none
  * @param attemptCount how many attempts the unit ever had (for {@code max_retries})
+ * @param family parent, predecessor and place in the job tree (SEMANTICS §5); null for a unit outside any
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record WorkUnitRecord(
@@ -21,25 +22,37 @@ public record WorkUnitRecord(
     Long notBefore,
     UnitStatus status,
     Long activeAttempt,
-    int attemptCount) {
+    int attemptCount,
+    UnitFamily family) {
+
+  /** A unit outside any job tree. */
+  public WorkUnitRecord(
+      String spec, String name, JsonNode data, double priority, Long notBefore, UnitStatus status,
+      Long activeAttempt, int attemptCount) {
+    this(spec, name, data, priority, notBefore, status, activeAttempt, attemptCount, null);
+  }
 
   public WorkUnitRecord withStatus(UnitStatus newStatus) {
-    return new WorkUnitRecord(spec, name, data, priority, notBefore, newStatus, activeAttempt, attemptCount);
+    return new WorkUnitRecord(spec, name, data, priority, notBefore, newStatus, activeAttempt, attemptCount, family);
   }
 
   public WorkUnitRecord withPriority(double newPriority) {
-    return new WorkUnitRecord(spec, name, data, newPriority, notBefore, status, activeAttempt, attemptCount);
+    return new WorkUnitRecord(spec, name, data, newPriority, notBefore, status, activeAttempt, attemptCount, family);
   }
 
   public WorkUnitRecord withActiveAttempt(Long attempt, UnitStatus newStatus) {
-    return new WorkUnitRecord(spec, name, data, priority, notBefore, newStatus, attempt, attemptCount);
+    return new WorkUnitRecord(spec, name, data, priority, notBefore, newStatus, attempt, attemptCount, family);
   }
 
   public WorkUnitRecord withNotBefore(Long time, UnitStatus newStatus) {
-    return new WorkUnitRecord(spec, name, data, priority, time, newStatus, activeAttempt, attemptCount);
+    return new WorkUnitRecord(spec, name, data, priority, time, newStatus, activeAttempt, attemptCount, family);
   }
 
   public WorkUnitRecord withAttemptCount(int count) {
-    return new WorkUnitRecord(spec, name, data, priority, notBefore, status, activeAttempt, count);
+    return new WorkUnitRecord(spec, name, data, priority, notBefore, status, activeAttempt, count, family);
+  }
+
+  public WorkUnitRecord withFamily(UnitFamily newFamily) {
+    return new WorkUnitRecord(spec, name, data, priority, notBefore, status, activeAttempt, attemptCount, newFamily);
   }
 }

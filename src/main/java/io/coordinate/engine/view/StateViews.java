@@ -5,8 +5,11 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.coordinate.engine.state.AttemptRecord;
 import io.coordinate.engine.state.AttemptStatus;
+import io.coordinate.engine.state.ChildState;
 import io.coordinate.engine.state.Keys;
 import io.coordinate.engine.state.StateReader;
+import io.coordinate.engine.state.UnitFamily;
+import io.coordinate.engine.state.UnitRef;
 import io.coordinate.engine.state.UnitStatus;
 import io.coordinate.engine.state.WorkSpecMeta;
 import io.coordinate.engine.state.WorkSpecRecord;
@@ -24,6 +27,9 @@ import java.util.Objects;
  * engine's time step has not run yet.
  */
 public final class StateViews {
+
+  /** A unit view lists at most this many children of each kind, and heirs; the counts tell the rest. */
+  public static final int MAX_LINKS_SHOWN = 100;
 
   private final StateReader state;
   private final String ns;
@@ -161,7 +167,7 @@ public final class StateViews {
     node.put("name", unit.name());
     node.put("status", current.status().wireName());
     node.set("priority", Numbers.node(unit.priority()));
-    node.set("data", current.active() != null ? current.active().data() : unit.data());
+    node.set("data", data(unit, current));
     if (unit.notBefore() != null) {
       node.put("not_before", Times.format(unit.notBefore()));
     } else {
@@ -175,7 +181,15 @@ public final class StateViews {
     return node;
   }
 
-  /** The full unit: summary plus its attempt history. */
+  /** What a unit shows as its data: a failure from its family, else its active attempt's, else its own. */
+  private static JsonNode data(WorkUnitRecord unit, UnitNow current) {
+    if (current.status() == UnitStatus.FAILED && unit.family() != null && unit.family().failure() != null) {
+      return unit.family().failure();
+    }
+    return current.active() != null ? current.active().data() : unit.data();
+  }
+
+  /** The full unit: summary plus its attempt history and its links (SEMANTICS §5). */
   public ObjectNode unit(WorkUnitRecord unit) {
     ObjectNode node = unitSummary(unit);
     node.put("work_spec_name", unit.spec());
@@ -183,7 +197,39 @@ public final class StateViews {
     for (AttemptRecord attempt : state.unitAttempts(ns, unit.spec(), unit.name())) {
       attempts.add(attempt(attempt));
     }
+    UnitFamily family = unit.family();
+    UnitRef self = UnitRef.of(unit);
+    node.set("parent", ref(family == null ? null : family.parent()));
+    node.set("predecessor", ref(family == null ? null : family.predecessor()));
+    ObjectNode children = node.putObject("children");
+    ObjectNode childCounts = Json.object();
+    for (ChildState childState : ChildState.values()) {
+      long count = family == null ? 0 : state.childCount(ns, self, childState);
+      childCounts.put(childState.wireName(), count);
+      children.set(childState.wireName(),
+          refs(count == 0 ? List.of() : state.children(ns, self, childState, MAX_LINKS_SHOWN)));
+    }
+    children.set("counts", childCounts);
+    long heirs = family == null ? 0 : state.heirCount(ns, self);
+    node.set("heirs", refs(heirs == 0 ? List.of() : state.heirs(ns, self, MAX_LINKS_SHOWN)));
+    node.put("heir_count", heirs);
     return node;
+  }
+
+  private static JsonNode ref(UnitRef ref) {
+    if (ref == null) {
+      return Json.MAPPER.nullNode();
+    }
+    ObjectNode node = Json.object();
+    node.put("work_spec_name", ref.spec());
+    node.put("work_unit_name", ref.name());
+    return node;
+  }
+
+  private static ArrayNode refs(List<UnitRef> refs) {
+    ArrayNode list = Json.MAPPER.createArrayNode();
+    refs.forEach(r -> list.add(ref(r)));
+    return list;
   }
 
   public ObjectNode attempt(AttemptRecord attempt) {

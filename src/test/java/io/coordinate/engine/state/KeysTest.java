@@ -238,6 +238,37 @@ class KeysTest {
   }
 
   @Test
+  void familyEntriesParseBackAndStayUnderTheirList() {
+    List<String> names = strings().subList(0, 60);
+    UnitRef parent = new UnitRef("spec", "parent");
+    for (String spec : names) {
+      for (String name : names.subList(0, 10)) {
+        UnitRef child = new UnitRef(spec, name);
+        for (ChildState state : ChildState.values()) {
+          byte[] list = Keys.children("ns", parent, state);
+          byte[] key = Keys.child("ns", parent, state, -7, child);
+          assertThat(Keys.childRef(key, list, state)).isEqualTo(child);
+          assertThat(Arrays.compareUnsigned(key, list) >= 0 && Arrays.compareUnsigned(key, Keys.prefixEnd(list)) < 0)
+              .isTrue();
+        }
+        byte[] parked = Keys.childrenParkedUnder("ns", parent, 5);
+        byte[] underFive = Keys.child("ns", parent, ChildState.PARKED, 5, child);
+        byte[] underSix = Keys.child("ns", parent, ChildState.PARKED, 6, child);
+        assertThat(Arrays.compareUnsigned(underFive, parked) >= 0
+            && Arrays.compareUnsigned(underFive, Keys.prefixEnd(parked)) < 0).isTrue();
+        assertThat(Arrays.compareUnsigned(underSix, Keys.prefixEnd(parked))).isGreaterThanOrEqualTo(0);
+        byte[] heirs = Keys.heirs("ns", parent);
+        assertThat(Keys.heirRef(Keys.heir("ns", parent, child), heirs)).isEqualTo(child);
+      }
+    }
+    // a unit's lists never include those of a unit whose name extends its own
+    byte[] list = Keys.children("ns", new UnitRef("s", "p"), ChildState.OPEN);
+    byte[] other = Keys.child("ns", new UnitRef("s", "p\u0000"), ChildState.OPEN, 0, new UnitRef("s", "c"));
+    assertThat(Arrays.compareUnsigned(other, Keys.prefixEnd(list)) >= 0 || Arrays.compareUnsigned(other, list) < 0)
+        .isTrue();
+  }
+
+  @Test
   void prefixesCoverTheirKeysAndNothingElse() {
     List<String> names = strings().subList(0, 150);
     for (String a : names) {

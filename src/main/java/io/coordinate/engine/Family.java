@@ -1,0 +1,353 @@
+package io.coordinate.engine;
+
+import static io.coordinate.engine.state.UnitStatus.BLOCKED;
+import static io.coordinate.engine.state.UnitStatus.FAILED;
+import static io.coordinate.engine.state.UnitStatus.FINISHED;
+import static io.coordinate.engine.state.UnitStatus.PENDING;
+import static io.coordinate.engine.state.UnitStatus.WAITING;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.coordinate.engine.state.AttemptRecord;
+import io.coordinate.engine.state.ChildState;
+import io.coordinate.engine.state.CoordinateState;
+import io.coordinate.engine.state.UnitFamily;
+import io.coordinate.engine.state.UnitRef;
+import io.coordinate.engine.state.UnitStatus;
+import io.coordinate.engine.state.WorkUnitRecord;
+import io.coordinate.protocol.Json;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Conveyor's job trees (SEMANTICS §5): children parked while their parent's attempt runs and released when it
+ * finishes; a parent {@code waiting} until its open children are finished; heirs {@code blocked} until their
+ * predecessor finishes; failures going up to parents and along to heirs.
+ *
+ * <p>A unit reaching {@code finished} or {@code failed} is put on a work queue; the queue, not recursion, carries
+ * the cascade (chaining, heirs, the parent's bookkeeping, which may settle the parent, ...), so a deep tree or a
+ * long chain of heirs cannot overflow the stack. Each step reads only the units it changes; a parent's open
+ * children are a counter ({@link CoordinateState#writeUnit} keeps it), never a scan. One instance serves one
+ * command (or one time-step item) of one namespace; every public method leaves the queue empty.
+ */
+public final class Family {
+
+  /** Runs {@code then} chaining for a unit that has just finished (SEMANTICS §5). */
+  @FunctionalInterface
+  public interface Chainer {
+    void chain(WorkUnitRecord unit, JsonNode data);
+  }
+
+  /** A unit that has just finished or failed, with what its cascade needs. */
+  private record Settled(WorkUnitRecord unit, JsonNode data, UnitRef parentToTell) {}
+
+  private final CoordinateState state;
+  private final String ns;
+  private final long now;
+  private final Chainer chainer;
+  private final ArrayDeque<Settled> queue = new ArrayDeque<>();
+
+  public Family(CoordinateState state, String ns, long now, Chainer chainer) {
+    this.state = state;
+    this.ns = ns;
+    this.now = now;
+    this.chainer = chainer;
+  }
+
+  public CoordinateState state() {
+    return state;
+  }
+
+  public String namespace() {
+    return ns;
+  }
+
+  public long now() {
+    return now;
+  }
+
+  /** A unit with no running attempt: blocked by its family, else delayed or available. */
+  public UnitStatus restingStatus(WorkUnitRecord unit) {
+    if (unit.family() != null && unit.family().blocks()) {
+      return BLOCKED;
+    }
+    return UnitTransitions.restingStatus(unit.notBefore(), now);
+  }
+
+  // --- attempts ending ---
+
+  /**
+   * The unit's active attempt finished: its parked children are released and become open; the unit waits for
+   * them, or is finished at once (and its cascade runs). A child that had failed while parked fails it.
+   *
+   * @param data the effective data of the finish, for chaining
+   */
+  WorkUnitRecord attemptFinished(WorkUnitRecord unit, JsonNode data) {
+    UnitFamily family = unit.family();
+    WorkUnitRecord after;
+    if (family == null) {
+      after = settle(unit, unit.withStatus(FINISHED), data);
+    } else {
+      UnitRef self = UnitRef.of(unit);
+      List<WorkUnitRecord> parked = state.childCount(ns, self, ChildState.PARKED) == 0 ? List.of()
+          : state.children(ns, self, ChildState.PARKED, Integer.MAX_VALUE).stream().map(c -> state.unit(ns, c))
+              .toList();
+      // the parent's own move first, so that its event comes before its children's
+      UnitRef failedChild = parked.stream().filter(c -> c.status() == FAILED).map(UnitRef::of).findFirst()
+          .orElse(null);
+      long open = state.childCount(ns, self, ChildState.OPEN)
+          + parked.stream().filter(c -> c.status() != FAILED && c.status() != FINISHED).count();
+      JsonNode failure = failedChild != null ? traceback("child " + failedChild + " failed") : family.failure();
+      if (failure != null) {
+        after = settle(unit, unit.withStatus(FAILED).withFamily(family.withFailure(failure)), null);
+      } else if (open > 0) {
+        after = unit.withStatus(WAITING);
+        state.writeUnit(ns, unit, after);
+      } else {
+        after = settle(unit, unit.withStatus(FINISHED), data);
+      }
+      parked.forEach(this::release);
+    }
+    drain();
+    return after;
+  }
+
+  /** The unit's active attempt failed: the unit fails; the children parked during that attempt go. */
+  WorkUnitRecord attemptFailed(WorkUnitRecord unit) {
+    UnitFamily family = unit.family();
+    // its own attempt's failure: the attempt's data tells why, not an earlier failure of a child
+    WorkUnitRecord failed = unit.withStatus(FAILED).withFamily(family == null ? null : family.withFailure(null));
+    WorkUnitRecord after = settle(unit, failed, null);
+    if (family != null && unit.activeAttempt() != null) {
+      deleteTrees(state.childrenParkedUnder(ns, UnitRef.of(unit), unit.activeAttempt()));
+    }
+    drain();
+    return after;
+  }
+
+  /**
+   * The unit's active attempt was retried or expired ({@code released} is the unit without it): the children
+   * parked during that attempt go (the next attempt adds them again).
+   */
+  void attemptReleased(WorkUnitRecord unit, WorkUnitRecord released) {
+    UnitFamily family = unit.family();
+    if (family == null) {
+      state.writeUnit(ns, unit, released);
+      return;
+    }
+    if (family.failure() != null) {
+      settle(unit, released.withStatus(FAILED), null); // a child failed while it ran
+    } else {
+      state.writeUnit(ns, unit, released.withStatus(restingStatus(released)));
+    }
+    if (unit.activeAttempt() != null) {
+      deleteTrees(state.childrenParkedUnder(ns, UnitRef.of(unit), unit.activeAttempt()));
+    }
+    drain();
+  }
+
+  // --- adding, resetting, deleting ---
+
+  /** {@code add_work_units} of a unit in a job tree; see {@link FamilyPlacement#add}. Rejects before writing. */
+  public WorkUnitRecord add(WorkUnitRecord before, WorkUnitRecord candidate, UnitRef parent, UnitRef predecessor) {
+    WorkUnitRecord after = new FamilyPlacement(this).add(before, candidate, parent, predecessor);
+    drain();
+    return after;
+  }
+
+  /** {@code reset_work_units} of a unit with a family; see {@link FamilyPlacement#reset}. */
+  public void reset(UnitRef ref) {
+    new FamilyPlacement(this).reset(ref);
+    drain();
+  }
+
+  /**
+   * Deletes the unit with its whole tree of children. Its heirs, and those of every deleted unit, outside the
+   * tree lose their predecessor: one still waiting for it fails. A parent outside the tree that was waiting only
+   * for the deleted unit finishes. Returns how many units were deleted (0: it was gone already).
+   */
+  public int delete(UnitRef ref) {
+    int deleted = deleteTrees(List.of(ref));
+    drain();
+    return deleted;
+  }
+
+  // --- the cascade ---
+
+  /**
+   * Writes a unit's move to {@code finished} or {@code failed} and queues its cascade. An open child is closed
+   * in the same write, and its parent is told once the unit's own chaining and heirs are done.
+   */
+  WorkUnitRecord settle(WorkUnitRecord before, WorkUnitRecord after, JsonNode data) {
+    UnitFamily family = after.family();
+    UnitRef parentToTell = null;
+    if (family != null && family.childState() == ChildState.OPEN) {
+      after = after.withFamily(family.withChildState(ChildState.CLOSED, null));
+      parentToTell = family.parent();
+    }
+    state.writeUnit(ns, before, after);
+    queue.add(new Settled(after, data, parentToTell));
+    return after;
+  }
+
+  private void drain() {
+    while (!queue.isEmpty()) {
+      Settled settled = queue.poll();
+      WorkUnitRecord unit = settled.unit();
+      UnitRef self = UnitRef.of(unit);
+      boolean failed = unit.status() == FAILED;
+      if (!failed) {
+        chainer.chain(unit, settled.data() != null ? settled.data() : attemptData(unit));
+      }
+      if (unit.family() != null) {
+        if (failed) {
+          failHeirs(self, traceback("predecessor " + self + " failed"));
+        } else {
+          releaseHeirs(self);
+        }
+      }
+      if (settled.parentToTell() != null) {
+        childClosed(settled.parentToTell(), self, failed);
+      }
+    }
+  }
+
+  /** An open child finished or failed (or was deleted): the parent may finish, or fail. */
+  private void childClosed(UnitRef parentRef, UnitRef child, boolean failed) {
+    WorkUnitRecord parent = state.unit(ns, parentRef);
+    if (parent == null || parent.status() == FINISHED || parent.status() == FAILED) {
+      return;
+    }
+    UnitFamily family = parent.family() == null ? UnitFamily.EMPTY : parent.family();
+    if (failed) {
+      JsonNode failure = traceback("child " + child + " failed");
+      if (parent.status() != PENDING) {
+        settle(parent, parent.withStatus(FAILED).withFamily(family.withFailure(failure)), null);
+      } else if (family.failure() == null) {
+        // its attempt runs (it was reset while waiting): it fails when that attempt ends
+        state.writeUnit(ns, parent, parent.withFamily(family.withFailure(failure)));
+      }
+    } else if (parent.status() == WAITING && state.childCount(ns, parentRef, ChildState.OPEN) == 0) {
+      settle(parent, parent.withStatus(family.failure() == null ? FINISHED : FAILED), null);
+    }
+  }
+
+  /** A parked child of a parent whose attempt finished: open (and runnable) now, or closed if it failed. */
+  private void release(WorkUnitRecord child) {
+    if (child.status() == FAILED || child.status() == FINISHED) {
+      state.writeUnit(ns, child, child.withFamily(child.family().withChildState(ChildState.CLOSED, null)));
+    } else {
+      WorkUnitRecord open = child.withFamily(child.family().withChildState(ChildState.OPEN, null));
+      state.writeUnit(ns, child, child.status() == BLOCKED ? open.withStatus(restingStatus(open)) : open);
+    }
+  }
+
+  private void releaseHeirs(UnitRef predecessor) {
+    if (state.heirCount(ns, predecessor) == 0) {
+      return;
+    }
+    for (UnitRef ref : state.heirs(ns, predecessor, Integer.MAX_VALUE)) {
+      WorkUnitRecord heir = state.unit(ns, ref);
+      if (heir != null && heir.family().awaitingPredecessor()) {
+        WorkUnitRecord released = heir.withFamily(heir.family().withAwaitingPredecessor(false));
+        state.writeUnit(ns, heir, heir.status() == BLOCKED ? released.withStatus(restingStatus(released)) : released);
+      }
+    }
+  }
+
+  private void failHeirs(UnitRef predecessor, JsonNode failure) {
+    if (state.heirCount(ns, predecessor) == 0) {
+      return;
+    }
+    for (UnitRef ref : state.heirs(ns, predecessor, Integer.MAX_VALUE)) {
+      WorkUnitRecord heir = state.unit(ns, ref);
+      if (heir != null && heir.family().awaitingPredecessor()) {
+        failWaitingHeir(heir, heir.family().withAwaitingPredecessor(false), failure);
+      }
+    }
+  }
+
+  private void failWaitingHeir(WorkUnitRecord heir, UnitFamily family, JsonNode failure) {
+    if (heir.status() == BLOCKED || heir.status() == UnitStatus.AVAILABLE || heir.status() == UnitStatus.DELAYED) {
+      settle(heir, heir.withStatus(FAILED).withFamily(family.withFailure(failure)), null);
+    } else {
+      state.writeUnit(ns, heir, heir.withFamily(family)); // it ran or is running: nothing to fail
+    }
+  }
+
+  // --- deleting trees ---
+
+  /** Deletes the units and all their children, at any depth; see {@link #delete}. */
+  int deleteTrees(Collection<UnitRef> roots) {
+    if (roots.isEmpty()) {
+      return 0;
+    }
+    List<WorkUnitRecord> doomed = new ArrayList<>();
+    Set<UnitRef> seen = new HashSet<>();
+    ArrayDeque<UnitRef> todo = new ArrayDeque<>(roots);
+    while (!todo.isEmpty()) {
+      UnitRef ref = todo.poll();
+      WorkUnitRecord unit = seen.add(ref) ? state.unit(ns, ref) : null;
+      if (unit != null) {
+        doomed.add(unit);
+        if (unit.family() != null) {
+          for (ChildState childState : ChildState.values()) {
+            todo.addAll(state.children(ns, ref, childState, Integer.MAX_VALUE));
+          }
+        }
+      }
+    }
+    for (WorkUnitRecord unit : doomed) {
+      if (unit.family() != null && state.heirCount(ns, UnitRef.of(unit)) > 0) {
+        for (UnitRef heir : state.heirs(ns, UnitRef.of(unit), Integer.MAX_VALUE)) {
+          if (!seen.contains(heir)) {
+            orphan(heir, UnitRef.of(unit));
+          }
+        }
+      }
+    }
+    List<WorkUnitRecord> leftParents = new ArrayList<>();
+    for (WorkUnitRecord unit : doomed) {
+      state.writeUnit(ns, unit, null);
+      UnitFamily family = unit.family();
+      if (family != null && family.childState() == ChildState.OPEN && !seen.contains(family.parent())) {
+        leftParents.add(unit);
+      }
+    }
+    for (WorkUnitRecord unit : leftParents) {
+      childClosed(unit.family().parent(), UnitRef.of(unit), false); // it may have been the last one open
+    }
+    return doomed.size();
+  }
+
+  /** The heir's predecessor is being deleted: the link goes; if the heir was still waiting for it, it fails. */
+  private void orphan(UnitRef ref, UnitRef predecessor) {
+    WorkUnitRecord heir = state.unit(ns, ref);
+    if (heir == null) {
+      return;
+    }
+    UnitFamily family = heir.family();
+    if (family.awaitingPredecessor()) {
+      failWaitingHeir(heir, family.withoutPredecessor(), traceback("predecessor " + predecessor + " deleted"));
+    } else {
+      state.writeUnit(ns, heir, heir.withFamily(family.withoutPredecessor()));
+    }
+  }
+
+  // --- helpers ---
+
+  private JsonNode attemptData(WorkUnitRecord unit) {
+    AttemptRecord attempt = unit.activeAttempt() == null ? null : state.attempt(ns, unit.activeAttempt());
+    return attempt != null ? attempt.data() : unit.data();
+  }
+
+  static JsonNode traceback(String text) {
+    ObjectNode data = Json.object();
+    data.put("traceback", text);
+    return data;
+  }
+}

@@ -1,0 +1,30 @@
+package io.coordinate.engine.state;
+
+import static io.coordinate.engine.EngineHarness.json;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+/** A unit's family is part of its stored record: whatever the value codec, it must round-trip whole. */
+class UnitFamilyCodecTest {
+
+  @Test
+  void aUnitWithEveryFamilyFieldRoundTrips() {
+    UnitFamily family = new UnitFamily(new UnitRef("jobs", "p"), new UnitRef("etl", "q\u0000x"), ChildState.PARKED,
+        42L, true, json("{\"traceback\":\"child jobs/c failed\"}"));
+    WorkUnitRecord unit = new WorkUnitRecord("steps", "c", json("{\"k\":[1,2.5]}"), -3.5, 1_800_000_000_000L,
+        UnitStatus.BLOCKED, null, 2, family);
+
+    assertThat(ValueCodec.decode(ValueCodec.encode(unit), WorkUnitRecord.class)).isEqualTo(unit);
+  }
+
+  @Test
+  void aPlainUnitHasNoFamilyAndAMarkerStaysAMarker() {
+    WorkUnitRecord plain = new WorkUnitRecord("s", "u", json("{}"), 0, null, UnitStatus.AVAILABLE, null, 0);
+    WorkUnitRecord marked = plain.withFamily(UnitFamily.EMPTY);
+
+    assertThat(ValueCodec.decode(ValueCodec.encode(plain), WorkUnitRecord.class).family()).isNull();
+    assertThat(ValueCodec.decode(ValueCodec.encode(marked), WorkUnitRecord.class).family())
+        .isEqualTo(UnitFamily.EMPTY);
+  }
+}
