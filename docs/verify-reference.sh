@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every example of docs/reference.md, in the order of the page, against a running app, and checks
-# that each reply, assignment, event, dead-letter record and HTTP answer is the one the page documents.
+# that each reply, assignment, event, assimilated result, dead-letter record and HTTP answer is the one the
+# page documents.
 #
 #   B=127.0.0.1:9092 HTTP=http://127.0.0.1:8080 docs/verify-reference.sh
 #
@@ -68,7 +69,8 @@ consume coordinate.assignments assignments '%k %s\n'
 consume coordinate.events events '%k %s\n'
 consume coordinate.chained chained '%k %s\n'
 consume coordinate.dead-letter dead-letter '%k %s %h\n'
-for file in replies assignments events chained dead-letter; do
+consume coordinate.results results '%k %s\n'
+for file in replies assignments events chained dead-letter results; do
   topic="coordinate.$file"
   partitions=$(kcat -b "$B" -L -t "$topic" 2>/dev/null | grep -c 'partition [0-9]*,')
   [[ "$partitions" -gt 0 ]] || fail "cannot read topic $topic at $B"
@@ -140,6 +142,16 @@ expect_assignment() {
   echo "<< assign  ${line:0:$TRUNC}"
   expect "assignment $id" "$line" "$@"
   LAST="$line"
+}
+
+# expect_result UNIT pattern...: the assimilated record (coordinate.results) of this unit of the namespace.
+expect_result() {
+  local unit="$1" line
+  shift
+  line="$(wait_line results "\"namespace\":\"$NS\",\"work_spec_name\":\"vote\",\"work_unit_name\":\"$unit\"")" || exit 1
+  echo "<< result  ${line:0:$TRUNC}"
+  [[ "$line" == "$NS "* ]] || fail "result $unit: key is not $NS: $line"
+  expect "result $unit" "$line" "$@"
 }
 
 # mark: remembers how many events and dead-letter records there are before a command is sent, so that
@@ -458,6 +470,24 @@ expect_event attempt_finished '"type":"attempt_finished","work_spec_name":"parse
 expect_http /api/namespaces/ref/work-specs/parse/work-units/p2 200 '"status":"finished"' '"data":{"words":412}' '"active_attempt":"%A5%"'
 send '{"command":"finish_attempts","namespace":"ref","request_id":"finish-many-2","reply_to":"doc","attempts":[{"attempt_id":"%A5%"},{"id":"7"}]}'
 expect_reply finish-many-2 '"ok":false' '"code":"bad_command"' 'each item of \"attempts\" needs an \"attempt_id\" string'
+
+# --- cancel_work_units (replication) ---------------------------------------------------------------------
+step cancel_work_units
+send '{"command":"set_work_spec","namespace":"ref","request_id":"spec-vote","reply_to":"doc","work_spec":{"name":"vote","min_quorum":2,"target_nresults":3,"retention":86400}}'
+expect_reply spec-vote '"ok":true' '"data":{"name":"vote","min_quorum":2,"target_nresults":3,"retention":86400}' \
+  '"pending_count":0,"replication":{"min_quorum":2,"target_nresults":3,"max_error_results":3,"max_total_results":10,"max_success_results":6,"delay_bound":null,"validator":"exact"},"retention":86400}'
+send '{"command":"set_work_spec","namespace":"ref","request_id":"spec-vote-bad","reply_to":"doc","work_spec":{"name":"vote","min_quorum":3,"target_nresults":2}}'
+expect_reply spec-vote-bad '"ok":false' '"code":"bad_command","message":"Expected target_nresults >= min_quorum, but target_nresults is 2 and min_quorum 3"'
+send '{"command":"add_work_units","namespace":"ref","request_id":"add-vote","reply_to":"doc","work_spec_name":"vote","work_units":[{"name":"v1"},{"name":"v2"}]}'
+expect_reply add-vote '"ok":true' '"added":2'
+send '{"command":"cancel_work_units","namespace":"ref","request_id":"cancel-1","reply_to":"doc","work_spec_name":"vote","query":{"names":["v1"]}}'
+expect_reply cancel-1 '"ok":true' '"result":{"cancelled":1}'
+expect_event unit_assimilated '{"type":"unit_status_changed","previous_status":"available","work_spec_name":"vote","work_unit_name":"v1","status":"failed","priority":0},{"type":"unit_assimilated","work_spec_name":"vote","work_unit_name":"v1","round":1,"error_mask":16}]}'
+expect_result v1 '"time":"' '"round":1,"error_mask":16,"replicas":[]}' '!canonical_result'
+expect_http /api/namespaces/ref/work-specs/vote/work-units/v1 200 '"name":"v1","status":"failed","priority":0,"data":{"traceback":"replicas: cancelled","error_mask":16}' \
+  '"replication":{"round":1,"min_quorum":2,"target_nresults":3,"needed":0,"error_mask":16,"canonical_attempt_id":null,"assimilated_at":"' \
+  '"replicas":[]},"purge_at":"'
+expect_http /api/namespaces/ref/work-specs/vote/work-units/v2 200 '"status":"available"' '"needed":3' '!purge_at'
 
 # --- bad input: dead-letter -----------------------------------------------------------------------------
 step "bad input"

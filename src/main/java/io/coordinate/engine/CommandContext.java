@@ -2,6 +2,7 @@ package io.coordinate.engine;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.coordinate.engine.handlers.Chaining;
+import io.coordinate.engine.replication.Replication;
 import io.coordinate.engine.state.CoordinateState;
 import io.coordinate.protocol.Command;
 import java.util.random.RandomGenerator;
@@ -15,6 +16,7 @@ public final class CommandContext {
   private final Output output;
   private final RandomGenerator random;
   private Family family;
+  private Replication replication;
 
   CommandContext(Command command, long now, CoordinateState state, Output output, RandomGenerator random) {
     this.command = command;
@@ -24,9 +26,15 @@ public final class CommandContext {
     this.random = random;
   }
 
-  /** The same state, time and outputs for another command: how a batch command applies its items. */
+  /**
+   * The same state, time and outputs for another command of the same namespace: how a batch command applies its
+   * items. The job-tree and replication helpers are shared (they hold nothing between calls but what they read).
+   */
   public CommandContext withCommand(Command other) {
-    return new CommandContext(other, now, state, output, random);
+    CommandContext item = new CommandContext(other, now, state, output, random);
+    item.family = family();
+    item.replication = replication();
+    return item;
   }
 
   public Command command() {
@@ -56,6 +64,14 @@ public final class CommandContext {
       family = new Family(state, namespace(), now, (unit, data) -> Chaining.chain(this, unit, data));
     }
     return family;
+  }
+
+  /** Redundant execution (SEMANTICS §6) for this command: assimilated records go to {@code coordinate.results}. */
+  public Replication replication() {
+    if (replication == null) {
+      replication = new Replication(family(), record -> output.result(namespace(), record));
+    }
+    return replication;
   }
 
   /** Emits an assignment (keyed by worker) for {@code request_attempts}. */

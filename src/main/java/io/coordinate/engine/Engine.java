@@ -9,12 +9,15 @@ import io.coordinate.engine.handlers.RequestAttemptsHandler;
 import io.coordinate.engine.handlers.WorkSpecCommands;
 import io.coordinate.engine.handlers.WorkUnitCommands;
 import io.coordinate.engine.handlers.WorkerCommands;
+import io.coordinate.engine.handlers.ReplicationCommands;
+import io.coordinate.engine.replication.Replication;
 import io.coordinate.engine.state.AttemptRecord;
 import io.coordinate.engine.state.AttemptStatus;
 import io.coordinate.engine.state.CoordinateState;
 import io.coordinate.engine.state.Keys;
 import io.coordinate.engine.state.KeyValueStore;
 import io.coordinate.engine.state.ScanHints;
+import io.coordinate.engine.state.UnitRef;
 import io.coordinate.engine.state.UnitStatus;
 import io.coordinate.engine.state.WorkUnitRecord;
 import io.coordinate.engine.state.WriteBuffer;
@@ -50,6 +53,7 @@ public final class Engine {
     WorkerCommands.register(registry);
     NamespaceCommands.register(registry);
     BatchCommands.register(registry);
+    ReplicationCommands.register(registry);
   }
 
   /**
@@ -92,8 +96,10 @@ public final class Engine {
   }
 
   /**
-   * The time step: expires pending attempts past their expiration and releases delayed units that are due,
-   * at most {@code limit} of each. Every index entry is re-checked before acting, so stale ones are dropped.
+   * The time step: expires pending attempts past their expiration (a replica past its deadline is a
+   * {@code no_reply}), releases delayed units that are due, and purges finished and failed units whose
+   * {@code retention} has run out, at most {@code limit} of each. Every index entry is re-checked before acting,
+   * so stale ones are dropped.
    */
   public EngineResult advanceTime(long now, int limit) {
     Output output = new Output(now);
@@ -107,10 +113,13 @@ public final class Engine {
           || attempt.expirationTime() != due.expiration()) {
         state.dropStaleDeadline(due);
       } else {
-        String ns = due.namespace();
-        Family family = new Family(state, ns, now,
-            (unit, data) -> Chaining.chain(state, ns, now, unit, data, command -> output.chained(ns, command)));
-        UnitTransitions.expire(family, attempt);
+        Family family = family(state, output, due.namespace(), now);
+        if (attempt.isReplica()
+            && Replication.isReplica(state.unit(due.namespace(), attempt.spec(), attempt.unit()), attempt)) {
+          replication(family, output).released(attempt, AttemptStatus.EXPIRED, attempt.data(), null);
+        } else {
+          UnitTransitions.expire(family, attempt);
+        }
       }
     }
     List<Keys.DelayedUnitKey> dueUnits = state.dueDelayedUnits(now, limit);
@@ -123,6 +132,18 @@ public final class Engine {
         state.writeUnit(due.namespace(), unit, unit.withStatus(UnitStatus.AVAILABLE));
       }
     }
+    List<Keys.PurgeKey> duePurges = state.duePurges(now, limit);
+    for (Keys.PurgeKey due : duePurges) {
+      WorkUnitRecord unit = state.unit(due.namespace(), due.spec(), due.unit());
+      if (unit == null || unit.purgeAt() == null || unit.purgeAt() != due.purgeAt()
+          || (unit.status() != UnitStatus.FINISHED && unit.status() != UnitStatus.FAILED)) {
+        state.dropStalePurge(due);
+      } else if (unit.family() != null) {
+        family(state, output, due.namespace(), now).delete(UnitRef.of(unit)); // as delete_work_units would
+      } else {
+        state.writeUnit(due.namespace(), unit, null);
+      }
+    }
     buffer.commit();
     hints.commit();
     // Everything due was applied (the batch was not full): later scans may start at now.
@@ -132,7 +153,20 @@ public final class Engine {
     if (dueUnits.size() < limit) {
       hints.delayedDoneBefore(now + 1);
     }
+    if (duePurges.size() < limit) {
+      hints.purgesDoneBefore(now + 1);
+    }
     return output.toResult(null);
+  }
+
+  private static Family family(CoordinateState state, Output output, String ns, long now) {
+    return new Family(state, ns, now,
+        (unit, data) -> Chaining.chain(state, ns, now, unit, data, command -> output.chained(ns, command)));
+  }
+
+  private static Replication replication(Family family, Output output) {
+    String ns = family.namespace();
+    return new Replication(family, record -> output.result(ns, record));
   }
 
   private static EngineResult merge(EngineResult first, EngineResult second) {

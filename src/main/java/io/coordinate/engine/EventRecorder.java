@@ -2,7 +2,10 @@ package io.coordinate.engine;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.coordinate.engine.state.AttemptRecord;
+import io.coordinate.engine.replication.Assimilation;
 import io.coordinate.engine.state.AttemptStatus;
+import io.coordinate.engine.state.Replica;
+import io.coordinate.engine.state.ReplicationState;
 import io.coordinate.engine.state.StateListener;
 import io.coordinate.engine.state.UnitRef;
 import io.coordinate.engine.state.WorkSpecRecord;
@@ -32,6 +35,13 @@ final class EventRecorder implements StateListener {
 
   @Override
   public void unitChanged(String ns, WorkUnitRecord before, WorkUnitRecord after) {
+    unitEvent(ns, before, after);
+    if (before != null && after != null && after.replication() != null) {
+      replicaEvents(ns, before.replication(), after);
+    }
+  }
+
+  private void unitEvent(String ns, WorkUnitRecord before, WorkUnitRecord after) {
     ObjectNode event;
     if (before == null) {
       event = output.event(ns, "unit_added");
@@ -42,6 +52,9 @@ final class EventRecorder implements StateListener {
       event.put("previous_status", before.status().wireName());
     } else if (!Objects.equals(before.family(), after.family()) && before.withFamily(after.family()).equals(after)) {
       return; // only its place in a job tree moved (released, closed, a link dropped): no status changed
+    } else if (!Objects.equals(before.replication(), after.replication())
+        && before.withReplication(after.replication()).equals(after)) {
+      return; // only its round of replicas changed: replicaEvents says what
     } else if (Objects.equals(before.activeAttempt(), after.activeAttempt())
         && before.attemptCount() == after.attemptCount()) {
       event = output.event(ns, "unit_updated"); // data, priority or not-before changed
@@ -60,6 +73,31 @@ final class EventRecorder implements StateListener {
         putLink(event, "parent", after.family().parent());
         putLink(event, "predecessor", after.family().predecessor());
       }
+    }
+  }
+
+  /**
+   * A round of replicas (SEMANTICS §6): {@code replica_updated} for each replica whose outcome or validate state
+   * changed, then {@code unit_assimilated} when the round's record went to {@code coordinate.results}.
+   */
+  private void replicaEvents(String ns, ReplicationState before, WorkUnitRecord unit) {
+    ReplicationState after = unit.replication();
+    boolean sameRound = before != null && before.round() == after.round();
+    for (Replica replica : after.replicas()) {
+      Replica old = sameRound ? before.replica(replica.seq()) : null;
+      if (old != null && (old.outcome() != replica.outcome() || old.validateState() != replica.validateState())) {
+        ObjectNode event = output.event(ns, "replica_updated");
+        event.put("work_spec_name", unit.spec()).put("work_unit_name", unit.name());
+        event.setAll(Assimilation.replica(replica));
+      }
+    }
+    if (after.assimilatedAt() != null && (!sameRound || before.assimilatedAt() == null)) {
+      ObjectNode event = output.event(ns, "unit_assimilated");
+      event.put("work_spec_name", unit.spec()).put("work_unit_name", unit.name()).put("round", after.round());
+      if (after.canonical() != null) {
+        event.put("canonical_attempt_id", Long.toString(after.canonical()));
+      }
+      event.put("error_mask", after.errorMask());
     }
   }
 

@@ -14,13 +14,17 @@ import io.coordinate.engine.state.CoordinateState;
 import io.coordinate.engine.state.UnitFamily;
 import io.coordinate.engine.state.UnitRef;
 import io.coordinate.engine.state.UnitStatus;
+import io.coordinate.engine.state.WorkSpecRecord;
 import io.coordinate.engine.state.WorkUnitRecord;
 import io.coordinate.protocol.Json;
+import io.coordinate.protocol.Times;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -50,6 +54,7 @@ public final class Family {
   private final long now;
   private final Chainer chainer;
   private final ArrayDeque<Settled> queue = new ArrayDeque<>();
+  private final Map<String, Long> purgeTimes = new HashMap<>();
 
   public Family(CoordinateState state, String ns, long now, Chainer chainer) {
     this.state = state;
@@ -114,6 +119,20 @@ public final class Family {
     }
     drain();
     return after;
+  }
+
+  /**
+   * A replicated unit's round found its canonical result (SEMANTICS §6): {@code unit} has the canonical replica as
+   * its active attempt, and finishes as if that attempt had just finished (children released, heirs, chaining on
+   * {@code data}). Every child added while its replicas ran was parked under the unit, not under one replica.
+   */
+  public WorkUnitRecord replicatedFinished(WorkUnitRecord unit, JsonNode data) {
+    return attemptFinished(unit, data);
+  }
+
+  /** A replicated unit's round failed (an error bit): the unit fails, with its heirs and parent. */
+  public WorkUnitRecord replicatedFailed(WorkUnitRecord unit) {
+    return attemptFailed(unit);
   }
 
   /** The unit's active attempt failed: the unit fails; the children parked during that attempt go. */
@@ -183,6 +202,7 @@ public final class Family {
    * in the same write, and its parent is told once the unit's own chaining and heirs are done.
    */
   WorkUnitRecord settle(WorkUnitRecord before, WorkUnitRecord after, JsonNode data) {
+    after = after.withPurgeAt(purgeTime(after.spec()));
     UnitFamily family = after.family();
     UnitRef parentToTell = null;
     if (family != null && family.childState() == ChildState.OPEN) {
@@ -339,6 +359,18 @@ public final class Family {
   }
 
   // --- helpers ---
+
+  /** When a unit of the spec that settles now is purged: now + the spec's {@code retention}; null = never. */
+  private Long purgeTime(String spec) {
+    Long time = purgeTimes.get(spec);
+    if (time == null && !purgeTimes.containsKey(spec)) {
+      WorkSpecRecord record = state.spec(ns, spec);
+      Double retention = record == null ? null : record.meta().retention();
+      time = retention == null ? null : now + Times.secondsToMillis(retention);
+      purgeTimes.put(spec, time);
+    }
+    return time;
+  }
 
   private JsonNode attemptData(WorkUnitRecord unit) {
     AttemptRecord attempt = unit.activeAttempt() == null ? null : state.attempt(ns, unit.activeAttempt());

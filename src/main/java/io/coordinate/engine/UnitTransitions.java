@@ -33,8 +33,9 @@ public final class UnitTransitions {
         new AttemptRecord(seq, unit.spec(), unit.name(), worker, AttemptStatus.PENDING, unit.data(), now,
             now + lifetimeMillis, null);
     state.writeAttempt(ns, null, attempt);
-    WorkUnitRecord started =
-        unit.withActiveAttempt(seq, UnitStatus.PENDING).withAttemptCount(unit.attemptCount() + 1);
+    // an ordinary attempt never belongs to a round of replicas (a round that has not started is dropped)
+    WorkUnitRecord started = unit.withActiveAttempt(seq, UnitStatus.PENDING)
+        .withAttemptCount(unit.attemptCount() + 1).withReplication(null);
     state.writeUnit(ns, unit, started);
     return attempt;
   }
@@ -104,10 +105,12 @@ public final class UnitTransitions {
   /**
    * Drops the unit's active attempt (reset, re-add): the unit rests again, its history is kept, and its
    * {@code max_retries} budget starts afresh — otherwise a unit failed for too many retries could never run
-   * again.
+   * again. A replicated unit starts its next round: the replicas of the last one still running are superseded
+   * (their reports change only their attempts), as a dropped attempt is.
    */
   public static WorkUnitRecord clearActiveAttempt(WorkUnitRecord unit, long now) {
-    return unit.withActiveAttempt(null, restingStatus(unit.notBefore(), now)).withAttemptCount(0);
+    return unit.withActiveAttempt(null, restingStatus(unit.notBefore(), now)).withAttemptCount(0)
+        .withReplication(unit.replication() == null ? null : unit.replication().next()).withPurgeAt(null);
   }
 
   public static boolean isActive(WorkUnitRecord unit, AttemptRecord attempt) {

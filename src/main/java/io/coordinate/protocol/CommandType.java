@@ -12,6 +12,8 @@ public enum CommandType {
   PRIORITIZE_WORK_UNITS("prioritize_work_units"),
   DELETE_WORK_UNITS("delete_work_units"),
   RESET_WORK_UNITS("reset_work_units"),
+  /** Cancels replicated units (SEMANTICS §6): error bit 16, failed and assimilated. */
+  CANCEL_WORK_UNITS("cancel_work_units"),
   REQUEST_ATTEMPTS("request_attempts"),
   RENEW_ATTEMPT("renew_attempt"),
   FINISH_ATTEMPT("finish_attempt"),

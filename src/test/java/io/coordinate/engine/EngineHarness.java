@@ -51,6 +51,7 @@ public final class EngineHarness {
   private final List<OutRecord> assignments = new ArrayList<>();
   private final List<ObjectNode> events = new ArrayList<>();
   private final List<ObjectNode> chainedCommands = new ArrayList<>();
+  private final List<ObjectNode> results = new ArrayList<>();
   private final List<EngineResult> chainedRejections = new ArrayList<>();
 
   public EngineHarness() {
@@ -168,6 +169,10 @@ public final class EngineHarness {
     for (OutRecord batch : result.events()) {
       batch.value().get("events").forEach(e -> events.add((ObjectNode) e));
     }
+    result.results().forEach(r -> {
+      assertThat(r.key()).isEqualTo(r.value().get("namespace").asText());
+      results.add((ObjectNode) r.value());
+    });
   }
 
   // --- command shortcuts ---
@@ -394,6 +399,11 @@ public final class EngineHarness {
     return chainedCommands;
   }
 
+  /** The assimilated records written to {@code coordinate.results} (SEMANTICS §6), in order. */
+  public List<ObjectNode> results() {
+    return results;
+  }
+
   public List<EngineResult> chainedRejections() {
     return chainedRejections;
   }
@@ -404,6 +414,7 @@ public final class EngineHarness {
     assignments.clear();
     events.clear();
     chainedCommands.clear();
+    results.clear();
     return this;
   }
 

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.coordinate.engine.CommandContext;
 import io.coordinate.engine.HandlerRegistry;
 import io.coordinate.engine.UnitTransitions;
+import io.coordinate.engine.replication.Replication;
 import io.coordinate.engine.state.AttemptRecord;
 import io.coordinate.engine.state.AttemptStatus;
 import io.coordinate.engine.state.WorkUnitRecord;
@@ -16,7 +17,8 @@ import io.coordinate.protocol.Times;
 /**
  * The attempt state machine (SEMANTICS §3): {@code renew}, {@code finish}, {@code fail}, {@code retry},
  * {@code expire}. Every command is fenced by the attempt id (see {@link Lookups#attempt}) and by the
- * attempt's status; a superseded attempt never touches its unit.
+ * attempt's status; a superseded attempt never touches its unit. A replica of a replicated unit (SEMANTICS §6)
+ * reports to {@link Replication} instead: finish is success, fail a client error, retry and expire no reply.
  */
 public final class AttemptCommands {
 
@@ -36,6 +38,10 @@ public final class AttemptCommands {
     double extend = ctx.command().optionalNumber("extend", RequestAttemptsHandler.DEFAULT_LIFETIME_SECONDS);
     JsonNode data = data(ctx, attempt);
     WorkUnitRecord unit = ctx.state().unit(ctx.namespace(), attempt.spec(), attempt.unit());
+    if (Replication.isReplica(unit, attempt)) {
+      requirePending(attempt, "renew");
+      return view(ctx).attempt(ctx.replication().renewed(attempt, Times.secondsToMillis(extend), data));
+    }
     if (unit == null || !UnitTransitions.isActive(unit, attempt)) {
       throw new CommandRejection(ErrorCode.LOST_LEASE, "attempt " + attempt.id() + " is no longer active");
     }
@@ -55,8 +61,13 @@ public final class AttemptCommands {
       throw notPending(attempt, "finish");
     }
     JsonNode data = data(ctx, attempt);
-    // chaining, released children and heirs, a parent's bookkeeping: the family cascade does them all
-    UnitTransitions.endAttempt(ctx.family(), attempt, AttemptStatus.FINISHED, data);
+    if (replica(ctx, attempt)) {
+      requirePending(attempt, "finish"); // a replica's outcome is final: a failed one stays failed
+      ctx.replication().finished(attempt, data);
+    } else {
+      // chaining, released children and heirs, a parent's bookkeeping: the family cascade does them all
+      UnitTransitions.endAttempt(ctx.family(), attempt, AttemptStatus.FINISHED, data);
+    }
     return view(ctx).attempt(ctx.state().attempt(ctx.namespace(), attempt.seq()));
   }
 
@@ -64,7 +75,11 @@ public final class AttemptCommands {
   static JsonNode fail(CommandContext ctx) {
     AttemptRecord attempt = Lookups.attempt(ctx);
     requirePending(attempt, "fail");
-    UnitTransitions.endAttempt(ctx.family(), attempt, AttemptStatus.FAILED, data(ctx, attempt));
+    if (replica(ctx, attempt)) {
+      ctx.replication().failed(attempt, data(ctx, attempt));
+    } else {
+      UnitTransitions.endAttempt(ctx.family(), attempt, AttemptStatus.FAILED, data(ctx, attempt));
+    }
     return view(ctx).attempt(ctx.state().attempt(ctx.namespace(), attempt.seq()));
   }
 
@@ -73,7 +88,11 @@ public final class AttemptCommands {
     AttemptRecord attempt = Lookups.attempt(ctx);
     requirePending(attempt, "retry");
     long notBefore = ctx.now() + Times.secondsToMillis(ctx.command().optionalNumber("delay", 0));
-    UnitTransitions.releaseAttempt(ctx.family(), attempt, AttemptStatus.RETRYABLE, data(ctx, attempt), notBefore);
+    if (replica(ctx, attempt)) {
+      ctx.replication().released(attempt, AttemptStatus.RETRYABLE, data(ctx, attempt), notBefore);
+    } else {
+      UnitTransitions.releaseAttempt(ctx.family(), attempt, AttemptStatus.RETRYABLE, data(ctx, attempt), notBefore);
+    }
     return view(ctx).attempt(ctx.state().attempt(ctx.namespace(), attempt.seq()));
   }
 
@@ -82,9 +101,19 @@ public final class AttemptCommands {
     AttemptRecord attempt = Lookups.attempt(ctx);
     if (attempt.status() != AttemptStatus.EXPIRED) {
       requirePending(attempt, "expire");
-      UnitTransitions.releaseAttempt(ctx.family(), attempt, AttemptStatus.EXPIRED, data(ctx, attempt), null);
+      if (replica(ctx, attempt)) {
+        ctx.replication().released(attempt, AttemptStatus.EXPIRED, data(ctx, attempt), null);
+      } else {
+        UnitTransitions.releaseAttempt(ctx.family(), attempt, AttemptStatus.EXPIRED, data(ctx, attempt), null);
+      }
     }
     return view(ctx).attempt(ctx.state().attempt(ctx.namespace(), attempt.seq()));
+  }
+
+  /** Whether the attempt is a replica of its unit's current round (SEMANTICS §6): its reports go to the validator. */
+  private static boolean replica(CommandContext ctx, AttemptRecord attempt) {
+    return attempt.isReplica() // an ordinary attempt costs no read here
+        && Replication.isReplica(ctx.state().unit(ctx.namespace(), attempt.spec(), attempt.unit()), attempt);
   }
 
   /** The command's {@code data} (an object) if given, else the attempt's current data. */

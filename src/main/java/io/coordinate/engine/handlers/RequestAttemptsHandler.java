@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.coordinate.engine.CommandContext;
 import io.coordinate.engine.HandlerRegistry;
 import io.coordinate.engine.UnitTransitions;
+import io.coordinate.engine.replication.Replication;
 import io.coordinate.engine.scheduler.Scheduler;
 import io.coordinate.engine.scheduler.SpecLoad;
 import io.coordinate.engine.scheduler.WorkRequest;
@@ -21,12 +22,18 @@ import io.coordinate.protocol.CommandType;
 import io.coordinate.protocol.Json;
 import io.coordinate.protocol.Times;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * {@code request_attempts}: choose one spec (see {@link Scheduler}), then hand out its best available units
  * (SEMANTICS §4). Reads the spec list and each spec's counters, then only the first units of the
- * available index: the cost does not grow with the number of units in the spec.
+ * available index: the cost does not grow with the number of units in the spec. A replicated spec (SEMANTICS §6)
+ * hands out replicas: each unit stays in the available index until every replica it needs is out, and a request
+ * passes over the units its worker's host already has one of (at most {@link Replication#MAX_UNITS_SKIPPED}).
  */
 public final class RequestAttemptsHandler {
 
@@ -52,15 +59,22 @@ public final class RequestAttemptsHandler {
     WorkerCommands.touch(ctx, worker);
 
     List<AttemptRecord> attempts = new ArrayList<>();
+    Set<String> nothingForHost = new HashSet<>();
     // A batch whose every unit was auto-failed by max_retries is fetched again (SEMANTICS §4.6).
     while (attempts.isEmpty()) {
-      SpecLoad chosen = Scheduler.choose(loads(ctx), request, ctx.now(), ctx.random());
+      List<SpecLoad> loads = loads(ctx);
+      loads.removeIf(load -> nothingForHost.contains(load.name()));
+      SpecLoad chosen = Scheduler.choose(loads, request, ctx.now(), ctx.random());
       if (chosen == null) {
         break;
       }
-      boolean handedOut = handOut(ctx, chosen, worker, (long) count, Times.secondsToMillis(lifetime), attempts);
-      if (!handedOut) {
+      HandOut handedOut = handOut(ctx, chosen, worker, (long) count, Times.secondsToMillis(lifetime), attempts);
+      if (handedOut == HandOut.NOTHING) {
         break;
+      }
+      if (handedOut == HandOut.NOTHING_FOR_THIS_HOST) {
+        // every available unit of this replicated spec has a replica on the worker's host: not a candidate
+        nothingForHost.add(chosen.name());
       }
     }
     ObjectNode assignment = Json.object();
@@ -95,11 +109,20 @@ public final class RequestAttemptsHandler {
     return loads;
   }
 
+  /** What {@link #handOut} did. */
+  private enum HandOut {
+    /** Attempts started, or units auto-failed (they count as tried). */
+    TRIED,
+    /** Nothing to try: the caller stops. */
+    NOTHING,
+    /** A replicated spec with available units, all of them with a replica on this host already. */
+    NOTHING_FOR_THIS_HOST
+  }
+
   /**
    * Starts attempts at up to {@code min(count, max_getwork, max_running − pending)} units of the spec.
-   * Returns false when there was nothing to try (so the caller stops); auto-failed units count as tried.
    */
-  private static boolean handOut(
+  private static HandOut handOut(
       CommandContext ctx, SpecLoad spec, String worker, long count, long lifetimeMillis, List<AttemptRecord> out) {
     CoordinateState state = ctx.state();
     String ns = ctx.namespace();
@@ -111,25 +134,48 @@ public final class RequestAttemptsHandler {
       limit = Math.min(limit, spec.meta().maxRunning() - spec.pending());
     }
     if (limit <= 0) {
-      return false;
+      return HandOut.NOTHING;
     }
-    List<String> names = state.bestAvailableUnits(ns, spec.name(), (int) Math.min(limit, Integer.MAX_VALUE));
+    int max = (int) Math.min(limit, Integer.MAX_VALUE);
+    boolean replicated = spec.meta().replication() != null;
+    String host = replicated ? ctx.replication().host(worker) : null;
+    Map<String, WorkUnitRecord> read = new HashMap<>();
+    List<String> names = !replicated ? state.bestAvailableUnits(ns, spec.name(), max)
+        // a host never gets two replicas of one unit: skip those it has, up to a bound (see docs/replication.md)
+        : state.bestAvailableUnits(ns, spec.name(), max, Replication.MAX_UNITS_SKIPPED, name -> {
+          WorkUnitRecord unit = state.unit(ns, spec.name(), name);
+          read.put(name, unit);
+          return Replication.canTake(unit, host);
+        });
     if (names.isEmpty()) {
       if (!Scheduler.canStartContinuous(spec, ctx.now())) {
-        return false;
+        return replicated && spec.available() > 0 ? HandOut.NOTHING_FOR_THIS_HOST : HandOut.NOTHING;
       }
       names = List.of(createContinuousUnit(ctx, spec));
     }
+    int tried = 0;
     for (String name : names) {
-      WorkUnitRecord unit = state.unit(ns, spec.name(), name);
+      WorkUnitRecord unit = read.containsKey(name) ? read.get(name) : state.unit(ns, spec.name(), name);
       long maxRetries = spec.meta().maxRetries();
+      if (replicated || Replication.roundUnderWay(unit)) {
+        String replicaHost = host != null ? host : ctx.replication().host(worker);
+        if (Replication.canTake(unit, replicaHost)) {
+          tried++;
+          AttemptRecord replica = ctx.replication().start(unit, worker, replicaHost, lifetimeMillis);
+          if (replica != null) {
+            out.add(replica); // null: it could not be sent, and failed
+          }
+        }
+        continue;
+      }
+      tried++;
       if (maxRetries > 0 && unit.attemptCount() >= maxRetries) {
         autoFail(ctx, unit, worker, lifetimeMillis);
       } else {
         out.add(UnitTransitions.startAttempt(state, ns, unit, worker, lifetimeMillis, ctx.now()));
       }
     }
-    return true;
+    return tried > 0 ? HandOut.TRIED : HandOut.NOTHING_FOR_THIS_HOST;
   }
 
   /** The N+1th attempt of a unit with {@code max_retries} N is created failed, and fails the unit. */

@@ -64,7 +64,9 @@ public final class WorkSpecCommands {
             (long) WorkSpecDefinition.number(given, "max_retries", m.maxRetries()),
             m.nextWorkSpecName(),
             m.runtime(),
-            m.minGb());
+            m.minGb(),
+            m.replication(),
+            m.retention());
     WorkSpecRecord after = spec.withMeta(changed);
     ctx.state().writeSpec(ctx.namespace(), spec, after);
     return view(ctx).spec(after);

@@ -2,6 +2,7 @@ package io.coordinate.engine.handlers;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.coordinate.engine.replication.ReplicationSettings;
 import io.coordinate.engine.state.WorkSpecMeta;
 import io.coordinate.protocol.CommandRejection;
 import io.coordinate.protocol.ErrorCode;
@@ -23,7 +24,10 @@ final class WorkSpecDefinition {
     return name.textValue();
   }
 
-  /** Metadata derived from data; {@code next_continuous} starts unset, as on every reload. */
+  /**
+   * Metadata derived from data; {@code next_continuous} starts unset, as on every reload. The replication keys
+   * and {@code retention} are read by {@link ReplicationSettings}, which refuses inconsistent values.
+   */
   static WorkSpecMeta deriveMeta(ObjectNode data) {
     boolean continuous = bool(data, "continuous", false);
     return new WorkSpecMeta(
@@ -39,7 +43,9 @@ final class WorkSpecDefinition {
         (long) number(data, "max_retries", 0),
         string(data, "then", ""),
         string(data, "runtime", ""),
-        number(data, "min_gb", 0));
+        number(data, "min_gb", 0),
+        ReplicationSettings.parse(data),
+        ReplicationSettings.retention(data));
   }
 
   /** {@code weight} if given and not 0, else {@code 20 - nice}; never below 1. */

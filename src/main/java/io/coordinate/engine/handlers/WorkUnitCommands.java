@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.coordinate.engine.CommandContext;
 import io.coordinate.engine.HandlerRegistry;
 import io.coordinate.engine.UnitTransitions;
+import io.coordinate.engine.replication.Replication;
 import io.coordinate.engine.state.CoordinateState;
 import io.coordinate.engine.state.UnitRef;
 import io.coordinate.engine.state.UnitStatus;
@@ -62,9 +63,14 @@ public final class WorkUnitCommands {
             UnitTransitions.restingStatus(unit.notBefore(), ctx.now()), null, 0);
       } else {
         after = new WorkUnitRecord(spec.name(), unit.name(), unit.data(), unit.priority(), unit.notBefore(),
-            before.status(), before.activeAttempt(), before.attemptCount());
-        if (before.status() != UnitStatus.PENDING) {
-          after = UnitTransitions.clearActiveAttempt(after, ctx.now());
+            before.status(), before.activeAttempt(), before.attemptCount()).withReplication(before.replication());
+        if (Replication.roundUnderWay(before)) {
+          // its replicas keep running; the replicas handed out from now on get the new data
+          if (before.status() != UnitStatus.PENDING) {
+            after = after.withStatus(UnitTransitions.restingStatus(after.notBefore(), ctx.now()));
+          }
+        } else if (before.status() != UnitStatus.PENDING) {
+          after = UnitTransitions.clearActiveAttempt(after, ctx.now()); // a decided replicated unit: a new round
         }
       }
       if (unit.parent() != null || unit.predecessor() != null || (before != null && before.family() != null)) {

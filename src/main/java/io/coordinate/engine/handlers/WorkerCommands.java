@@ -42,7 +42,7 @@ public final class WorkerCommands {
     }
     double expire = ctx.command().optionalNumber("expire", DEFAULT_EXPIRE_SECONDS);
     WorkerRecord after = new WorkerRecord(name, parent, true, mode, data,
-        ctx.now() + Times.secondsToMillis(expire), ctx.now());
+        ctx.now() + Times.secondsToMillis(expire), ctx.now(), before == null ? null : before.reliability());
     ctx.state().writeWorker(ctx.namespace(), before, after);
     return new StateViews(ctx.state(), ctx.namespace(), ctx.now()).worker(after);
   }
@@ -54,7 +54,7 @@ public final class WorkerCommands {
       throw new CommandRejection(ErrorCode.NO_SUCH_WORKER, "no worker \"" + name + "\"");
     }
     WorkerRecord after = new WorkerRecord(name, before.parent(), false, before.mode(), before.data(),
-        before.expiration(), ctx.now());
+        before.expiration(), ctx.now(), before.reliability());
     ctx.state().writeWorker(ctx.namespace(), before, after);
     return new StateViews(ctx.state(), ctx.namespace(), ctx.now()).worker(after);
   }

@@ -7,7 +7,7 @@ import java.util.Objects;
 /**
  * The state with its transition methods. Each write method keeps every index and counter of {@link Keys}
  * right for the change from {@code before} to {@code after}, and tells the {@link StateListener}; nothing
- * else writes to the store. Entries of the two time indexes that outlive their unit or attempt (after a
+ * else writes to the store. Entries of the three time indexes that outlive their unit or attempt (after a
  * delete) are left to be dropped by the engine's time step, which re-checks every entry before acting.
  */
 public final class CoordinateState extends StateReader {
@@ -88,6 +88,9 @@ public final class CoordinateState extends StateReader {
       if (before.status() == UnitStatus.DELAYED) {
         writable.delete(Keys.delayedUnit(before.notBefore(), ns, spec, name));
       }
+      if (purges(before)) {
+        writable.delete(Keys.purge(before.purgeAt(), ns, spec, name));
+      }
       addToCount(ns, spec, before.status(), -1);
     }
     if (after != null) {
@@ -107,6 +110,12 @@ public final class CoordinateState extends StateReader {
           hints.delayedInserted(notBefore);
         }
       }
+      if (purges(after)) {
+        writable.put(Keys.purge(after.purgeAt(), ns, spec, name), ValueCodec.EMPTY);
+        if (hints != null) {
+          hints.purgeInserted(after.purgeAt());
+        }
+      }
       addToCount(ns, spec, after.status(), +1);
     } else {
       deleteUnitAttempts(ns, before);
@@ -116,6 +125,11 @@ public final class CoordinateState extends StateReader {
       writeFamilyEntries(ns, before, after);
     }
     listener.unitChanged(ns, before, after);
+  }
+
+  /** A purge time only counts for a finished or failed unit: any other status keeps it out of the index. */
+  private static boolean purges(WorkUnitRecord unit) {
+    return unit.purgeAt() != null && (unit.status() == UnitStatus.FINISHED || unit.status() == UnitStatus.FAILED);
   }
 
   /**
@@ -248,6 +262,11 @@ public final class CoordinateState extends StateReader {
   /** Drops a delayed-unit index entry that no longer matches its unit. */
   public void dropStaleDelayedEntry(Keys.DelayedUnitKey key) {
     writable.delete(Keys.delayedUnit(key.notBefore(), key.namespace(), key.spec(), key.unit()));
+  }
+
+  /** Drops a purge entry that no longer matches a finished or failed unit. */
+  public void dropStalePurge(Keys.PurgeKey key) {
+    writable.delete(Keys.purge(key.purgeAt(), key.namespace(), key.spec(), key.unit()));
   }
 
   /** Drops a deadline entry that no longer matches a pending attempt. */

@@ -12,6 +12,7 @@ import java.util.List;
  * 02 [ns]                                   attempt sequence            → long (kept by destroy_namespace)
  * 03 [not_before][ns][spec][unit]           delayed units, by due time  → empty
  * 04 [expiration][ns][attempt seq]          pending attempts, by expiry → empty
+ * 05 [purge_at][ns][spec][unit]             finished/failed units to purge (retention) → empty
  * 10 [ns] 'S' [spec]                        work spec                   → WorkSpecRecord
  * 10 [ns] 'K' [spec][status]                unit count by status        → long
  * 10 [ns] 'U' [spec][unit]                  work unit                   → WorkUnitRecord
@@ -41,6 +42,7 @@ public final class Keys {
   static final byte SEQUENCES = 0x02;
   static final byte DELAYED_UNITS = 0x03;
   static final byte ATTEMPT_DEADLINES = 0x04;
+  static final byte PURGES = 0x05;
   static final byte NAMESPACE_DATA = 0x10;
 
   static final byte SPEC = 'S';
@@ -115,6 +117,25 @@ public final class Keys {
     KeyReader reader = new KeyReader(key, 1);
     long time = reader.int64();
     return new AttemptDeadlineKey(time, reader.string(), reader.int64());
+  }
+
+  /** A finished or failed unit to purge at {@code purgeAt} (a spec's {@code retention}, SEMANTICS §1). */
+  public static byte[] purge(long purgeAt, String ns, String spec, String unit) {
+    return new KeyWriter().tag(PURGES).int64(purgeAt).string(ns).string(spec).string(unit).toBytes();
+  }
+
+  public static byte[] purgesBefore(long exclusiveTime) {
+    return new KeyWriter().tag(PURGES).int64(exclusiveTime).toBytes();
+  }
+
+  public static byte[] purgesStart() {
+    return new byte[] {PURGES};
+  }
+
+  public static PurgeKey parsePurge(byte[] key) {
+    KeyReader reader = new KeyReader(key, 1);
+    long time = reader.int64();
+    return new PurgeKey(time, reader.string(), reader.string(), reader.string());
   }
 
   // --- one namespace ---
@@ -310,4 +331,7 @@ public final class Keys {
 
   /** A parsed {@link #attemptDeadline} key. */
   public record AttemptDeadlineKey(long expiration, String namespace, long attemptSeq) {}
+
+  /** A parsed {@link #purge} key. */
+  public record PurgeKey(long purgeAt, String namespace, String spec, String unit) {}
 }

@@ -57,6 +57,7 @@ public final class ScanHints {
 
   private long deadlineFloor = Long.MIN_VALUE;
   private long delayedFloor = Long.MIN_VALUE;
+  private long purgeFloor = Long.MIN_VALUE;
 
   /** No pending-attempt deadline is below this time. */
   long deadlineFloor() {
@@ -66,6 +67,20 @@ public final class ScanHints {
   /** No delayed-unit entry is below this time. */
   long delayedFloor() {
     return delayedFloor;
+  }
+
+  /** No purge entry is below this time. */
+  long purgeFloor() {
+    return purgeFloor;
+  }
+
+  void purgeInserted(long time) {
+    purgeFloor = Math.min(purgeFloor, time);
+  }
+
+  /** After a committed time step that purged every unit due before {@code time}. */
+  public void purgesDoneBefore(long time) {
+    purgeFloor = Math.max(purgeFloor, time);
   }
 
   /** Lowering is always safe, so it applies at once, even for a command that is later discarded. */

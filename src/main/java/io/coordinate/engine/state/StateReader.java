@@ -107,6 +107,37 @@ public class StateReader {
     return names;
   }
 
+  /**
+   * The best available units of a spec that {@code accept} takes, in index order, at most {@code limit}, reading
+   * at most {@code limit + maxSkipped} index entries: a request for replicas skips the units its host already
+   * has, and stops after {@code maxSkipped} of them rather than scan the spec. {@code accept} may read, not write.
+   */
+  public List<String> bestAvailableUnits(
+      String ns, String spec, int limit, int maxSkipped, java.util.function.Predicate<String> accept) {
+    byte[] prefix = Keys.availableUnits(ns, spec);
+    byte[] end = Keys.prefixEnd(prefix);
+    List<String> names = new ArrayList<>();
+    byte[] first = end;
+    long budget = (long) limit + maxSkipped;
+    byte[] start = hints == null ? prefix : hints.availableScanStart(ns, spec, prefix);
+    try (KeyValueIterator it = store.range(start, end)) {
+      while (it.hasNext() && names.size() < limit && budget-- > 0) {
+        byte[] key = it.next().key();
+        if (first == end) {
+          first = key;
+        }
+        String name = Keys.availableUnitName(key, ns, spec);
+        if (accept.test(name)) {
+          names.add(name);
+        }
+      }
+    }
+    if (hints != null) {
+      hints.scanned(ns, spec, first);
+    }
+    return names;
+  }
+
   public WorkUnitRecord unit(String ns, UnitRef ref) {
     return unit(ns, ref.spec(), ref.name());
   }
@@ -187,6 +218,12 @@ public class StateReader {
     byte[] start =
         hints == null ? Keys.attemptDeadlinesStart() : Keys.attemptDeadlinesBefore(hints.deadlineFloor());
     return collect(start, Keys.attemptDeadlinesBefore(now), limit, e -> Keys.parseAttemptDeadline(e.key()));
+  }
+
+  /** Finished or failed units whose purge time ({@code retention}) is at or before {@code now}. */
+  public List<Keys.PurgeKey> duePurges(long now, int limit) {
+    byte[] start = hints == null ? Keys.purgesStart() : Keys.purgesBefore(hints.purgeFloor());
+    return collect(start, Keys.purgesBefore(now + 1), limit, e -> Keys.parsePurge(e.key()));
   }
 
   // --- helpers ---

@@ -7,6 +7,8 @@ import io.coordinate.engine.state.AttemptRecord;
 import io.coordinate.engine.state.AttemptStatus;
 import io.coordinate.engine.state.ChildState;
 import io.coordinate.engine.state.Keys;
+import io.coordinate.engine.state.Replica;
+import io.coordinate.engine.state.ReplicationState;
 import io.coordinate.engine.state.StateReader;
 import io.coordinate.engine.state.UnitFamily;
 import io.coordinate.engine.state.UnitRef;
@@ -34,11 +36,13 @@ public final class StateViews {
   private final StateReader state;
   private final String ns;
   private final long now;
+  private final ReplicationView replication;
 
   public StateViews(StateReader state, String ns, long now) {
     this.state = state;
     this.ns = ns;
     this.now = now;
+    this.replication = new ReplicationView(state, ns, now);
   }
 
   // --- status as of now ---
@@ -53,6 +57,10 @@ public final class StateViews {
   /** The unit's status now, and the attempt that is active now (null when none). */
   public UnitNow unitNow(WorkUnitRecord unit) {
     AttemptRecord active = unit.activeAttempt() == null ? null : state.attempt(ns, unit.activeAttempt());
+    UnitStatus replicated = unit.replication() == null ? null : replication.statusNow(unit);
+    if (replicated != null) {
+      return new UnitNow(replicated, active); // a replica past its deadline: the round as the time step will leave it
+    }
     UnitStatus status = unit.status();
     if (status == UnitStatus.PENDING && active != null && attemptStatus(active) == AttemptStatus.EXPIRED) {
       active = null;
@@ -72,9 +80,12 @@ public final class StateViews {
     Map<UnitStatus, Long> counts = state.counts(ns, spec);
     Long delayed = counts.get(UnitStatus.DELAYED);
     Long pending = counts.get(UnitStatus.PENDING);
-    if ((delayed == null || delayed == 0) && (pending == null || pending == 0)) {
-      return counts;
+    if ((delayed == null || delayed == 0) && (pending == null || pending == 0)
+        && (!counts.containsKey(UnitStatus.AVAILABLE) || !replicated(spec))) {
+      return counts; // (an available replicated unit may have a replica past its deadline)
     }
+    java.util.Set<String> released = new java.util.HashSet<>();
+    java.util.Set<String> replicatedSeen = new java.util.HashSet<>();
     // The counters are exact as of the engine's last command or time step. Only the units whose time has
     // come since then need a second look, and the two time indexes hold exactly those (plus stale entries,
     // which are re-checked here as the time step re-checks them).
@@ -84,6 +95,7 @@ public final class StateViews {
         if (unit != null && unit.status() == UnitStatus.DELAYED
             && Objects.equals(unit.notBefore(), due.notBefore())) {
           move(counts, UnitStatus.DELAYED, UnitStatus.AVAILABLE);
+          released.add(unit.name());
         }
       }
     }
@@ -100,9 +112,20 @@ public final class StateViews {
       if (unit != null && unit.status() == UnitStatus.PENDING && unit.activeAttempt() != null
           && unit.activeAttempt() == attempt.seq()) {
         move(counts, UnitStatus.PENDING, restingStatus(unit));
+      } else if (unit != null && attempt.isReplica() && replicatedSeen.add(unit.name())) {
+        UnitStatus replicated = replication.statusNow(unit);
+        UnitStatus counted = released.contains(unit.name()) ? UnitStatus.AVAILABLE : unit.status();
+        if (replicated != null && replicated != counted) {
+          move(counts, counted, replicated);
+        }
       }
     }
     return counts;
+  }
+
+  private boolean replicated(String spec) {
+    WorkSpecRecord record = state.spec(ns, spec);
+    return record != null && record.meta().replication() != null;
   }
 
   private static void move(Map<UnitStatus, Long> counts, UnitStatus from, UnitStatus to) {
@@ -157,6 +180,12 @@ public final class StateViews {
     node.set("min_gb", Numbers.node(meta.minGb()));
     node.put("available_count", counts.getOrDefault(UnitStatus.AVAILABLE, 0L));
     node.put("pending_count", counts.getOrDefault(UnitStatus.PENDING, 0L));
+    if (meta.replication() != null) {
+      node.set("replication", ReplicationView.config(meta.replication()));
+    }
+    if (meta.retention() != null) {
+      node.set("retention", Numbers.node(meta.retention()));
+    }
     return node;
   }
 
@@ -181,10 +210,19 @@ public final class StateViews {
     return node;
   }
 
-  /** What a unit shows as its data: a failure from its family, else its active attempt's, else its own. */
-  private static JsonNode data(WorkUnitRecord unit, UnitNow current) {
+  /**
+   * What a unit shows as its data: a failure from its family, else a replicated unit's error mask, else its active
+   * attempt's data (a replicated unit's canonical replica), else its own.
+   */
+  private JsonNode data(WorkUnitRecord unit, UnitNow current) {
     if (current.status() == UnitStatus.FAILED && unit.family() != null && unit.family().failure() != null) {
       return unit.family().failure();
+    }
+    if (current.status() == UnitStatus.FAILED && unit.replication() != null) {
+      ReplicationState round = replication.roundNow(unit);
+      if (round.errorMask() != 0) {
+        return ErrorMask.failure(round.errorMask());
+      }
     }
     return current.active() != null ? current.active().data() : unit.data();
   }
@@ -213,6 +251,13 @@ public final class StateViews {
     long heirs = family == null ? 0 : state.heirCount(ns, self);
     node.set("heirs", refs(heirs == 0 ? List.of() : state.heirs(ns, self, MAX_LINKS_SHOWN)));
     node.put("heir_count", heirs);
+    ObjectNode replicas = replication.of(unit);
+    if (replicas != null) {
+      node.set("replication", replicas); // SEMANTICS §6: only for a unit of a replicated spec or with replicas
+    }
+    if (unit.purgeAt() != null && (unit.status() == UnitStatus.FINISHED || unit.status() == UnitStatus.FAILED)) {
+      node.put("purge_at", Times.format(unit.purgeAt()));
+    }
     return node;
   }
 
@@ -248,6 +293,23 @@ public final class StateViews {
       node.putNull("end_time");
     }
     WorkUnitRecord unit = state.unit(ns, attempt.spec(), attempt.unit());
+    Replica replica = attempt.isReplica() && unit != null && unit.replication() != null
+        ? replication.roundNow(unit).replica(attempt.seq()) : null;
+    if (replica != null) {
+      // a replica of the unit's current round is active while it runs; its outcome and validation are the round's
+      node.put("active", attemptStatus(attempt) == AttemptStatus.PENDING);
+      ObjectNode replicaNode = node.putObject("replica");
+      replicaNode.put("host", replica.host());
+      if (replica.outcome() == null) {
+        replicaNode.putNull("outcome");
+      } else {
+        replicaNode.put("outcome", replica.outcome().wireName());
+      }
+      replicaNode.put("validate_state", replica.validateState().wireName());
+      replicaNode.put("canonical", unit.replication().canonical() != null
+          && unit.replication().canonical() == attempt.seq());
+      return node;
+    }
     node.put("active", unit != null && unit.activeAttempt() != null && unit.activeAttempt() == attempt.seq()
         && attemptStatus(attempt) != AttemptStatus.EXPIRED);
     return node;
@@ -276,6 +338,9 @@ public final class StateViews {
       activeAttempts(child).forEach(a -> childAttempts.add(a.id()));
     }
     node.set("child_attempts", childAttempts);
+    if (worker.reliability() != null) {
+      node.set("reliability", ReplicationView.reliability(worker.reliability())); // SEMANTICS §6
+    }
     return node;
   }
 

@@ -104,6 +104,45 @@ class CoordinateStateTest {
   }
 
   @Test
+  void replicasAndRetentionKeepEveryIndexExact() {
+    h.setSpec("{\"name\":\"rep\",\"min_quorum\":2,\"target_nresults\":3,\"delay_bound\":60,\"retention\":600}");
+    h.addUnits("rep", "x", "y");
+    for (String host : List.of("h1", "h2", "h3", "h4")) {
+      h.send("worker_heartbeat", "worker", "w" + host, "parent", host).ok();
+    }
+    check();
+    List<Attempt> x = new ArrayList<>();
+    for (String host : List.of("h1", "h2", "h3")) {
+      x.addAll(h.worker("w" + host).request("count", 2));
+      check();
+    }
+    assertThat(h.reader().counts(NS, "rep")).isEqualTo(Map.of(UnitStatus.PENDING, 2L));
+    h.renew(x.get(0), 30, "{}").ok();
+    check();
+    h.fail(x.get(1)).ok(); // y needs another replica
+    check();
+    assertThat(h.reader().bestAvailableUnits(NS, "rep", 10)).containsExactly("y");
+    h.send("finish_attempt", "attempt_id", x.get(0).id(), "data", json("{\"result\":1}")).ok();
+    h.send("finish_attempt", "attempt_id", x.get(2).id(), "data", json("{\"result\":1}")).ok();
+    check();
+    assertThat(h.reader().unit(NS, "rep", "x").status()).isEqualTo(UnitStatus.FINISHED);
+    assertThat(h.reader().duePurges(Long.MAX_VALUE - 1, 10)).hasSize(1);
+    h.advanceSeconds(61); // y's replicas time out
+    h.punctuate();
+    check();
+    h.send("cancel_work_units", "work_spec_name", "rep").ok();
+    check();
+    h.reset("rep", "{\"names\":[\"x\"]}").ok();
+    check();
+    assertThat(h.reader().duePurges(Long.MAX_VALUE - 1, 10)).hasSize(1);
+    h.advance(Duration.ofMinutes(10));
+    h.punctuate();
+    check();
+    assertThat(h.reader().unit(NS, "rep", "y")).isNull();
+    assertThat(h.reader().unit(NS, "rep", "x").status()).isEqualTo(UnitStatus.AVAILABLE);
+  }
+
+  @Test
   void workerParentChangesKeepTheChildIndexExact() {
     h.send("worker_heartbeat", "worker", "p1").ok();
     h.send("worker_heartbeat", "worker", "p2").ok();
@@ -269,6 +308,15 @@ class CoordinateStateTest {
       }
     }
     assertThat(delayedEntries).as("delayed index").isEqualTo(delayed);
+    Set<Keys.PurgeKey> purgeEntries = new HashSet<>();
+    for (Keys.PurgeKey entry : r.duePurges(Long.MAX_VALUE - 1, Integer.MAX_VALUE)) {
+      if (entry.namespace().equals(NS) && r.unit(NS, entry.spec(), entry.unit()) != null) {
+        purgeEntries.add(entry);
+      }
+    }
+    assertThat(purgeEntries).as("purge index").isEqualTo(new HashSet<>(allUnits.stream()
+        .filter(u -> u.purgeAt() != null && (u.status() == UnitStatus.FINISHED || u.status() == UnitStatus.FAILED))
+        .map(u -> new Keys.PurgeKey(u.purgeAt(), NS, u.spec(), u.name())).toList()));
     Set<Keys.AttemptDeadlineKey> deadlines = new HashSet<>();
     for (Keys.AttemptDeadlineKey entry : r.dueAttemptDeadlines(Long.MAX_VALUE, Integer.MAX_VALUE)) {
       if (entry.namespace().equals(NS) && r.attempt(NS, entry.attemptSeq()) != null) {
@@ -357,6 +405,10 @@ class CoordinateStateTest {
         .containsExactlyElementsOf(own);
     // a reset gives a unit a fresh retry budget, so the count may be below its history
     assertThat(unit.attemptCount()).as("attempt count of %s", unit.name()).isLessThanOrEqualTo(own.size());
+    if (unit.replication() != null) {
+      checkRound(unit);
+      return;
+    }
     UnitFamily family = unit.family();
     boolean blocks = family != null && family.blocks();
     boolean familyFailure = family != null && family.failure() != null && unit.status() == UnitStatus.FAILED;
@@ -384,6 +436,30 @@ class CoordinateStateTest {
     };
     assertThat(unit.status()).as("status of %s with a %s active attempt", unit.name(), active.status())
         .isEqualTo(expected);
+  }
+
+  /** A replicated unit's status follows its round; each replica is a replica attempt of the unit, deadline and all. */
+  private void checkRound(WorkUnitRecord unit) {
+    ReplicationState round = unit.replication();
+    for (Replica replica : round.replicas()) {
+      AttemptRecord attempt = h.reader().attempt(NS, replica.seq());
+      assertThat(attempt.isReplica()).isTrue();
+      assertThat(attempt.unit()).isEqualTo(unit.name());
+      assertThat(attempt.worker()).isEqualTo(replica.worker());
+      assertThat(replica.deadline()).as("deadline of replica %s", replica.seq()).isEqualTo(attempt.expirationTime());
+      if (replica.running()) {
+        assertThat(attempt.status()).isEqualTo(AttemptStatus.PENDING);
+      }
+    }
+    if (round.canonical() != null) {
+      assertThat(unit.activeAttempt()).isEqualTo(round.canonical());
+      assertThat(unit.status()).isIn(UnitStatus.FINISHED, UnitStatus.WAITING);
+    } else if (round.errorMask() != 0) {
+      assertThat(unit.status()).isEqualTo(UnitStatus.FAILED);
+    } else {
+      assertThat(unit.activeAttempt()).isNull();
+      assertThat(unit.status()).isIn(UnitStatus.AVAILABLE, UnitStatus.DELAYED, UnitStatus.PENDING, UnitStatus.BLOCKED);
+    }
   }
 
   private List<byte[]> keys(byte[] prefix) {

@@ -199,6 +199,7 @@ class KeysTest {
     List<Long> times = longs().subList(0, 80);
     assertOrderPreserved(times, Long::compare, t -> Keys.delayedUnit(t, "ns", "spec", "unit"));
     assertOrderPreserved(times, Long::compare, t -> Keys.attemptDeadline(t, "ns", 1));
+    assertOrderPreserved(times, Long::compare, t -> Keys.purge(t, "ns", "spec", "unit"));
     for (long t : times) {
       String ns = randomString();
       String spec = randomString();
@@ -208,6 +209,8 @@ class KeysTest {
       long seq = random.nextLong();
       assertThat(Keys.parseAttemptDeadline(Keys.attemptDeadline(t, ns, seq)))
           .isEqualTo(new Keys.AttemptDeadlineKey(t, ns, seq));
+      assertThat(Keys.parsePurge(Keys.purge(t, ns, spec, unit))).isEqualTo(new Keys.PurgeKey(t, ns, spec, unit));
+      assertThat(Arrays.compareUnsigned(Keys.purge(t, ns, spec, unit), Keys.purgesBefore(t))).isPositive();
       byte[] due = Keys.delayedUnit(t, ns, spec, unit);
       if (t < Long.MAX_VALUE) {
         assertThat(Arrays.compareUnsigned(due, Keys.delayedUnitsBefore(t + 1))).isNegative();

@@ -1,0 +1,200 @@
+package io.coordinate.engine.replication;
+
+import static io.coordinate.engine.state.ReplicaOutcome.CLIENT_ERROR;
+import static io.coordinate.engine.state.ReplicaOutcome.DIDNT_NEED;
+import static io.coordinate.engine.state.ReplicaOutcome.NO_REPLY;
+import static io.coordinate.engine.state.ReplicaOutcome.SUCCESS;
+
+import io.coordinate.engine.state.Replica;
+import io.coordinate.engine.state.ReplicationConfig;
+import io.coordinate.engine.state.ReplicationState;
+import io.coordinate.engine.state.ValidateState;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * BOINC's transitioner and validator as one pure function of a unit's round (SEMANTICS §6): the engine runs it
+ * after every change to a replica, the views run it to show a round exactly as of now. It reads nothing but the
+ * round, so a decision needs no attempt read.
+ *
+ * <ol>
+ *   <li>Validator: when successes >= {@code min_quorum} and one of them is new, the first success (in the order
+ *       the replicas were handed out) that at least {@code min_quorum/2 + 1} successes match becomes canonical;
+ *       the successes that match it are {@code valid}, the others {@code invalid}. Without consensus every
+ *       success is {@code inconclusive}; more successes than {@code max_success_results} set bit 4; and when
+ *       successes >= target, one more replica is needed: target = successes + 1.
+ *   <li>Transitioner, without a canonical result: more failed and unanswered replicas than
+ *       {@code max_error_results} set bit 2. If replicas are still needed (target − running − successes), and
+ *       handing them out would make more than {@code max_total_results} replicas, bit 8; more than the spec's
+ *       {@code max_retries} (when set), bit 1 ("couldn't send").
+ *   <li>Decided (a canonical result or an error bit): running replicas are not needed any more
+ *       ({@code didnt_need}); on an error, the successes not yet judged are {@code no_check}.
+ * </ol>
+ *
+ * A canonical result wins: the error bits are only looked at while there is none.
+ */
+public final class Quorum {
+
+  /** A round after a pass, and how many more replicas it needs now (0 once decided). */
+  public record Pass(ReplicationState round, int needed) {
+
+    public boolean decided() {
+      return round.decided();
+    }
+  }
+
+  private Quorum() {}
+
+  /** One pass of the validator and the transitioner over an undecided round; a decided round is returned as is. */
+  public static Pass evaluate(ReplicationConfig config, long maxRetries, ReplicationState round) {
+    if (round.decided()) {
+      return new Pass(round, 0);
+    }
+    List<Replica> replicas = new ArrayList<>(round.replicas());
+    int target = target(config, round);
+    int mask = round.errorMask();
+    Long canonical = null;
+    int successes = count(replicas, SUCCESS);
+    boolean fresh = replicas.stream()
+        .anyMatch(r -> r.outcome() == SUCCESS && r.validateState() == ValidateState.INIT);
+    if (successes >= config.minQuorum() && fresh) {
+      String canonicalDigest = null;
+      for (Replica candidate : replicas) {
+        if (candidate.outcome() == SUCCESS && matches(replicas, candidate.digest()) >= config.majority()) {
+          canonical = candidate.seq();
+          canonicalDigest = candidate.digest();
+          break;
+        }
+      }
+      for (int i = 0; i < replicas.size(); i++) {
+        Replica replica = replicas.get(i);
+        if (replica.outcome() == SUCCESS) {
+          ValidateState judged = canonical == null ? ValidateState.INCONCLUSIVE
+              : Objects.equals(replica.digest(), canonicalDigest) ? ValidateState.VALID : ValidateState.INVALID;
+          replicas.set(i, replica.withValidateState(judged));
+        }
+      }
+      if (canonical == null) {
+        if (successes > config.maxSuccessResults()) {
+          mask |= ReplicationState.TOO_MANY_SUCCESSES;
+        }
+        if (successes >= target) {
+          target = successes + 1;
+        }
+      }
+    }
+    if (canonical == null) {
+      if (count(replicas, CLIENT_ERROR) + count(replicas, NO_REPLY) > config.maxErrorResults()) {
+        mask |= ReplicationState.TOO_MANY_ERRORS;
+      }
+      int needed = target - running(replicas) - successes;
+      if (mask == 0 && needed > 0) {
+        if (replicas.size() + needed > config.maxTotalResults()) {
+          mask |= ReplicationState.TOO_MANY_TOTAL;
+        }
+        if (maxRetries > 0 && replicas.size() + needed > maxRetries) {
+          mask |= ReplicationState.COULDNT_SEND;
+        }
+      }
+    }
+    ReplicationState after = round.withReplicas(replicas).withDecision(target == config.targetNresults() ? 0 : target,
+        mask, canonical);
+    if (after.decided()) {
+      return new Pass(settled(after), 0);
+    }
+    return new Pass(after, needed(config, after));
+  }
+
+  /** Sets error bits on an undecided round (cancel, or a replica that cannot be sent) and settles it. */
+  public static ReplicationState fail(ReplicationState round, int bits) {
+    return settled(round.withDecision(round.target(), round.errorMask() | bits, round.canonical()));
+  }
+
+  /** A replica of a decided round reported success: it is validated against the canonical result, if any. */
+  public static ReplicationState lateSuccess(ReplicationState round, long seq, String digest) {
+    Replica canonical = round.canonical() == null ? null : round.replica(round.canonical());
+    ValidateState judged = canonical == null ? ValidateState.NO_CHECK
+        : canonical.digest().equals(digest) ? ValidateState.VALID : ValidateState.INVALID;
+    return round.withReplica(seq, r -> r.withSuccess(digest).withValidateState(judged));
+  }
+
+  /** The round as of {@code now}: running replicas past their deadline count as {@code no_reply} (for views). */
+  public static ReplicationState asOf(ReplicationState round, long now) {
+    List<Replica> replicas = new ArrayList<>(round.replicas().size());
+    boolean changed = false;
+    for (Replica replica : round.replicas()) {
+      if (replica.running() && replica.deadline() < now) {
+        replicas.add(replica.withOutcome(round.decided() ? DIDNT_NEED : NO_REPLY));
+        changed = true;
+      } else {
+        replicas.add(replica);
+      }
+    }
+    return changed ? round.withReplicas(replicas) : round;
+  }
+
+  /** Whether a running replica of the round is past its deadline at {@code now}. */
+  public static boolean overdue(ReplicationState round, long now) {
+    return round.replicas().stream().anyMatch(r -> r.running() && r.deadline() < now);
+  }
+
+  /** Replicas still to hand out: target − running − successes; 0 once decided. */
+  public static int needed(ReplicationConfig config, ReplicationState round) {
+    if (round.decided()) {
+      return 0;
+    }
+    List<Replica> replicas = round.replicas();
+    return Math.max(0, target(config, round) - running(replicas) - count(replicas, SUCCESS));
+  }
+
+  /** The round's {@code target_nresults}: the spec's, or more after a validation without consensus. */
+  public static int target(ReplicationConfig config, ReplicationState round) {
+    return Math.max(config.targetNresults(), round.target());
+  }
+
+  private static ReplicationState settled(ReplicationState round) {
+    List<Replica> replicas = new ArrayList<>(round.replicas().size());
+    for (Replica replica : round.replicas()) {
+      if (replica.running()) {
+        replica = replica.withOutcome(DIDNT_NEED);
+      } else if (round.canonical() == null && replica.outcome() == SUCCESS
+          && (replica.validateState() == ValidateState.INIT
+              || replica.validateState() == ValidateState.INCONCLUSIVE)) {
+        replica = replica.withValidateState(ValidateState.NO_CHECK);
+      }
+      replicas.add(replica);
+    }
+    return round.withReplicas(replicas);
+  }
+
+  private static int count(List<Replica> replicas, io.coordinate.engine.state.ReplicaOutcome outcome) {
+    int n = 0;
+    for (Replica replica : replicas) {
+      if (replica.outcome() == outcome) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  private static int running(List<Replica> replicas) {
+    int n = 0;
+    for (Replica replica : replicas) {
+      if (replica.running()) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  private static int matches(List<Replica> replicas, String digest) {
+    int n = 0;
+    for (Replica replica : replicas) {
+      if (replica.outcome() == SUCCESS && Objects.equals(replica.digest(), digest)) {
+        n++;
+      }
+    }
+    return n;
+  }
+}

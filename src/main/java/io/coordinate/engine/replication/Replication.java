@@ -1,0 +1,314 @@
+package io.coordinate.engine.replication;
+
+import static io.coordinate.engine.state.ReplicaOutcome.CLIENT_ERROR;
+import static io.coordinate.engine.state.ReplicaOutcome.NO_REPLY;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.coordinate.engine.Family;
+import io.coordinate.engine.state.AttemptRecord;
+import io.coordinate.engine.state.AttemptStatus;
+import io.coordinate.engine.state.CoordinateState;
+import io.coordinate.engine.state.Replica;
+import io.coordinate.engine.state.ReplicationConfig;
+import io.coordinate.engine.state.ReplicationState;
+import io.coordinate.engine.state.UnitStatus;
+import io.coordinate.engine.state.ValidateState;
+import io.coordinate.engine.state.WorkSpecRecord;
+import io.coordinate.engine.state.WorkUnitRecord;
+import io.coordinate.engine.state.WorkerRecord;
+import io.coordinate.engine.state.WorkerReliability;
+import io.coordinate.protocol.Times;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * Redundant execution (SEMANTICS §6) in the engine: hands out replicas, takes their reports, runs the
+ * transitioner and validator ({@link Quorum}) after each, moves the unit, and assimilates a decided round exactly
+ * once, in the command (or time step) that decides it: its record goes out with the state change that marks it
+ * assimilated, so under exactly-once processing neither can happen without the other. One instance serves one
+ * command or one time-step item of one namespace.
+ *
+ * <p>A unit runs as replicas when its spec is replicated, or while it has a round under way; its round lives in
+ * its record ({@link ReplicationState}) and every replica is an attempt. A decided round has a canonical replica
+ * (the unit's active attempt from then on: it finishes the unit, with its data, through the job-tree cascade of
+ * {@link Family}) or an error mask (the unit fails). Replicas still running then are not needed any more
+ * ({@code didnt_need}); they may still report and are validated against the canonical result.
+ */
+public final class Replication {
+
+  /** How many units a request for replicas may pass over because its host already has one of them. */
+  public static final int MAX_UNITS_SKIPPED = 1000;
+
+  private final Family family;
+  private final CoordinateState state;
+  private final String ns;
+  private final long now;
+  private final Consumer<ObjectNode> results;
+  private final Map<String, WorkSpecRecord> specs = new HashMap<>();
+
+  /** @param results where assimilated records go ({@code coordinate.results}) */
+  public Replication(Family family, Consumer<ObjectNode> results) {
+    this.family = family;
+    this.state = family.state();
+    this.ns = family.namespace();
+    this.now = family.now();
+    this.results = results;
+  }
+
+  /** Whether the attempt is a replica of its unit's current round. */
+  public static boolean isReplica(WorkUnitRecord unit, AttemptRecord attempt) {
+    return attempt.isReplica() && unit != null && unit.replication() != null
+        && unit.replication().replica(attempt.seq()) != null;
+  }
+
+  /** Whether an available unit runs as replicas: it has a round under way (its spec may have changed since). */
+  public static boolean roundUnderWay(WorkUnitRecord unit) {
+    return unit.replication() != null && !unit.replication().replicas().isEmpty() && !unit.replication().decided()
+        && unit.status() != UnitStatus.FINISHED && unit.status() != UnitStatus.FAILED;
+  }
+
+  /** Whether {@code host} may take a replica of the unit: it is available and the host has none of its round. */
+  public static boolean canTake(WorkUnitRecord unit, String host) {
+    return unit != null && unit.status() == UnitStatus.AVAILABLE
+        && (unit.replication() == null || !unit.replication().hasHost(host));
+  }
+
+  /** A worker's host: its top-level ancestor by {@code parent}; a worker without a parent is its own host. */
+  public String host(String worker) {
+    Set<String> seen = new HashSet<>();
+    String current = worker;
+    seen.add(current);
+    while (true) {
+      WorkerRecord record = state.worker(ns, current);
+      if (record == null || record.parent() == null || !seen.add(record.parent())) {
+        return current;
+      }
+      current = record.parent();
+    }
+  }
+
+  // --- handing out ---
+
+  /**
+   * Hands out a replica of an available unit to {@code worker} on {@code host}: its deadline is the spec's
+   * {@code delay_bound}, or the request's lifetime. The unit stays available while it needs more replicas, and is
+   * pending once every needed one is out. Returns null, and fails the unit with bit 1, when the spec's
+   * {@code max_retries} (lowered since the round began) allows no more replicas.
+   */
+  public AttemptRecord start(WorkUnitRecord unit, String worker, String host, long lifetimeMillis) {
+    ReplicationConfig config = config(unit.spec());
+    ReplicationState round = unit.replication() == null ? ReplicationState.first() : unit.replication();
+    long maxRetries = maxRetries(unit.spec());
+    if (maxRetries > 0 && round.replicas().size() >= maxRetries) {
+      decide(unit, unit, round, Quorum.fail(round, ReplicationState.COULDNT_SEND));
+      return null;
+    }
+    long seq = state.nextAttemptSeq(ns);
+    long deadline = now + (config.delayBound() != null ? Times.secondsToMillis(config.delayBound()) : lifetimeMillis);
+    AttemptRecord attempt = new AttemptRecord(seq, unit.spec(), unit.name(), worker, AttemptStatus.PENDING,
+        unit.data(), now, deadline, null, true);
+    state.writeAttempt(ns, null, attempt);
+    ReplicationState next = round.withReplica(new Replica(seq, worker, host, deadline, null, ValidateState.INIT, null));
+    WorkUnitRecord after = unit.withReplication(next).withAttemptCount(unit.attemptCount() + 1);
+    state.writeUnit(ns, unit, after.withStatus(Quorum.needed(config, next) > 0 ? unit.status() : UnitStatus.PENDING));
+    return attempt;
+  }
+
+  // --- reports ---
+
+  /** A replica finished: success, with the digest of its {@code result}; validated now or, if decided, late. */
+  public void finished(AttemptRecord attempt, JsonNode data) {
+    state.writeAttempt(ns, attempt, attempt.withStatus(AttemptStatus.FINISHED, data, now));
+    WorkUnitRecord unit = state.unit(ns, attempt.spec(), attempt.unit());
+    ReplicationState before = unit.replication();
+    String digest = ResultDigest.of(data);
+    ReplicationState round = closed(unit) ? Quorum.lateSuccess(before, attempt.seq(), digest)
+        : before.withReplica(attempt.seq(), r -> r.withSuccess(digest));
+    apply(unit, unit, before, round);
+  }
+
+  /** A replica failed: {@code client_error}. */
+  public void failed(AttemptRecord attempt, JsonNode data) {
+    state.writeAttempt(ns, attempt, attempt.withStatus(AttemptStatus.FAILED, data, now));
+    WorkUnitRecord unit = state.unit(ns, attempt.spec(), attempt.unit());
+    ReplicationState before = unit.replication();
+    apply(unit, unit, before, before.withReplica(attempt.seq(), r -> r.withOutcome(CLIENT_ERROR)));
+  }
+
+  /**
+   * A replica expired (by command or past its deadline) or was retried: {@code no_reply}, unless it was not needed
+   * any more. A retry's {@code notBefore} holds back the unit's next replica.
+   */
+  public void released(AttemptRecord attempt, AttemptStatus status, JsonNode data, Long notBefore) {
+    state.writeAttempt(ns, attempt, attempt.withStatus(status, data, now));
+    WorkUnitRecord unit = state.unit(ns, attempt.spec(), attempt.unit());
+    ReplicationState before = unit.replication();
+    Replica replica = before.replica(attempt.seq());
+    ReplicationState round = replica.running() ? before.withReplica(attempt.seq(), r -> r.withOutcome(NO_REPLY))
+        : before;
+    WorkUnitRecord changed = notBefore != null && !closed(unit) ? unit.withNotBefore(notBefore, unit.status()) : unit;
+    apply(unit, changed, before, round);
+  }
+
+  /**
+   * Renews a running replica: its deadline becomes now + {@code extendMillis}, but never later than its start +
+   * {@code delay_bound} when the spec sets one (a replica may run that long, not longer).
+   */
+  public AttemptRecord renewed(AttemptRecord attempt, long extendMillis, JsonNode data) {
+    ReplicationConfig config = config(attempt.spec());
+    long expiration = now + extendMillis;
+    if (config.delayBound() != null) {
+      expiration = Math.min(expiration, attempt.startTime() + Times.secondsToMillis(config.delayBound()));
+    }
+    AttemptRecord renewed = attempt.withExpiration(expiration, data);
+    state.writeAttempt(ns, attempt, renewed);
+    WorkUnitRecord unit = state.unit(ns, attempt.spec(), attempt.unit());
+    long deadline = expiration;
+    state.writeUnit(ns, unit, unit.withReplication(
+        unit.replication().withReplica(attempt.seq(), r -> r.withDeadline(deadline))));
+    return renewed;
+  }
+
+  /**
+   * {@code cancel_work_units}: a replicated unit not yet decided gets bit 16, fails and is assimilated. Returns
+   * false for a unit that is not replicated or already decided.
+   */
+  public boolean cancel(WorkUnitRecord unit) {
+    if (closed(unit)) {
+      return false;
+    }
+    ReplicationState round = unit.replication();
+    if (round == null) {
+      WorkSpecRecord spec = spec(unit.spec());
+      if (spec == null || spec.meta().replication() == null) {
+        return false;
+      }
+      round = ReplicationState.first();
+    }
+    if (round.decided()) {
+      return false;
+    }
+    decide(unit, unit, round, Quorum.fail(round, ReplicationState.CANCELLED));
+    return true;
+  }
+
+  // --- the transitioner ---
+
+  /**
+   * Writes a replica's change: for a decided round, only the round (a late replica); otherwise a pass of the
+   * transitioner and validator, and the unit's move.
+   *
+   * @param stored the unit as stored
+   * @param changed the unit with any change of its own fields (a retry's not-before)
+   */
+  private void apply(WorkUnitRecord stored, WorkUnitRecord changed, ReplicationState before, ReplicationState round) {
+    if (closed(stored)) {
+      WorkUnitRecord after = changed.withReplication(round);
+      if (!after.equals(stored)) {
+        state.writeUnit(ns, stored, after);
+      }
+      count(before, round);
+      return;
+    }
+    ReplicationConfig config = config(stored.spec());
+    Quorum.Pass pass = Quorum.evaluate(config, maxRetries(stored.spec()), round);
+    if (pass.decided()) {
+      decide(stored, changed, before, pass.round());
+      return;
+    }
+    WorkUnitRecord after = changed.withReplication(pass.round());
+    state.writeUnit(ns, stored, after.withStatus(pass.needed() > 0 ? family.restingStatus(after) : UnitStatus.PENDING));
+    count(before, pass.round());
+  }
+
+  /**
+   * A round was decided: first the round (its replicas judged), then the unit's move — finished with the canonical
+   * replica as its active attempt (children released, heirs, chaining on its data: {@link Family}), or failed —
+   * then the assimilation, then the workers' counters.
+   */
+  private void decide(WorkUnitRecord stored, WorkUnitRecord changed, ReplicationState before,
+      ReplicationState round) {
+    WorkUnitRecord judged = changed.withReplication(round);
+    state.writeUnit(ns, stored, judged);
+    AttemptRecord canonical = null;
+    if (round.canonical() != null) {
+      canonical = state.attempt(ns, round.canonical());
+      family.replicatedFinished(judged.withActiveAttempt(round.canonical(), judged.status()), canonical.data());
+    } else {
+      family.replicatedFailed(judged);
+    }
+    WorkUnitRecord decided = state.unit(ns, stored.spec(), stored.name());
+    if (decided != null && decided.replication() != null && decided.replication().assimilatedAt() == null) {
+      WorkUnitRecord assimilated = decided.withReplication(decided.replication().withAssimilatedAt(now));
+      state.writeUnit(ns, decided, assimilated);
+      results.accept(Assimilation.record(ns, assimilated, canonical, now));
+    }
+    count(before, round);
+  }
+
+  /** Decided, or finished or failed by its family: a report only updates its replica. */
+  private static boolean closed(WorkUnitRecord unit) {
+    return unit.replication() != null && unit.replication().decided() || unit.status() == UnitStatus.FINISHED
+        || unit.status() == UnitStatus.FAILED || unit.status() == UnitStatus.WAITING;
+  }
+
+  /** The workers' reliability counters for what changed between two states of a round. */
+  private void count(ReplicationState before, ReplicationState after) {
+    Map<String, WorkerReliability> counters = new LinkedHashMap<>();
+    for (Replica now : after.replicas()) {
+      Replica old = before == null ? null : before.replica(now.seq());
+      if (old == null) {
+        continue;
+      }
+      WorkerReliability counted = counters.get(now.worker());
+      if (counted == null) {
+        WorkerRecord worker = state.worker(ns, now.worker());
+        if (worker == null) {
+          continue;
+        }
+        counted = worker.reliability() == null ? WorkerReliability.NONE : worker.reliability();
+      }
+      if (old.outcome() != CLIENT_ERROR && now.outcome() == CLIENT_ERROR) {
+        counted = counted.error();
+      }
+      if (old.outcome() == null && now.outcome() == NO_REPLY) {
+        counted = counted.timeout();
+      }
+      if (old.validateState() != now.validateState() && (now.validateState() == ValidateState.VALID
+          || now.validateState() == ValidateState.INVALID)) {
+        counted = counted.validated(now.validateState() == ValidateState.VALID);
+      }
+      counters.put(now.worker(), counted);
+    }
+    counters.forEach((name, reliability) -> {
+      WorkerRecord worker = state.worker(ns, name);
+      WorkerReliability current = worker.reliability() == null ? WorkerReliability.NONE : worker.reliability();
+      if (!reliability.equals(current)) {
+        state.writeWorker(ns, worker, worker.withReliability(reliability));
+      }
+    });
+  }
+
+  // --- the spec ---
+
+  /** The spec's replication settings; a unit whose spec is no longer replicated finishes its round with a quorum of 1. */
+  public ReplicationConfig config(String spec) {
+    WorkSpecRecord record = spec(spec);
+    return record == null || record.meta().replication() == null ? ReplicationConfig.SINGLE
+        : record.meta().replication();
+  }
+
+  private long maxRetries(String spec) {
+    WorkSpecRecord record = spec(spec);
+    return record == null ? 0 : record.meta().maxRetries();
+  }
+
+  private WorkSpecRecord spec(String name) {
+    return specs.computeIfAbsent(name, n -> state.spec(ns, n));
+  }
+}
