@@ -26,7 +26,7 @@ import picocli.CommandLine.Spec;
       DevCommand.class,
       RunCommand.class,
       BenchScaleCommand.class,
-      // Next: BenchCommand.class (`coordinate bench`, load generator) — separate issue, add it here.
+      BenchCommand.class,
     })
 public final class CoordinateCli implements Callable<Integer> {
 

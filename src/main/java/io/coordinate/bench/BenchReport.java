@@ -1,0 +1,420 @@
+package io.coordinate.bench;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.coordinate.protocol.Json;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The figures of one {@code coordinate bench} run: the table it prints and the {@code RESULT {json}} line it ends
+ * with (the same JSON is written under {@code bench/results/}). Pure: it only formats what the phases measured. A
+ * phase that was not run leaves its figures {@code null}.
+ *
+ * <p>The top-level keys are the headline figures, flat so that the history of {@code bench/results/*.json} is easy
+ * to compare; {@code details} holds everything else.
+ */
+public final class BenchReport {
+
+  /** How the run was set up; part of the JSON so that figures are never read without their conditions. */
+  public record Config(String time, String gitCommit, Boolean gitDirty, String broker, int units, int workers,
+      int batch, int inflight, int shareConsumers, long commitIntervalMs, String processingGuarantee, int cores,
+      String javaVersion, double loadAverage) {}
+
+  /** (a) the pass-through Kafka Streams topology. */
+  public record Baseline(long records, double seconds, double startupSeconds, double otherCpuCores) {
+    public double recordsPerSecond() {
+      return records / seconds;
+    }
+  }
+
+  /** (b) the share group. {@code seconds} counts from the first record received (the group join excluded). */
+  public record Share(long records, double seconds, double joinSeconds, int consumers, double otherCpuCores) {
+    public double recordsPerSecond() {
+      return records / seconds;
+    }
+  }
+
+  /**
+   * (c) the lifecycle: the add phase, then the workers until every unit is finished. {@code requestP50Ms} is the
+   * median round trip of a request under this load and {@code unitsInFlight} = workers × batch × inflight. In this
+   * closed loop units/s ≈ units in flight / round trip (Little's law): when the app is the limit, more in flight
+   * only lengthens the round trip; when the round trip stays near its floor (about the commit interval), the
+   * workers are the limit ({@link BenchReport#clientBound()}).
+   */
+  public record Lifecycle(long units, double addSeconds, double workSeconds, long requests, long finishErrors,
+      double cpuCores, double otherCpuCores, double requestP50Ms, long unitsInFlight, double[] tenthRates,
+      double streamThreadBusy) {
+    public double addUnitsPerSecond() {
+      return units / addSeconds;
+    }
+
+    /** Completed units/s while the workers burn the queue down (the add phase is before). */
+    public double unitsPerSecond() {
+      return units / workSeconds;
+    }
+
+    /** Units/s over add + work: what one unit costs end to end. */
+    public double endToEndUnitsPerSecond() {
+      return units / (addSeconds + workSeconds);
+    }
+  }
+
+  /** (d) latency under a rate-limited load. */
+  public record Latency(double targetUnitsPerSecond, double achievedUnitsPerSecond, double seconds, int inflight,
+      LatencyRecorder.Summary request, LatencyRecorder.Summary addToAttempt, double otherCpuCores) {}
+
+  /** (e) memory and disk after the lifecycle load. */
+  public record Resources(long rssBytes, long rssPeakBytes, boolean rssIncludesBroker, long storedUnits,
+      long stateDirBytes, long changelogBytes, long eventsBytes) {
+    public double perMillionUnits(long bytes) {
+      return storedUnits == 0 ? Double.NaN : bytes * 1e6 / storedUnits;
+    }
+  }
+
+  /** (e) request cost by spec size, the engine on RocksDB. */
+  public record ScaleFigure(int units, double addUnitsPerSecond, double request1Micros, double request100Micros) {}
+
+  private final Config config;
+  private Baseline baseline;
+  private Share share;
+  private Lifecycle lifecycle;
+  private Latency latency;
+  private Resources resources;
+  private List<ScaleFigure> scale = List.of();
+
+  public BenchReport(Config config) {
+    this.config = config;
+  }
+
+  public BenchReport baseline(Baseline value) {
+    this.baseline = value;
+    return this;
+  }
+
+  public BenchReport share(Share value) {
+    this.share = value;
+    return this;
+  }
+
+  public BenchReport lifecycle(Lifecycle value) {
+    this.lifecycle = value;
+    return this;
+  }
+
+  public BenchReport latency(Latency value) {
+    this.latency = value;
+    return this;
+  }
+
+  public BenchReport resources(Resources value) {
+    this.resources = value;
+    return this;
+  }
+
+  public BenchReport scale(List<ScaleFigure> value) {
+    this.scale = List.copyOf(value);
+    return this;
+  }
+
+  public Config config() {
+    return config;
+  }
+
+  /** units_per_s / baseline_records_per_s, or NaN when either is missing. */
+  public double ratio() {
+    return lifecycle == null || baseline == null ? Double.NaN
+        : lifecycle.unitsPerSecond() / baseline.recordsPerSecond();
+  }
+
+  /**
+   * True when the lifecycle's request round trip stayed under twice the commit interval, i.e. near its floor: the
+   * app was not queueing requests, so the load generator, not the app, limited units/s.
+   */
+  public boolean clientBound() {
+    return lifecycle != null && lifecycle.requestP50Ms() < 2.0 * config.commitIntervalMs();
+  }
+
+  /** The cost of request_attempts (count 1) at the largest measured size over the smallest. */
+  public double scaleRatio1() {
+    return scale.size() < 2 ? Double.NaN
+        : scale.get(scale.size() - 1).request1Micros() / scale.get(0).request1Micros();
+  }
+
+  public double scaleRatio100() {
+    return scale.size() < 2 ? Double.NaN
+        : scale.get(scale.size() - 1).request100Micros() / scale.get(0).request100Micros();
+  }
+
+  public ObjectNode toJson() {
+    ObjectNode json = Json.object();
+    json.put("time", config.time());
+    json.put("git_commit", config.gitCommit());
+    if (config.gitDirty() == null) {
+      json.putNull("git_dirty");
+    } else {
+      json.put("git_dirty", config.gitDirty());
+    }
+    ObjectNode cfg = json.putObject("config");
+    cfg.put("broker", config.broker());
+    cfg.put("units", config.units());
+    cfg.put("workers", config.workers());
+    cfg.put("batch", config.batch());
+    cfg.put("inflight", config.inflight());
+    cfg.put("share_consumers", config.shareConsumers());
+    cfg.put("commit_interval_ms", config.commitIntervalMs());
+    cfg.put("processing_guarantee", config.processingGuarantee());
+    cfg.put("cores", config.cores());
+    cfg.put("java", config.javaVersion());
+    put(cfg, "load_average_at_start", config.loadAverage(), 2);
+
+    put(json, "units_per_s", lifecycle == null ? null : lifecycle.unitsPerSecond(), 1);
+    put(json, "baseline_records_per_s", baseline == null ? null : baseline.recordsPerSecond(), 1);
+    put(json, "ratio", ratio(), 3);
+    put(json, "share_group_records_per_s", share == null ? null : share.recordsPerSecond(), 1);
+    put(json, "share_group_ratio",
+        share == null || lifecycle == null ? null : lifecycle.unitsPerSecond() / share.recordsPerSecond(), 3);
+    put(json, "add_units_per_s", lifecycle == null ? null : lifecycle.addUnitsPerSecond(), 1);
+    put(json, "end_to_end_units_per_s", lifecycle == null ? null : lifecycle.endToEndUnitsPerSecond(), 1);
+    put(json, "request_p50_ms", latency == null ? null : latency.request().p50Ms(), 2);
+    put(json, "request_p99_ms", latency == null ? null : latency.request().p99Ms(), 2);
+    put(json, "add_to_attempt_p50_ms", latency == null ? null : latency.addToAttempt().p50Ms(), 2);
+    put(json, "add_to_attempt_p99_ms", latency == null ? null : latency.addToAttempt().p99Ms(), 2);
+    put(json, "latency_load_units_per_s", latency == null ? null : latency.achievedUnitsPerSecond(), 1);
+    ArrayNode sizes = json.putArray("scale");
+    for (ScaleFigure figure : scale) {
+      ObjectNode item = sizes.addObject();
+      item.put("units", figure.units());
+      put(item, "request1_us", figure.request1Micros(), 1);
+      put(item, "request100_us", figure.request100Micros(), 1);
+      put(item, "add_units_per_s", figure.addUnitsPerSecond(), 0);
+    }
+    put(json, "scale_request1_ratio", scaleRatio1(), 2);
+    put(json, "scale_request100_ratio", scaleRatio100(), 2);
+    put(json, "rss_mib", resources == null ? null : resources.rssBytes() / 1048576.0, 1);
+    put(json, "rss_peak_mib", resources == null ? null : resources.rssPeakBytes() / 1048576.0, 1);
+    put(json, "state_dir_mib_per_million_units",
+        resources == null ? null : resources.perMillionUnits(resources.stateDirBytes()) / 1048576.0, 1);
+    put(json, "changelog_mib_per_million_units",
+        resources == null ? null : resources.perMillionUnits(resources.changelogBytes()) / 1048576.0, 1);
+    put(json, "other_processes_cpu_cores_max", otherCpuCoresMax(), 2);
+    json.set("targets", targets());
+    json.set("details", details());
+    return json;
+  }
+
+  /**
+   * The most CPU other processes took during any phase, in cores: above ~0.2 on this 2-core machine the figures
+   * of that run are not comparable with a quiet one.
+   */
+  public double otherCpuCoresMax() {
+    double max = Double.NaN;
+    for (double v : new double[] {baseline == null ? Double.NaN : baseline.otherCpuCores(),
+        share == null ? Double.NaN : share.otherCpuCores(), lifecycle == null ? Double.NaN : lifecycle.otherCpuCores(),
+        latency == null ? Double.NaN : latency.otherCpuCores()}) {
+      if (!Double.isNaN(v)) {
+        max = Double.isNaN(max) ? v : Math.max(max, v);
+      }
+    }
+    return max;
+  }
+
+  /** The targets of issue 4, each true, false, or null when this run did not measure it. */
+  private ObjectNode targets() {
+    ObjectNode targets = Json.object();
+    putBoolean(targets, "units_per_s_ge_half_baseline", Double.isNaN(ratio()) ? null : ratio() >= 0.5);
+    putBoolean(targets, "units_per_s_ge_28000", lifecycle == null ? null : lifecycle.unitsPerSecond() >= 28_000);
+    putBoolean(targets, "request_p99_le_2x_commit_interval",
+        latency == null || Double.isNaN(latency.request().p99Ms()) ? null
+            : latency.request().p99Ms() <= 2.0 * config.commitIntervalMs());
+    boolean tenMillion = !scale.isEmpty() && scale.get(scale.size() - 1).units() >= 10_000_000;
+    putBoolean(targets, "request_cost_10m_within_2x_of_10k",
+        !tenMillion || Double.isNaN(scaleRatio1()) ? null : Math.max(scaleRatio1(), scaleRatio100()) <= 2.0);
+    // RSS at 10M stored units: this run stores far fewer, so the target is only judged when it reached 10M.
+    putBoolean(targets, "rss_below_1gib_at_10m_units",
+        resources == null || resources.storedUnits() < 10_000_000 ? null : resources.rssBytes() < (1L << 30));
+    return targets;
+  }
+
+  private ObjectNode details() {
+    ObjectNode details = Json.object();
+    if (baseline != null) {
+      ObjectNode b = details.putObject("baseline");
+      b.put("records", baseline.records());
+      put(b, "seconds", baseline.seconds(), 3);
+      put(b, "startup_seconds", baseline.startupSeconds(), 3);
+      put(b, "other_processes_cpu_cores", baseline.otherCpuCores(), 2);
+    }
+    if (share != null) {
+      ObjectNode s = details.putObject("share_group");
+      s.put("records", share.records());
+      s.put("consumers", share.consumers());
+      put(s, "seconds", share.seconds(), 3);
+      put(s, "join_seconds", share.joinSeconds(), 3);
+      put(s, "other_processes_cpu_cores", share.otherCpuCores(), 2);
+    }
+    if (lifecycle != null) {
+      ObjectNode l = details.putObject("lifecycle");
+      l.put("units", lifecycle.units());
+      put(l, "add_seconds", lifecycle.addSeconds(), 3);
+      put(l, "work_seconds", lifecycle.workSeconds(), 3);
+      l.put("requests", lifecycle.requests());
+      l.put("finish_errors", lifecycle.finishErrors());
+      put(l, "cpu_cores_used", lifecycle.cpuCores(), 2);
+      put(l, "stream_thread_busy", lifecycle.streamThreadBusy(), 2);
+      put(l, "request_round_trip_p50_ms", lifecycle.requestP50Ms(), 2);
+      l.put("units_in_flight", lifecycle.unitsInFlight());
+      l.put("client_bound", clientBound());
+      ArrayNode tenths = l.putArray("units_per_s_by_tenth");
+      for (double rate : lifecycle.tenthRates()) {
+        tenths.add(Double.isNaN(rate) ? null : (double) Math.round(rate));
+      }
+      put(l, "other_processes_cpu_cores", lifecycle.otherCpuCores(), 2);
+    }
+    if (latency != null) {
+      ObjectNode l = details.putObject("latency");
+      put(l, "target_units_per_s", latency.targetUnitsPerSecond(), 1);
+      put(l, "achieved_units_per_s", latency.achievedUnitsPerSecond(), 1);
+      put(l, "seconds", latency.seconds(), 1);
+      l.put("inflight_per_worker", latency.inflight());
+      l.put("requests", latency.request().count());
+      put(l, "request_max_ms", latency.request().maxMs(), 2);
+      l.put("units", latency.addToAttempt().count());
+      put(l, "add_to_attempt_max_ms", latency.addToAttempt().maxMs(), 2);
+      put(l, "other_processes_cpu_cores", latency.otherCpuCores(), 2);
+    }
+    if (resources != null) {
+      ObjectNode r = details.putObject("resources");
+      r.put("rss_bytes", resources.rssBytes());
+      r.put("rss_peak_bytes", resources.rssPeakBytes());
+      r.put("rss_includes_broker", resources.rssIncludesBroker());
+      r.put("stored_units", resources.storedUnits());
+      r.put("state_dir_bytes", resources.stateDirBytes());
+      r.put("changelog_bytes", resources.changelogBytes());
+      r.put("events_topic_bytes", resources.eventsBytes());
+    }
+    return details;
+  }
+
+  /** The table printed before the RESULT line. */
+  public String table() {
+    List<String[]> rows = new ArrayList<>();
+    if (baseline != null) {
+      rows.add(row("a. baseline: pass-through Streams", rate(baseline.recordsPerSecond(), "records/s"),
+          String.format(Locale.ROOT, "%,d records in %.2f s (startup %.2f s not counted)%s", baseline.records(),
+              baseline.seconds(), baseline.startupSeconds(), others(baseline.otherCpuCores()))));
+    }
+    if (share != null) {
+      rows.add(row("b. peer: share group, ACCEPT", rate(share.recordsPerSecond(), "records/s"),
+          String.format(Locale.ROOT, "%,d records in %.2f s, %d consumer(s), join %.1f s not counted%s",
+              share.records(), share.seconds(), share.consumers(), share.joinSeconds(),
+              others(share.otherCpuCores()))));
+    }
+    if (lifecycle != null) {
+      rows.add(row("c. lifecycle: add", rate(lifecycle.addUnitsPerSecond(), "units/s"),
+          String.format(Locale.ROOT, "%,d units in %.2f s", lifecycle.units(), lifecycle.addSeconds())));
+      rows.add(row("c. lifecycle: request+finish", rate(lifecycle.unitsPerSecond(), "units/s"),
+          String.format(Locale.ROOT,
+              "%.2f s, %,d requests, %d finish errors, this process %.2f cores (stream thread %.0f%% busy)%s",
+              lifecycle.workSeconds(), lifecycle.requests(), lifecycle.finishErrors(), lifecycle.cpuCores(),
+              100 * lifecycle.streamThreadBusy(), others(lifecycle.otherCpuCores()))));
+      rows.add(row("c. lifecycle: end to end", rate(lifecycle.endToEndUnitsPerSecond(), "units/s"), "add + work"));
+      double[] tenths = lifecycle.tenthRates();
+      if (tenths.length == 10) {
+        rows.add(row("   first / last tenth of the work",
+            String.format(Locale.ROOT, "%,.0f / %,.0f units/s", tenths[0], tenths[9]),
+            "a falling rate shows a cost that grows with what the run leaves behind"));
+      }
+      rows.add(row("   request round trip", String.format(Locale.ROOT, "p50 %.0f ms", lifecycle.requestP50Ms()),
+          String.format(Locale.ROOT, "%,d units in flight%s", lifecycle.unitsInFlight(), clientBound()
+              ? "; CLIENT-BOUND: the round trip is near its floor, raise --inflight or --workers"
+              : "; the app queues requests: it is the limit")));
+      if (baseline != null) {
+        rows.add(row("   ratio to baseline", String.format(Locale.ROOT, "%.3f", ratio()), "target >= 0.5"));
+      }
+      if (share != null) {
+        rows.add(row("   ratio to share group",
+            String.format(Locale.ROOT, "%.3f", lifecycle.unitsPerSecond() / share.recordsPerSecond()), ""));
+      }
+    }
+    if (latency != null) {
+      String load = String.format(Locale.ROOT, "at %,.0f units/s (target %,.0f)", latency.achievedUnitsPerSecond(),
+          latency.targetUnitsPerSecond());
+      rows.add(row("d. request -> assignment", millis(latency.request()),
+          load + ", " + latency.request().count() + " requests" + others(latency.otherCpuCores())));
+      rows.add(row("d. add -> first attempt", millis(latency.addToAttempt()),
+          latency.addToAttempt().count() + " units"));
+    }
+    for (ScaleFigure figure : scale) {
+      rows.add(row(String.format(Locale.ROOT, "e. request_attempts @ %,d units", figure.units()),
+          String.format(Locale.ROOT, "%.1f / %.1f µs", figure.request1Micros(), figure.request100Micros()),
+          String.format(Locale.ROOT, "count 1 / count 100; x%.2f / x%.2f of the smallest",
+              figure.request1Micros() / scale.get(0).request1Micros(),
+              figure.request100Micros() / scale.get(0).request100Micros())));
+    }
+    if (resources != null) {
+      rows.add(row("e. RSS", String.format(Locale.ROOT, "%.0f MiB", resources.rssBytes() / 1048576.0),
+          String.format(Locale.ROOT, "peak %.0f MiB; %s", resources.rssPeakBytes() / 1048576.0,
+              resources.rssIncludesBroker() ? "one JVM: broker + app + load generator" : "app + load generator")));
+      rows.add(row("e. disk per million units",
+          String.format(Locale.ROOT, "%.1f MiB",
+              (resources.perMillionUnits(resources.stateDirBytes())
+                  + resources.perMillionUnits(resources.changelogBytes())) / 1048576.0),
+          String.format(Locale.ROOT, "state dir %.1f + changelog %.1f MiB (%,d units stored); events %.1f MiB",
+              resources.perMillionUnits(resources.stateDirBytes()) / 1048576.0,
+              resources.perMillionUnits(resources.changelogBytes()) / 1048576.0, resources.storedUnits(),
+              resources.perMillionUnits(resources.eventsBytes()) / 1048576.0)));
+    }
+    int w0 = "figure".length();
+    int w1 = "value".length();
+    for (String[] r : rows) {
+      w0 = Math.max(w0, r[0].length());
+      w1 = Math.max(w1, r[1].length());
+    }
+    String format = "%-" + w0 + "s  %" + w1 + "s  %s%n";
+    StringBuilder out = new StringBuilder();
+    out.append(String.format(Locale.ROOT, format, "figure", "value", "notes"));
+    for (String[] r : rows) {
+      out.append(String.format(Locale.ROOT, format, r[0], r[1], r[2]));
+    }
+    return out.toString();
+  }
+
+  public String resultLine() {
+    return "RESULT " + Json.text(toJson());
+  }
+
+  private static String others(double cores) {
+    return Double.isNaN(cores) ? "" : String.format(Locale.ROOT, "; other processes %.2f cores", cores);
+  }
+
+  private static String[] row(String name, String value, String notes) {
+    return new String[] {name, value, notes};
+  }
+
+  private static String rate(double value, String unit) {
+    return String.format(Locale.ROOT, "%,.0f %s", value, unit);
+  }
+
+  private static String millis(LatencyRecorder.Summary summary) {
+    return String.format(Locale.ROOT, "p50 %.1f / p99 %.1f ms", summary.p50Ms(), summary.p99Ms());
+  }
+
+  private static void put(ObjectNode json, String key, Double value, int decimals) {
+    if (value == null || value.isNaN() || value.isInfinite()) {
+      json.putNull(key);
+    } else {
+      double scale = Math.pow(10, decimals);
+      json.put(key, Math.round(value * scale) / scale);
+    }
+  }
+
+  private static void putBoolean(ObjectNode json, String key, Boolean value) {
+    if (value == null) {
+      json.putNull(key);
+    } else {
+      json.put(key, value);
+    }
+  }
+}

@@ -1,0 +1,257 @@
+package io.coordinate.bench;
+
+import io.coordinate.app.AppConfig;
+import io.coordinate.app.CoordinateApplication;
+import io.coordinate.cli.AppLauncher;
+import io.coordinate.cli.DevEnvironment;
+import io.coordinate.protocol.Json;
+import io.coordinate.protocol.TopicNames;
+import io.coordinate.streams.StoreNames;
+import io.coordinate.streams.StreamsSettings;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.apache.kafka.streams.StreamsConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One {@code coordinate bench} run: starts (or connects to) the broker and the app, runs the phases in order —
+ * baseline, share group, lifecycle, resources, latency, then the engine-only scale measurement once Kafka is
+ * stopped — and returns the report. Phases that can be compared run on the same broker, one after the other, so
+ * none competes with another for the two cores.
+ */
+public final class BenchRun {
+
+  public static final String BASELINE = "baseline";
+  public static final String SHARE = "share";
+  public static final String LIFECYCLE = "lifecycle";
+  public static final String LATENCY = "latency";
+  public static final String SCALE = "scale";
+  public static final List<String> PHASES = List.of(BASELINE, SHARE, LIFECYCLE, LATENCY, SCALE);
+
+  private static final Logger LOG = LoggerFactory.getLogger(BenchRun.class);
+  private static final DateTimeFormatter FILE_TIME =
+      DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
+
+  /**
+   * @param bootstrapServers an external cluster, or null for an embedded broker in this JVM
+   * @param commitIntervalMs the app's (and so the baseline's) commit interval, or null for the app's default
+   * @param latencyRate      units/s of the latency load, or null for half the lifecycle's throughput
+   * @param warmup           fraction of the units run first, untimed, for the baseline and the lifecycle
+   */
+  public record Options(int units, int workers, int batch, int inflight, int shareConsumers, String bootstrapServers,
+      Long commitIntervalMs, Set<String> phases, List<Integer> scaleSizes, int scaleRequests, double latencySeconds,
+      Double latencyRate, double warmup, Path home) {}
+
+  private final Options options;
+  private final PrintStream progress;
+
+  public BenchRun(Options options, PrintStream progress) {
+    this.options = options;
+    this.progress = progress;
+  }
+
+  public BenchReport run() throws Exception {
+    Instant startedAt = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+    String runId = "bench-" + FILE_TIME.format(startedAt).toLowerCase(Locale.ROOT);
+    boolean embedded = options.bootstrapServers() == null;
+    long commitInterval = options.commitIntervalMs() == null
+        ? AppConfig.DEFAULT_COMMIT_INTERVAL_MS : options.commitIntervalMs();
+    Path tmp = Files.createTempDirectory("coordinate-bench-");
+    // Ctrl-C during a run: the broker's log and the stores (up to GBs with --scale-sizes 10000000) must not stay.
+    Thread cleanup = new Thread(() -> deleteRecursively(tmp), "bench-cleanup");
+    Runtime.getRuntime().addShutdownHook(cleanup);
+    BenchReport report = new BenchReport(new BenchReport.Config(startedAt.toString(), git("rev-parse", "--short=12",
+        "HEAD"), gitDirty(), embedded ? "embedded" : options.bootstrapServers(), options.units(), options.workers(),
+        options.batch(), options.inflight(), options.shareConsumers(), commitInterval, StreamsConfig.EXACTLY_ONCE_V2,
+        Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"), CpuMeter.loadAverage()));
+    try {
+      runKafkaPhases(report, runId, embedded, commitInterval, tmp);
+      if (options.phases().contains(SCALE)) {
+        progress.println("== e. scale: request_attempts cost by spec size (engine on RocksDB, Kafka stopped)");
+        List<BenchReport.ScaleFigure> figures = new RequestCostBenchmark(progress)
+            .run(options.scaleSizes(), options.scaleRequests()).stream()
+            .map(f -> new BenchReport.ScaleFigure(f.units(), f.addUnitsPerSecond(), f.microsPerRequest1(),
+                f.microsPerRequest100()))
+            .toList();
+        report.scale(figures);
+      }
+    } finally {
+      deleteRecursively(tmp);
+      Runtime.getRuntime().removeShutdownHook(cleanup);
+    }
+    return report;
+  }
+
+  private void runKafkaPhases(BenchReport report, String runId, boolean embedded, long commitInterval, Path tmp)
+      throws Exception {
+    Set<String> phases = options.phases();
+    if (!phases.contains(BASELINE) && !phases.contains(SHARE) && !phases.contains(LIFECYCLE)
+        && !phases.contains(LATENCY)) {
+      return;
+    }
+    DevEnvironment env = null;
+    CoordinateApplication app = null;
+    AppConfig config;
+    progress.println("== starting " + (embedded ? "an embedded broker and " : "") + "the app");
+    if (embedded) {
+      env = DevEnvironment.start(0, 0, tmp.resolve("data"), c -> withCommitInterval(c, commitInterval));
+      config = env.application().config();
+    } else {
+      // A prefix and application id of its own, so the run neither sees nor disturbs what the cluster holds.
+      config = new AppConfig(options.bootstrapServers(), runId, "127.0.0.1", 0, tmp.resolve("streams"), runId + ".",
+          commitInterval, AppConfig.DEFAULT_PUNCTUATE_INTERVAL_MS);
+      app = AppLauncher.start(config, Optional.empty());
+      config = app.config();
+    }
+    TopicNames topics = new TopicNames(config.topicPrefix());
+    try (BenchKafka kafka = new BenchKafka(config.bootstrapServers())) {
+      try {
+        int partitions = kafka.partitionCount(topics.commands());
+        Properties settings = StreamsSettings.of(config);
+        long warmupUnits = Math.round(options.units() * options.warmup());
+        if (phases.contains(BASELINE)) {
+          progress.println("== a. baseline: pass-through Kafka Streams topology, " + options.units() + " records");
+          if (warmupUnits > 0) {
+            BaselineTopology.run(kafka, settings, runId + "-baseline-warmup", warmupUnits, partitions,
+                tmp.resolve("baseline-warmup"));
+          }
+          report.baseline(BaselineTopology.run(kafka, settings, runId + "-baseline", options.units(), partitions,
+              tmp.resolve("baseline")));
+        }
+        if (phases.contains(SHARE)) {
+          progress.println("== b. peer: share group, " + options.units() + " records, " + options.shareConsumers()
+              + " consumer(s)");
+          report.share(ShareGroupPeer.run(kafka, runId + "-share", options.units(), partitions,
+              options.shareConsumers()));
+        }
+        try (CommandClient client = new CommandClient(kafka, topics, runId + "-client")) {
+          BenchReport.Lifecycle lifecycle = null;
+          if (phases.contains(LIFECYCLE)) {
+            progress.println("== c. lifecycle: " + options.units() + " units, " + options.workers() + " workers, batch "
+                + options.batch() + ", " + options.inflight() + " request(s) in flight per worker");
+            LifecycleLoad load = new LifecycleLoad(client, options.workers(), options.batch(), options.inflight());
+            if (warmupUnits > 0) {
+              load.run("bench-warmup", warmupUnits);
+            }
+            lifecycle = load.run("bench", options.units());
+            report.lifecycle(lifecycle);
+            report.resources(resources(kafka, config, topics, embedded, options.units() + warmupUnits));
+          }
+          if (phases.contains(LATENCY)) {
+            double rate = options.latencyRate() != null ? options.latencyRate()
+                : lifecycle != null ? lifecycle.unitsPerSecond() / 2 : 2_000;
+            progress.printf("== d. latency: %.0f units/s for %.0f s%n", rate, options.latencySeconds());
+            report.latency(new LatencyProbe(client, options.workers(), options.batch())
+                .run("bench-latency", rate, options.latencySeconds()));
+          }
+        }
+      } finally {
+        if (app != null) {
+          app.close();
+        }
+        if (!embedded) {
+          try {
+            kafka.deleteTopics(t -> t.startsWith(runId));
+            List<String> left = kafka.deleteGroups(g -> g.startsWith(runId));
+            if (!left.isEmpty()) {
+              LOG.info("groups {} still have members and were left on the cluster (they hold only offsets)", left);
+            }
+          } catch (RuntimeException e) {
+            LOG.warn("could not delete everything named {}* from the cluster: {}", runId, e.toString());
+          }
+        }
+      }
+    } finally {
+      if (env != null) {
+        env.close();
+      }
+    }
+  }
+
+  private static AppConfig withCommitInterval(AppConfig c, long commitInterval) {
+    return new AppConfig(c.bootstrapServers(), c.applicationId(), c.httpHost(), c.httpPort(), c.stateDir(),
+        c.topicPrefix(), commitInterval, c.punctuateIntervalMs());
+  }
+
+  /** RSS of this process, the state dir and the changelog after the lifecycle load. */
+  private BenchReport.Resources resources(BenchKafka kafka, AppConfig config, TopicNames topics, boolean embedded,
+      long storedUnits) throws InterruptedException {
+    TimeUnit.MILLISECONDS.sleep(2 * config.commitIntervalMs()); // the last commit's writes reach the log
+    String changelog = config.applicationId() + "-" + StoreNames.STATE + "-changelog";
+    return new BenchReport.Resources(procStatus("VmRSS"), procStatus("VmHWM"), embedded, storedUnits,
+        BenchKafka.directoryBytes(config.stateDir()), kafka.topicBytes(changelog::equals),
+        kafka.topicBytes(topics.events()::equals));
+  }
+
+  /** A memory line of /proc/self/status in bytes, or -1 where there is none (not Linux). */
+  static long procStatus(String field) {
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+        if (line.startsWith(field + ":")) {
+          return Long.parseLong(line.substring(field.length() + 1).replace("kB", "").trim()) * 1024;
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      LOG.debug("no {} in /proc/self/status", field, e);
+    }
+    return -1;
+  }
+
+  /** Writes the report's JSON as {@code <dir>/<time>.json}; returns the file. */
+  public static Path write(BenchReport report, Path dir) {
+    try {
+      Files.createDirectories(dir);
+      Path file = dir.resolve(FILE_TIME.format(Instant.parse(report.config().time())) + ".json");
+      Files.writeString(file, Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(report.toJson())
+          + "\n", StandardCharsets.UTF_8);
+      return file;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private String git(String... args) {
+    try {
+      String[] command = new String[args.length + 3];
+      command[0] = "git";
+      command[1] = "-C";
+      command[2] = options.home().toString();
+      System.arraycopy(args, 0, command, 3, args.length);
+      Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+      String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+      return process.waitFor() == 0 ? output : null;
+    } catch (IOException | InterruptedException e) {
+      return null;
+    }
+  }
+
+  private Boolean gitDirty() {
+    String status = git("status", "--porcelain", "--untracked-files=no");
+    return status == null ? null : !status.isEmpty();
+  }
+
+  private static void deleteRecursively(Path dir) {
+    try (Stream<Path> paths = Files.walk(dir)) {
+      paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException | UncheckedIOException e) {
+      LOG.warn("could not delete {}: {}", dir, e.toString());
+    }
+  }
+}

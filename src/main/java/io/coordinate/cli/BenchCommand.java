@@ -1,0 +1,121 @@
+package io.coordinate.cli;
+
+import io.coordinate.bench.BenchReport;
+import io.coordinate.bench.BenchRun;
+import java.nio.file.Path;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code coordinate bench}: the app against its limit (a pass-through Kafka Streams topology) and its peer (a Kafka
+ * share group) in one run, on one broker; see docs/performance.md. Progress goes to stderr; stdout gets the table
+ * and, last, the {@code RESULT {json}} line, whose JSON is also written under {@code bench/results/}.
+ */
+@Command(name = "bench",
+    description = "Benchmark: baseline Streams topology, share group, unit lifecycle, latency at half load, "
+        + "request cost by spec size; prints a table and a RESULT {json} line.")
+final class BenchCommand implements Callable<Integer> {
+
+  @Spec CommandSpec spec;
+
+  @Option(names = "--units", defaultValue = "200000",
+      description = "Units of the lifecycle, and records of the baseline and share group (default: ${DEFAULT-VALUE}).")
+  int units;
+
+  @Option(names = "--workers", defaultValue = "8", description = "Worker threads (default: ${DEFAULT-VALUE}).")
+  int workers;
+
+  @Option(names = "--batch", defaultValue = "100",
+      description = "Units per add_work_units and attempts per request_attempts (default: ${DEFAULT-VALUE}).")
+  int batch;
+
+  @Option(names = "--inflight", defaultValue = "8",
+      description = "request_attempts each worker keeps outstanding in the lifecycle: it asks for its next batches "
+          + "while it finishes the current one, so that the app, not the round trip, limits units/s "
+          + "(default: ${DEFAULT-VALUE}).")
+  int inflight;
+
+  @Option(names = "--share-consumers", defaultValue = "2",
+      description = "KafkaShareConsumers of the share group (default: ${DEFAULT-VALUE}).")
+  int shareConsumers;
+
+  @Option(names = "--bootstrap-servers", paramLabel = "HOST:PORT[,HOST:PORT]",
+      description = "Use this cluster (topics get a prefix of their own and are deleted afterwards); "
+          + "default: an embedded broker in this JVM, in a temporary directory.")
+  String bootstrapServers;
+
+  @Option(names = "--commit-interval-ms",
+      description = "commit.interval.ms of the app and the baseline (default: the app's, 100).")
+  Long commitIntervalMs;
+
+  @Option(names = "--phases", split = ",", paramLabel = "PHASE[,PHASE]",
+      description = "Phases to run, of baseline, share, lifecycle, latency, scale (default: all).")
+  List<String> phases;
+
+  @Option(names = "--skip-scale", description = "Do not run the scale phase (same as leaving it out of --phases).")
+  boolean skipScale;
+
+  @Option(names = "--scale-sizes", split = ",", defaultValue = "10000,1000000,10000000",
+      description = "Spec sizes of the scale phase (default: ${DEFAULT-VALUE}; the 10M size takes about 3 of the "
+          + "run's ~8 minutes and ~2 GB of /tmp: leave it out for a quick run).")
+  List<Integer> scaleSizes;
+
+  @Option(names = "--scale-requests", defaultValue = "2000",
+      description = "Timed request_attempts of count 1 per size; a tenth as many of count 100 "
+          + "(default: ${DEFAULT-VALUE}).")
+  int scaleRequests;
+
+  @Option(names = "--latency-seconds", defaultValue = "20",
+      description = "Duration of the latency load; its first fifth is not counted (default: ${DEFAULT-VALUE}).")
+  double latencySeconds;
+
+  @Option(names = "--latency-rate",
+      description = "Units/s added during the latency load (default: half the lifecycle's units/s).")
+  Double latencyRate;
+
+  @Option(names = "--warmup", defaultValue = "0.1",
+      description = "Fraction of --units run first, untimed, for the baseline and the lifecycle (default: "
+          + "${DEFAULT-VALUE}).")
+  double warmup;
+
+  @Option(names = "--results-dir",
+      description = "Where the JSON goes (default: bench/results of the repository bin/coordinate runs from).")
+  Path resultsDir;
+
+  @Override
+  public Integer call() throws Exception {
+    Set<String> selected = new LinkedHashSet<>(phases == null ? BenchRun.PHASES : phases);
+    for (String phase : selected) {
+      if (!BenchRun.PHASES.contains(phase)) {
+        throw new CommandLine.ParameterException(spec.commandLine(),
+            "unknown phase '" + phase + "'; phases are " + BenchRun.PHASES);
+      }
+    }
+    if (skipScale) {
+      selected.remove(BenchRun.SCALE);
+    }
+    if (units < 1 || workers < 1 || batch < 1 || inflight < 1 || shareConsumers < 1 || warmup < 0) {
+      throw new CommandLine.ParameterException(spec.commandLine(),
+          "--units, --workers, --batch, --inflight and --share-consumers must be >= 1, --warmup >= 0");
+    }
+    Path home = Path.of(System.getProperty("coordinate.home", "."));
+    BenchRun.Options options = new BenchRun.Options(units, workers, batch, inflight, shareConsumers,
+        bootstrapServers, commitIntervalMs, selected, scaleSizes, scaleRequests, latencySeconds, latencyRate, warmup,
+        home);
+    BenchReport report = new BenchRun(options, System.err).run();
+    Path file = BenchRun.write(report, resultsDir != null ? resultsDir : home.resolve("bench/results"));
+    System.err.println("wrote " + file);
+    System.out.println();
+    System.out.print(report.table());
+    System.out.println(report.resultLine());
+    System.out.flush();
+    return 0;
+  }
+}

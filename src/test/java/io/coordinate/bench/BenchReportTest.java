@@ -1,0 +1,95 @@
+package io.coordinate.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.coordinate.protocol.Json;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class BenchReportTest {
+
+  private static BenchReport.Config config() {
+    return new BenchReport.Config("2026-01-01T00:00:00Z", "abc123", false, "embedded", 200_000, 8, 100, 2, 2, 100,
+        "exactly_once_v2", 2, "17", 0.5);
+  }
+
+  private static BenchReport full() {
+    return new BenchReport(config())
+        .baseline(new BenchReport.Baseline(200_000, 5.0, 1.0, 0.01)) // 40,000 records/s
+        .share(new BenchReport.Share(200_000, 2.0, 5.0, 2, 0.02)) // 100,000 records/s
+        .lifecycle(new BenchReport.Lifecycle(200_000, 4.0, 10.0, 4_000, 0, 1.9, 0.3, 100, 1_600,
+            new double[] {30_000, 28_000, 26_000, 24_000, 22_000, 20_000, 18_000, 16_000, 14_000, 12_000}, 0.97)) // 20,000 units/s
+        .latency(new BenchReport.Latency(10_000, 9_990, 20, 4, new LatencyRecorder.Summary(500, 120, 190, 250),
+            new LatencyRecorder.Summary(9_000, 180, 260, 300), 0.05))
+        .resources(new BenchReport.Resources(800L << 20, 900L << 20, true, 220_000, 22L << 20, 44L << 20, 11L << 20))
+        .scale(List.of(new BenchReport.ScaleFigure(10_000, 1e5, 20, 400),
+            new BenchReport.ScaleFigure(10_000_000, 9e4, 30, 1000)));
+  }
+
+  @Test
+  void headlineFigures() {
+    JsonNode json = full().toJson();
+    assertThat(json.get("units_per_s").asDouble()).isEqualTo(20_000.0);
+    assertThat(json.get("baseline_records_per_s").asDouble()).isEqualTo(40_000.0);
+    assertThat(json.get("ratio").asDouble()).isEqualTo(0.5);
+    assertThat(json.get("share_group_records_per_s").asDouble()).isEqualTo(100_000.0);
+    assertThat(json.get("share_group_ratio").asDouble()).isEqualTo(0.2);
+    assertThat(json.get("add_units_per_s").asDouble()).isEqualTo(50_000.0);
+    assertThat(json.get("end_to_end_units_per_s").asDouble()).isEqualTo(14_285.7);
+    assertThat(json.get("request_p50_ms").asDouble()).isEqualTo(120.0);
+    assertThat(json.get("request_p99_ms").asDouble()).isEqualTo(190.0);
+    assertThat(json.get("add_to_attempt_p50_ms").asDouble()).isEqualTo(180.0);
+    assertThat(json.get("add_to_attempt_p99_ms").asDouble()).isEqualTo(260.0);
+    assertThat(json.get("scale_request1_ratio").asDouble()).isEqualTo(1.5);
+    assertThat(json.get("scale_request100_ratio").asDouble()).isEqualTo(2.5);
+    assertThat(json.get("rss_mib").asDouble()).isEqualTo(800.0);
+    assertThat(json.get("changelog_mib_per_million_units").asDouble()).isEqualTo(200.0);
+    assertThat(json.get("other_processes_cpu_cores_max").asDouble()).isEqualTo(0.3);
+    assertThat(json.get("config").get("units").asInt()).isEqualTo(200_000);
+    assertThat(json.get("details").get("lifecycle").get("client_bound").asBoolean()).isTrue(); // 100 ms < 2 x 100
+    assertThat(json.get("details").get("lifecycle").get("units_per_s_by_tenth").get(9).asDouble()).isEqualTo(12_000.0);
+    assertThat(json.get("git_commit").asText()).isEqualTo("abc123");
+  }
+
+  @Test
+  void targetsAreJudgedOnlyWhereMeasured() {
+    JsonNode targets = full().toJson().get("targets");
+    assertThat(targets.get("units_per_s_ge_half_baseline").asBoolean()).isTrue();
+    assertThat(targets.get("units_per_s_ge_28000").asBoolean()).isFalse();
+    assertThat(targets.get("request_p99_le_2x_commit_interval").asBoolean()).isTrue();
+    assertThat(targets.get("request_cost_10m_within_2x_of_10k").asBoolean()).isFalse(); // 2.5x at count 100
+    assertThat(targets.get("rss_below_1gib_at_10m_units").isNull()).isTrue(); // 220,000 units stored, not 10M
+  }
+
+  @Test
+  void phasesNotRunAreNull() {
+    JsonNode json = new BenchReport(config()).toJson();
+    assertThat(json.get("units_per_s").isNull()).isTrue();
+    assertThat(json.get("ratio").isNull()).isTrue();
+    assertThat(json.get("request_p99_ms").isNull()).isTrue();
+    assertThat(json.get("scale").isEmpty()).isTrue();
+    assertThat(json.get("targets").get("units_per_s_ge_28000").isNull()).isTrue();
+    assertThat(json.get("details").isEmpty()).isTrue();
+  }
+
+  @Test
+  void resultLineIsOneLineOfTheSameJson() {
+    BenchReport report = full();
+    String line = report.resultLine();
+    assertThat(line).startsWith("RESULT {").doesNotContain("\n");
+    assertThat(line).isEqualTo("RESULT " + Json.text(report.toJson()));
+    assertThat(Json.parse(line.substring("RESULT ".length())).get("ratio").asDouble()).isEqualTo(0.5);
+  }
+
+  @Test
+  void tableNamesEveryMeasuredFigure() {
+    String table = full().table();
+    assertThat(table).contains("a. baseline", "40,000 records/s", "b. peer", "100,000 records/s",
+        "c. lifecycle: request+finish", "20,000 units/s", "ratio to baseline", "0.500", "CLIENT-BOUND",
+        "30,000 / 12,000 units/s", "stream thread 97% busy",
+        "d. request -> assignment", "p50 120.0 / p99 190.0 ms", "e. request_attempts @ 10,000,000 units",
+        "e. RSS", "e. disk per million units");
+    assertThat(new BenchReport(config()).table().lines()).hasSize(1); // just the header
+  }
+}
