@@ -144,18 +144,10 @@ public final class Engine {
         state.writeUnit(due.namespace(), unit, null);
       }
     }
+    state.checkTimeFloors();
     buffer.commit();
     hints.commit();
-    // Everything due was applied (the batch was not full): later scans may start at now.
-    if (dueDeadlines.size() < limit) {
-      hints.deadlinesDoneBefore(now);
-    }
-    if (dueUnits.size() < limit) {
-      hints.delayedDoneBefore(now + 1);
-    }
-    if (duePurges.size() < limit) {
-      hints.purgesDoneBefore(now + 1);
-    }
+    hints.timeStepCommitted();
     return output.toResult(null);
   }
 

@@ -259,6 +259,15 @@ public final class CoordinateState extends StateReader {
 
   // --- time index upkeep ---
 
+  /** Before a time step commits: keeps each time index's floor below any due entry still in place. */
+  public void checkTimeFloors() {
+    if (hints != null) {
+      hints.deadlines.checkDueRemoved(store);
+      hints.delayed.checkDueRemoved(store);
+      hints.purges.checkDueRemoved(store);
+    }
+  }
+
   /** Drops a delayed-unit index entry that no longer matches its unit. */
   public void dropStaleDelayedEntry(Keys.DelayedUnitKey key) {
     writable.delete(Keys.delayedUnit(key.notBefore(), key.namespace(), key.spec(), key.unit()));

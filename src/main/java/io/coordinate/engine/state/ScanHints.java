@@ -55,51 +55,27 @@ public final class ScanHints {
 
   // --- the time indexes, consumed from the front by the time step ---
 
-  private long deadlineFloor = Long.MIN_VALUE;
-  private long delayedFloor = Long.MIN_VALUE;
-  private long purgeFloor = Long.MIN_VALUE;
-
-  /** No pending-attempt deadline is below this time. */
-  long deadlineFloor() {
-    return deadlineFloor;
-  }
-
-  /** No delayed-unit entry is below this time. */
-  long delayedFloor() {
-    return delayedFloor;
-  }
-
-  /** No purge entry is below this time. */
-  long purgeFloor() {
-    return purgeFloor;
-  }
+  final TimeFloor deadlines = new TimeFloor();
+  final TimeFloor delayed = new TimeFloor();
+  final TimeFloor purges = new TimeFloor();
 
   void purgeInserted(long time) {
-    purgeFloor = Math.min(purgeFloor, time);
+    purges.inserted(time);
   }
 
-  /** After a committed time step that purged every unit due before {@code time}. */
-  public void purgesDoneBefore(long time) {
-    purgeFloor = Math.max(purgeFloor, time);
-  }
-
-  /** Lowering is always safe, so it applies at once, even for a command that is later discarded. */
   void deadlineInserted(long time) {
-    deadlineFloor = Math.min(deadlineFloor, time);
+    deadlines.inserted(time);
   }
 
   void delayedInserted(long time) {
-    delayedFloor = Math.min(delayedFloor, time);
+    delayed.inserted(time);
   }
 
-  /** After a committed time step that applied every deadline before {@code time}. */
-  public void deadlinesDoneBefore(long time) {
-    deadlineFloor = Math.max(deadlineFloor, time);
-  }
-
-  /** After a committed time step that released every delayed unit due before {@code time}. */
-  public void delayedDoneBefore(long time) {
-    delayedFloor = Math.max(delayedFloor, time);
+  /** A time step committed: the floors it learned hold. */
+  public void timeStepCommitted() {
+    deadlines.commit();
+    delayed.commit();
+    purges.commit();
   }
 
   private static String id(String ns, String spec) {

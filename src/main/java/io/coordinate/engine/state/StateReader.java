@@ -209,21 +209,58 @@ public class StateReader {
 
   /** Delayed units whose not-before time is at or before {@code now}: due for release. */
   public List<Keys.DelayedUnitKey> dueDelayedUnits(long now, int limit) {
-    byte[] start = hints == null ? Keys.delayedUnitsStart() : Keys.delayedUnitsBefore(hints.delayedFloor());
-    return collect(start, Keys.delayedUnitsBefore(now + 1), limit, e -> Keys.parseDelayedUnit(e.key()));
+    return dueEntries(Keys.delayedUnitsStart(), hints == null ? null : hints.delayed, now + 1, limit,
+        Keys::parseDelayedUnit);
   }
 
   /** Pending attempts whose expiration is strictly before {@code now} ({@code expiration == now} is alive). */
   public List<Keys.AttemptDeadlineKey> dueAttemptDeadlines(long now, int limit) {
-    byte[] start =
-        hints == null ? Keys.attemptDeadlinesStart() : Keys.attemptDeadlinesBefore(hints.deadlineFloor());
-    return collect(start, Keys.attemptDeadlinesBefore(now), limit, e -> Keys.parseAttemptDeadline(e.key()));
+    return dueEntries(Keys.attemptDeadlinesStart(), hints == null ? null : hints.deadlines, now, limit,
+        Keys::parseAttemptDeadline);
   }
 
   /** Finished or failed units whose purge time ({@code retention}) is at or before {@code now}. */
   public List<Keys.PurgeKey> duePurges(long now, int limit) {
-    byte[] start = hints == null ? Keys.purgesStart() : Keys.purgesBefore(hints.purgeFloor());
-    return collect(start, Keys.purgesBefore(now + 1), limit, e -> Keys.parsePurge(e.key()));
+    return dueEntries(Keys.purgesStart(), hints == null ? null : hints.purges, now + 1, limit, Keys::parsePurge);
+  }
+
+  /**
+   * The entries of a time index (keys {@code [tag][time]...}) with time before {@code exclusiveBound}, at
+   * most {@code limit}. With a floor (the engine's), the scan starts there, is skipped when nothing can be
+   * due, and looks one entry further to learn when the next one is due.
+   */
+  private <T> List<T> dueEntries(byte[] indexPrefix, TimeFloor floor, long exclusiveBound, int limit,
+      java.util.function.Function<byte[], T> parse) {
+    if (floor == null) {
+      byte[] end = new KeyWriter().tag(indexPrefix[0]).int64(exclusiveBound).toBytes();
+      return collect(indexPrefix, end, limit, e -> parse.apply(e.key()));
+    }
+    List<T> due = new ArrayList<>();
+    if (floor.nothingDueBefore(exclusiveBound)) {
+      return due;
+    }
+    floor.scanStarted();
+    byte[] start = new KeyWriter().tag(indexPrefix[0]).int64(floor.floor()).toBytes();
+    try (KeyValueIterator it = store.range(start, Keys.prefixEnd(indexPrefix))) {
+      while (true) {
+        if (!it.hasNext()) {
+          floor.learned(Long.MAX_VALUE);
+          break;
+        }
+        byte[] key = it.next().key();
+        long time = new KeyReader(key, 1).int64();
+        if (time >= exclusiveBound) {
+          floor.learned(time);
+          break;
+        }
+        if (due.size() >= limit) {
+          break; // more is due than one step takes: learn nothing, scan again next time
+        }
+        due.add(parse.apply(key));
+        floor.due(key);
+      }
+    }
+    return due;
   }
 
   // --- helpers ---
