@@ -68,7 +68,6 @@ public final class CoordinateState extends StateReader {
     deleteRange(Keys.units(ns, name));
     deleteRange(Keys.availableUnits(ns, name));
     deleteRange(Keys.counts(ns, name));
-    deleteRangeOf(Keys.ns(ns).tag(Keys.BY_STATUS).string(name).toBytes());
     writable.delete(Keys.spec(ns, name));
     listener.specChanged(ns, spec, null);
   }
@@ -81,7 +80,6 @@ public final class CoordinateState extends StateReader {
     String spec = any.spec();
     String name = any.name();
     if (before != null) {
-      writable.delete(Keys.byStatus(ns, spec, before.status(), name));
       if (before.status() == UnitStatus.AVAILABLE) {
         writable.delete(Keys.available(ns, spec, before.priority(), name));
       }
@@ -95,7 +93,6 @@ public final class CoordinateState extends StateReader {
     }
     if (after != null) {
       writable.put(Keys.unit(ns, spec, name), ValueCodec.encode(after));
-      writable.put(Keys.byStatus(ns, spec, after.status(), name), ValueCodec.EMPTY);
       if (after.status() == UnitStatus.AVAILABLE) {
         byte[] key = Keys.available(ns, spec, after.priority(), name);
         writable.put(key, ValueCodec.EMPTY);

@@ -17,7 +17,6 @@ import java.util.List;
  * 10 [ns] 'K' [spec][status]                unit count by status        → long
  * 10 [ns] 'U' [spec][unit]                  work unit                   → WorkUnitRecord
  * 10 [ns] 'V' [spec][priority desc][unit]   available units, best first → empty
- * 10 [ns] 'T' [spec][status][unit]          units by status, name order → empty
  * 10 [ns] 'H' [spec][unit][attempt seq]     a unit's attempts           → empty
  * 10 [ns] 'A' [attempt seq]                 attempt                     → AttemptRecord
  * 10 [ns] 'W' [worker]                      worker                      → WorkerRecord
@@ -49,7 +48,6 @@ public final class Keys {
   static final byte COUNT = 'K';
   static final byte UNIT = 'U';
   static final byte AVAILABLE = 'V';
-  static final byte BY_STATUS = 'T';
   static final byte UNIT_ATTEMPTS = 'H';
   static final byte ATTEMPT = 'A';
   static final byte WORKER = 'W';
@@ -185,18 +183,6 @@ public final class Keys {
   public static String availableUnitName(byte[] key, String ns, String spec) {
     int offset = availableUnits(ns, spec).length + 8;
     return new KeyReader(key, offset).string();
-  }
-
-  public static byte[] byStatus(String ns, String spec, UnitStatus status, String unit) {
-    return ns(ns).tag(BY_STATUS).string(spec).tag(status.code()).string(unit).toBytes();
-  }
-
-  public static byte[] unitsWithStatus(String ns, String spec, UnitStatus status) {
-    return ns(ns).tag(BY_STATUS).string(spec).tag(status.code()).toBytes();
-  }
-
-  public static String byStatusUnitName(byte[] key, String ns, String spec, UnitStatus status) {
-    return new KeyReader(key, unitsWithStatus(ns, spec, status).length).string();
   }
 
   public static byte[] unitAttempt(String ns, String spec, String unit, long attemptSeq) {

@@ -78,13 +78,6 @@ public class StateReader {
     return collect(from, Keys.prefixEnd(prefix), limit, e -> ValueCodec.decode(e.value(), WorkUnitRecord.class));
   }
 
-  /** Names of the units with a stored status, in name order, strictly after {@code afterName}. */
-  public List<String> unitNamesWithStatus(String ns, String spec, UnitStatus status, String afterName, int limit) {
-    byte[] prefix = Keys.unitsWithStatus(ns, spec, status);
-    byte[] from = afterName == null ? prefix : successor(Keys.byStatus(ns, spec, status, afterName));
-    return collect(from, Keys.prefixEnd(prefix), limit, e -> Keys.stringAfter(e.key(), prefix));
-  }
-
   /** The best available units of a spec: priority descending, then name ascending. Costs O(limit · log n). */
   public List<String> bestAvailableUnits(String ns, String spec, int limit) {
     byte[] prefix = Keys.availableUnits(ns, spec);

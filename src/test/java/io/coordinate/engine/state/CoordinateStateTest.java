@@ -171,7 +171,6 @@ class CoordinateStateTest {
     h.send("delete_work_spec", "work_spec_name", "spec").ok();
     check();
     for (byte[] prefix : List.of(Keys.units(NS, "spec"), Keys.availableUnits(NS, "spec"), Keys.counts(NS, "spec"),
-        Keys.unitsWithStatus(NS, "spec", UnitStatus.PENDING), Keys.unitsWithStatus(NS, "spec", UnitStatus.DELAYED),
         Keys.unitAttempts(NS, "spec", "p"), Keys.workerActiveAttempts(NS, "worker"),
         Keys.workerAttempts(NS, "worker"))) {
       assertThat(keys(prefix)).isEmpty();
@@ -288,12 +287,6 @@ class CoordinateStateTest {
         }
       }
       assertThat(r.counts(NS, spec.name())).as("counts of %s", spec.name()).isEqualTo(counts);
-      for (UnitStatus status : UnitStatus.values()) {
-        assertThat(r.unitNamesWithStatus(NS, spec.name(), status, null, Integer.MAX_VALUE))
-            .as("status index %s of %s", status, spec.name())
-            .containsExactlyElementsOf(units.stream().filter(u -> u.status() == status)
-                .map(WorkUnitRecord::name).toList());
-      }
       assertThat(r.bestAvailableUnits(NS, spec.name(), Integer.MAX_VALUE)).as("available index")
           .containsExactlyElementsOf(units.stream().filter(u -> u.status() == UnitStatus.AVAILABLE)
               .sorted(Comparator.comparingDouble(WorkUnitRecord::priority).reversed()

@@ -227,8 +227,6 @@ class KeysTest {
       assertThat(Keys.namespaceName(Keys.namespace(name))).isEqualTo(name);
       assertThat(Keys.stringAfter(Keys.workerChild("ns", "parent", name), Keys.workerChildren("ns", "parent")))
           .isEqualTo(name);
-      assertThat(Keys.byStatusUnitName(Keys.byStatus("ns", "s", UnitStatus.PENDING, name), "ns", "s",
-          UnitStatus.PENDING)).isEqualTo(name);
     }
     for (long seq : longs()) {
       assertThat(Keys.trailingSeq(Keys.attempt("ns", seq))).isEqualTo(seq);
