@@ -13,11 +13,6 @@ import io.coordinate.engine.state.WorkUnitRecord;
  */
 public final class UnitTransitions {
 
-  /** Giving a unit back or failing it never finishes another unit, so it never chains. */
-  private static final Family.Chainer NO_CHAINING = (unit, data) -> {
-    throw new IllegalStateException("unit " + unit.spec() + "/" + unit.name() + " finished without chaining");
-  };
-
   private UnitTransitions() {}
 
   /** The status of a unit without an active attempt: delayed until its not-before time, then available. */
@@ -56,15 +51,6 @@ public final class UnitTransitions {
     return status == AttemptStatus.FINISHED ? family.attemptFinished(unit, data) : family.attemptFailed(unit);
   }
 
-  /** {@link #endAttempt(Family, AttemptRecord, AttemptStatus, JsonNode)} for a failure (it never chains). */
-  public static WorkUnitRecord endAttempt(
-      CoordinateState state, String ns, AttemptRecord attempt, AttemptStatus status, JsonNode data, long now) {
-    if (status == AttemptStatus.FINISHED) {
-      throw new IllegalArgumentException("a finish runs then chaining: use endAttempt(Family, ...)");
-    }
-    return endAttempt(new Family(state, ns, now, NO_CHAINING), attempt, status, data);
-  }
-
   /**
    * Gives the unit back: the attempt becomes {@code status} (expired or retryable) and, if it was the unit's
    * active attempt, the unit loses it and rests until {@code notBefore}; the children parked during it go.
@@ -87,19 +73,9 @@ public final class UnitTransitions {
     family.attemptReleased(unit, released);
   }
 
-  public static void releaseAttempt(
-      CoordinateState state, String ns, AttemptRecord attempt, AttemptStatus status, JsonNode data, Long notBefore,
-      long now) {
-    releaseAttempt(new Family(state, ns, now, NO_CHAINING), attempt, status, data, notBefore);
-  }
-
   /** Expires a pending attempt (by command or by the time step). */
   public static void expire(Family family, AttemptRecord attempt) {
     releaseAttempt(family, attempt, AttemptStatus.EXPIRED, attempt.data(), null);
-  }
-
-  public static void expire(CoordinateState state, String ns, AttemptRecord attempt, long now) {
-    expire(new Family(state, ns, now, NO_CHAINING), attempt);
   }
 
   /**

@@ -3,15 +3,12 @@ package io.coordinate.app;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.coordinate.cli.DevEnvironment;
 import io.coordinate.protocol.Json;
 import io.coordinate.protocol.TopicNames;
-import io.coordinate.query.KafkaCommandGateway;
 import io.coordinate.testing.KafkaTestClient;
+import io.coordinate.testing.RunningApp;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -27,34 +24,27 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ChildrenAndHeirsIT {
 
-  private static final Duration TIMEOUT = Duration.ofSeconds(60);
   private static final String NS = "trees";
 
   @TempDir static Path dataDir;
-  private static DevEnvironment env;
-  private static KafkaCommandGateway gateway;
+  private static RunningApp app;
   private static KafkaTestClient client;
 
   @BeforeAll
   static void start() throws Exception {
-    env = DevEnvironment.start(0, 0, dataDir);
-    gateway = new KafkaCommandGateway(env.bootstrapServers(), TopicNames.unprefixed());
-    client = new KafkaTestClient(env.bootstrapServers(), env.httpPort());
+    app = RunningApp.start(dataDir);
+    client = app.client();
     call("{\"command\":\"set_work_spec\",\"work_spec\":{\"name\":\"jobs\"}}");
     call("{\"command\":\"set_work_spec\",\"work_spec\":{\"name\":\"reports\"}}");
   }
 
   @AfterAll
   static void stop() {
-    client.close();
-    gateway.close();
-    env.close();
+    app.close();
   }
 
   private static JsonNode call(String json) {
-    JsonNode reply = gateway.submit(NS, (ObjectNode) Json.parse(json), TIMEOUT).join();
-    assertThat(reply.get("ok").asBoolean()).as("reply to %s: %s", json, reply).isTrue();
-    return reply.get("result");
+    return app.call(NS, json);
   }
 
   private static List<JsonNode> request(String worker, int count) {

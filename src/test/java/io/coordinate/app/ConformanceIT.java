@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.coordinate.cli.DevEnvironment;
 import io.coordinate.protocol.Json;
 import io.coordinate.protocol.TopicNames;
 import io.coordinate.query.KafkaCommandGateway;
 import io.coordinate.testing.KafkaTestClient;
+import io.coordinate.testing.RunningApp;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -32,28 +32,24 @@ class ConformanceIT {
   private static final Duration TIMEOUT = Duration.ofSeconds(60);
 
   @TempDir static Path dataDir;
-  private static DevEnvironment env;
+  private static RunningApp app;
   private static KafkaCommandGateway gateway;
   private static KafkaTestClient client;
 
   @BeforeAll
   static void start() throws Exception {
-    env = DevEnvironment.start(0, 0, dataDir);
-    gateway = new KafkaCommandGateway(env.bootstrapServers(), TopicNames.unprefixed());
-    client = new KafkaTestClient(env.bootstrapServers(), env.httpPort());
+    app = RunningApp.start(dataDir);
+    gateway = app.gateway();
+    client = app.client();
   }
 
   @AfterAll
   static void stop() {
-    client.close();
-    gateway.close();
-    env.close();
+    app.close();
   }
 
   private static JsonNode call(String ns, String json) {
-    JsonNode reply = gateway.submit(ns, (ObjectNode) Json.parse(json), TIMEOUT).join();
-    assertThat(reply.get("ok").asBoolean()).as("reply to %s: %s", json, reply).isTrue();
-    return reply.get("result");
+    return app.call(ns, json);
   }
 
   @Test

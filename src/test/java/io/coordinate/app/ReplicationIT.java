@@ -3,12 +3,10 @@ package io.coordinate.app;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.coordinate.cli.DevEnvironment;
 import io.coordinate.protocol.Json;
 import io.coordinate.protocol.TopicNames;
-import io.coordinate.query.KafkaCommandGateway;
 import io.coordinate.testing.KafkaTestClient;
+import io.coordinate.testing.RunningApp;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -26,17 +24,14 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ReplicationIT {
 
-  private static final Duration TIMEOUT = Duration.ofSeconds(60);
   private static final TopicNames TOPICS = TopicNames.unprefixed();
 
   @TempDir Path dataDir;
 
   @Test
   void threeHostsAQuorumOfTwoAndOneRecordPerUnit() throws Exception {
-    try (DevEnvironment env = DevEnvironment.start(0, 0, dataDir);
-        KafkaCommandGateway gateway = new KafkaCommandGateway(env.bootstrapServers(), TOPICS);
-        KafkaTestClient client = new KafkaTestClient(env.bootstrapServers(), env.httpPort())) {
-      Story story = new Story(gateway, client, "boinc");
+    try (RunningApp app = RunningApp.start(dataDir)) {
+      Story story = new Story(app, "boinc");
       story.call("{\"command\":\"set_work_spec\",\"work_spec\":{\"name\":\"sims\",\"min_quorum\":2}}");
       for (String host : List.of("h1", "h2", "h3")) {
         story.call("{\"command\":\"worker_heartbeat\",\"worker\":\"w-" + host + "\",\"parent\":\"" + host + "\"}");
@@ -73,7 +68,7 @@ class ReplicationIT {
       assertThat(decided.get("replication").get("replicas").findValuesAsText("validate_state"))
           .containsExactly("valid", "invalid", "valid");
       // valid for "agree", then invalid for "disagree"
-      assertThat(client.get("/api/namespaces/boinc/workers/w-h2").body().get("reliability"))
+      assertThat(app.client().get("/api/namespaces/boinc/workers/w-h2").body().get("reliability"))
           .isEqualTo(Json.parse("{\"consecutive_valid\":0,\"valid\":1,\"invalid\":1,\"errors\":0,\"timeouts\":0}"));
 
       List<JsonNode> records = story.results(2);
@@ -93,10 +88,8 @@ class ReplicationIT {
   @Test
   void aReplicaThatReportsAfterARestartIsValidatedAndNotAssimilatedAgain() throws Exception {
     JsonNode late;
-    try (DevEnvironment env = DevEnvironment.start(0, 0, dataDir);
-        KafkaCommandGateway gateway = new KafkaCommandGateway(env.bootstrapServers(), TOPICS);
-        KafkaTestClient client = new KafkaTestClient(env.bootstrapServers(), env.httpPort())) {
-      Story story = new Story(gateway, client, "again");
+    try (RunningApp app = RunningApp.start(dataDir)) {
+      Story story = new Story(app, "again");
       story.call("{\"command\":\"set_work_spec\",\"work_spec\":{\"name\":\"sims\",\"min_quorum\":2,"
           + "\"target_nresults\":3}}");
       story.call("{\"command\":\"add_work_units\",\"work_spec_name\":\"sims\",\"work_units\":[{\"name\":\"u\"}]}");
@@ -107,10 +100,8 @@ class ReplicationIT {
       story.finish(a2, "42");
       assertThat(story.results(1)).hasSize(1);
     }
-    try (DevEnvironment env = DevEnvironment.start(0, 0, dataDir);
-        KafkaCommandGateway gateway = new KafkaCommandGateway(env.bootstrapServers(), TOPICS);
-        KafkaTestClient client = new KafkaTestClient(env.bootstrapServers(), env.httpPort())) {
-      Story story = new Story(gateway, client, "again");
+    try (RunningApp app = RunningApp.start(dataDir)) {
+      Story story = new Story(app, "again");
       story.finish(late, "42");
 
       assertThat(story.unit("u").get("replication").get("replicas").findValuesAsText("validate_state"))
@@ -120,12 +111,10 @@ class ReplicationIT {
   }
 
   /** One namespace's commands through the gateway, and its reads over HTTP and from the results topic. */
-  private record Story(KafkaCommandGateway gateway, KafkaTestClient client, String ns) {
+  private record Story(RunningApp app, String ns) {
 
     JsonNode call(String json) {
-      JsonNode reply = gateway.submit(ns, (ObjectNode) Json.parse(json), TIMEOUT).join();
-      assertThat(reply.get("ok").asBoolean()).as("reply to %s: %s", json, reply).isTrue();
-      return reply.get("result");
+      return app.call(ns, json);
     }
 
     List<JsonNode> request(String worker) {
@@ -147,7 +136,7 @@ class ReplicationIT {
     }
 
     JsonNode unit(String name) {
-      KafkaTestClient.HttpAnswer answer = client.get("/api/namespaces/" + ns + "/work-specs/sims/work-units/" + name);
+      KafkaTestClient.HttpAnswer answer = app.client().get("/api/namespaces/" + ns + "/work-specs/sims/work-units/" + name);
       assertThat(answer.status()).as("GET %s: %s", name, answer.body()).isEqualTo(200);
       return answer.body();
     }
@@ -158,9 +147,9 @@ class ReplicationIT {
 
     /** The records of the namespace on coordinate.results, once there are at least {@code n}, and a second later. */
     List<JsonNode> results(int n) throws InterruptedException {
-      client.readUntil(TOPICS.results(), records -> ofNamespace(records).size() >= n);
+      app.client().readUntil(TOPICS.results(), records -> ofNamespace(records).size() >= n);
       Thread.sleep(1000);
-      return ofNamespace(client.readUntil(TOPICS.results(), records -> ofNamespace(records).size() >= n));
+      return ofNamespace(app.client().readUntil(TOPICS.results(), records -> ofNamespace(records).size() >= n));
     }
 
     private List<JsonNode> ofNamespace(List<ConsumerRecord<byte[], byte[]>> records) {

@@ -184,7 +184,7 @@ public final class RequestAttemptsHandler {
         UnitTransitions.startAttempt(ctx.state(), ctx.namespace(), unit, worker, lifetimeMillis, ctx.now());
     ObjectNode data = Json.object();
     data.put("traceback", "too many retries");
-    UnitTransitions.endAttempt(ctx.state(), ctx.namespace(), attempt, AttemptStatus.FAILED, data, ctx.now());
+    UnitTransitions.endAttempt(ctx.family(), attempt, AttemptStatus.FAILED, data);
   }
 
   /** A continuous spec's new unit: named after the time, data {}, and the next one not before interval. */
