@@ -15,13 +15,11 @@ import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
-import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
-import org.apache.kafka.streams.state.KeyValueStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,6 +40,7 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
   private final String commandsTopic;
   private final Supplier<RandomGenerator> randomSource;
   private ProcessorContext<byte[], byte[]> context;
+  private TaskState state;
   private Engine engine;
 
   CommandProcessor(Duration punctuateInterval, String commandsTopic, int commandPartitions,
@@ -55,8 +54,8 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
   @Override
   public void init(ProcessorContext<byte[], byte[]> context) {
     this.context = context;
-    KeyValueStore<Bytes, byte[]> store = context.getStateStore(StoreNames.STATE);
-    this.engine = new Engine(StreamsStore.writable(store), randomSource.get());
+    this.state = TaskState.open(context);
+    this.engine = new Engine(state.store(), randomSource.get());
     context.schedule(punctuateInterval, PunctuationType.WALL_CLOCK_TIME, this::advanceTime);
   }
 
@@ -85,6 +84,7 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
       return;
     }
     EngineResult result = engine.process(command, now);
+    state.applied();
     if (result.rejected() && result.rejection().code().deadLetter()) {
       deadLetter(record, result.rejection());
     }
@@ -104,7 +104,9 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
 
   /** The wall-clock punctuator: expires attempts and releases delayed units, in bounded batches. */
   private void advanceTime(long now) {
-    emit(engine.advanceTime(now, Engine.TIME_STEP_BATCH), now);
+    EngineResult result = engine.advanceTime(now, Engine.TIME_STEP_BATCH);
+    state.applied();
+    emit(result, now);
   }
 
   private void emit(EngineResult result, long now) {

@@ -11,7 +11,7 @@ import org.apache.kafka.streams.state.Stores;
 
 /**
  * The topology: {@code coordinate.commands} and {@code coordinate.chained} (co-partitioned by namespace)
- * into one engine processor with one RocksDB store; one sink per output topic. Keys and values stay bytes
+ * into one engine processor with two RocksDB stores (records, changelogged; derived indexes, local); one sink per output topic. Keys and values stay bytes
  * end to end; the processor does the parsing, so a bad record can never fail deserialization.
  */
 public final class CoordinateTopology {
@@ -37,9 +37,15 @@ public final class CoordinateTopology {
     topology.addProcessor(StoreNames.ENGINE, () -> new CommandProcessor(punctuateInterval, topics.commands(), commandPartitions,
         randomSource),
         StoreNames.COMMANDS_SOURCE, StoreNames.CHAINED_SOURCE);
+    // Records: cached (repeated writes of a key within a commit reach RocksDB and the changelog once) and
+    // changelogged. Indexes: no changelog, so no cache either: a write is one RocksDB put (TaskState).
     topology.addStateStore(
         Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.STATE), Serdes.Bytes(),
             Serdes.ByteArray()).withCachingEnabled(),
+        StoreNames.ENGINE);
+    topology.addStateStore(
+        Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.INDEXES), Serdes.Bytes(),
+            Serdes.ByteArray()).withCachingDisabled().withLoggingDisabled(),
         StoreNames.ENGINE);
     addSink(topology, StoreNames.ASSIGNMENTS_SINK, topics.assignments());
     addSink(topology, StoreNames.REPLIES_SINK, topics.replies());

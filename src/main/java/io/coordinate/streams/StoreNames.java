@@ -6,8 +6,11 @@ package io.coordinate.streams;
  */
 public final class StoreNames {
 
-  /** The one state store: every record and index of {@code io.coordinate.engine.state.Keys}. */
+  /** The records of {@code io.coordinate.engine.state.Keys}: changelogged (the name predates the indexes' store). */
   public static final String STATE = "coordinate-state";
+
+  /** The derived indexes of {@code Keys}: local only, rebuilt from the records when needed. */
+  public static final String INDEXES = "coordinate-indexes";
 
   static final String COMMANDS_SOURCE = "commands-source";
   static final String CHAINED_SOURCE = "chained-source";

@@ -1,6 +1,7 @@
 package io.coordinate.streams;
 
 import io.coordinate.engine.state.ReadableKeyValueStore;
+import io.coordinate.engine.state.SplitStore;
 import io.coordinate.query.NamespaceLocator;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -13,6 +14,7 @@ import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.StreamsMetadata;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.apache.kafka.streams.state.HostInfo;
+import org.apache.kafka.streams.state.QueryableStoreType;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
@@ -48,10 +50,11 @@ public final class StreamsNamespaceLocator implements NamespaceLocator {
       return new Remote(host.host() + ":" + host.port());
     }
     try {
-      ReadOnlyKeyValueStore<Bytes, byte[]> store =
-          streams.store(StoreQueryParameters.fromNameAndType(StoreNames.STATE, QueryableStoreTypes.<Bytes, byte[]>keyValueStore())
-              .withPartition(metadata.partition()));
-      return new Local(StreamsStore.readOnly(store));
+      return new Local(new SplitStore(
+          StreamsStore.readOnly(store(StoreQueryParameters.fromNameAndType(StoreNames.STATE, BYTES)
+              .withPartition(metadata.partition()))),
+          StreamsStore.readOnly(store(StoreQueryParameters.fromNameAndType(StoreNames.INDEXES, BYTES)
+              .withPartition(metadata.partition())))));
     } catch (InvalidStateStoreException e) {
       return new Unavailable(e.getMessage());
     }
@@ -63,12 +66,20 @@ public final class StreamsNamespaceLocator implements NamespaceLocator {
       return List.of();
     }
     try {
-      ReadOnlyKeyValueStore<Bytes, byte[]> all =
-          streams.store(StoreQueryParameters.fromNameAndType(StoreNames.STATE, QueryableStoreTypes.<Bytes, byte[]>keyValueStore()));
-      return List.of(StreamsStore.readOnly(all));
+      return List.of(new SplitStore(
+          StreamsStore.readOnly(store(StoreQueryParameters.fromNameAndType(StoreNames.STATE, BYTES))),
+          StreamsStore.readOnly(store(StoreQueryParameters.fromNameAndType(StoreNames.INDEXES, BYTES)))));
     } catch (InvalidStateStoreException e) {
       return List.of();
     }
+  }
+
+  private static final QueryableStoreType<ReadOnlyKeyValueStore<Bytes, byte[]>> BYTES =
+      QueryableStoreTypes.keyValueStore();
+
+  private ReadOnlyKeyValueStore<Bytes, byte[]> store(
+      StoreQueryParameters<ReadOnlyKeyValueStore<Bytes, byte[]>> parameters) {
+    return streams.store(parameters);
   }
 
   @Override

@@ -6,11 +6,18 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.coordinate.cli.DevEnvironment;
 import io.coordinate.protocol.TopicNames;
 import io.coordinate.testing.KafkaTestClient;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Stopping the app and starting it again on the same data dir finds every unit as it was. */
+/**
+ * Stopping the app and starting it again finds every unit as it was: on the same data dir, and after losing its
+ * local state (a new machine), when the records come back from the changelog and the indexes are rebuilt.
+ */
 class RestartIT {
 
   private static final TopicNames TOPICS = TopicNames.unprefixed();
@@ -19,7 +26,17 @@ class RestartIT {
 
   @Test
   void unitsSurviveARestartOnTheSameDataDir() throws Exception {
+    restartStory(false);
+  }
+
+  @Test
+  void unitsSurviveARestartThatLostTheLocalState() throws Exception {
+    restartStory(true);
+  }
+
+  private void restartStory(boolean wipeLocalState) throws Exception {
     JsonNode before;
+    JsonNode specBefore;
     try (DevEnvironment env = DevEnvironment.start(0, 0, dataDir);
         KafkaTestClient client = new KafkaTestClient(env.bootstrapServers(), env.httpPort())) {
       client.send(TOPICS.commands(), "r", "{\"command\":\"set_work_spec\",\"namespace\":\"r\","
@@ -37,18 +54,33 @@ class RestartIT {
       before = client.get("/api/namespaces/r/work-specs/spec/work-units").body();
       assertThat(before.get("work_units")).hasSize(3);
       assertThat(before.get("work_units").get(1).get("status").asText()).isEqualTo("finished");
+      specBefore = client.get("/api/namespaces/r/work-specs/spec").body();
+      assertThat(specBefore.get("counts").toString()).isEqualTo("{\"available\":2,\"finished\":1}");
+    }
+    if (wipeLocalState) {
+      deleteTree(dataDir.resolve("streams"));
     }
 
     try (DevEnvironment env = DevEnvironment.start(0, 0, dataDir);
         KafkaTestClient client = new KafkaTestClient(env.bootstrapServers(), env.httpPort())) {
       JsonNode after = client.get("/api/namespaces/r/work-specs/spec/work-units").body();
       assertThat(after).isEqualTo(before);
+      // counts and the available index are derived: equal after a rebuild too
+      assertThat(client.get("/api/namespaces/r/work-specs/spec").body()).isEqualTo(specBefore);
       // and the engine goes on from there: the next request gets the next best unit
       client.send(TOPICS.commands(), "r", "{\"command\":\"request_attempts\",\"namespace\":\"r\","
           + "\"worker\":\"w\",\"reply_to\":\"restart-2\"}");
       JsonNode reply = client.awaitValues(TOPICS.replies(), "restart-2", 1).get(0);
       assertThat(reply.get("result").get("attempts").get(0).get("work_unit_name").asText()).isEqualTo("u1");
       assertThat(reply.get("result").get("attempts").get(0).get("attempt_id").asText()).isEqualTo("2");
+    }
+  }
+
+  private static void deleteTree(Path root) throws IOException {
+    try (Stream<Path> paths = Files.walk(root)) {
+      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.delete(path);
+      }
     }
   }
 }

@@ -8,7 +8,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.coordinate.engine.handlers.UnitQuery;
 import io.coordinate.engine.state.AttemptRecord;
 import io.coordinate.engine.state.InMemoryKeyValueStore;
+import io.coordinate.engine.state.IndexRebuild;
 import io.coordinate.engine.state.KeyValueIterator;
+import io.coordinate.engine.state.KeyValueStore;
+import io.coordinate.engine.state.Keys;
+import io.coordinate.engine.state.SplitStore;
 import io.coordinate.engine.state.StateReader;
 import io.coordinate.engine.state.WorkSpecRecord;
 import io.coordinate.engine.state.WorkUnitRecord;
@@ -40,7 +44,8 @@ public final class EngineHarness {
 
   private static final String REPLY_TO = "test-client";
 
-  private final InMemoryKeyValueStore store = new InMemoryKeyValueStore();
+  /** Records and derived indexes in two stores, as in production (see {@link SplitStore}). */
+  private final SplitStore store = new SplitStore(new InMemoryKeyValueStore(), new InMemoryKeyValueStore());
   private final Engine engine;
   private long now = START.toEpochMilli();
   private String namespace = "ns";
@@ -60,6 +65,7 @@ public final class EngineHarness {
 
   public EngineHarness(long seed) {
     this.engine = new Engine(store, new Random(seed));
+    IndexRebuildCheck.created(this);
   }
 
   // --- setup ---
@@ -431,8 +437,38 @@ public final class EngineHarness {
     return all;
   }
 
-  public InMemoryKeyValueStore store() {
+  public SplitStore store() {
     return store;
+  }
+
+  /**
+   * The indexes kept up command by command equal the ones {@link IndexRebuild} derives from the records alone,
+   * but for time-index entries of deleted units, which the live store keeps until its time step drops them.
+   * {@link IndexRebuildCheck} runs this after every test that made a harness.
+   */
+  public void assertIndexesRebuildable() {
+    InMemoryKeyValueStore rebuilt = new InMemoryKeyValueStore();
+    IndexRebuild.rebuild(store.records(), rebuilt);
+    Map<String, String> live = entries(store.indexes());
+    Map<String, String> derived = entries(rebuilt);
+    derived.remove(HexFormat.of().formatHex(Keys.indexVersion()));
+    assertThat(live).as("live indexes contain every rebuilt entry").containsAllEntriesOf(derived);
+    Map<String, String> extra = new LinkedHashMap<>(live);
+    extra.keySet().removeAll(derived.keySet());
+    extra.keySet().removeIf(key -> key.startsWith("03") || key.startsWith("04") || key.startsWith("05"));
+    assertThat(extra).as("live index entries that the records do not imply").isEmpty();
+  }
+
+  private static Map<String, String> entries(KeyValueStore kv) {
+    Map<String, String> all = new LinkedHashMap<>();
+    HexFormat hex = HexFormat.of();
+    try (KeyValueIterator it = kv.range(new byte[0], Keys.prefixEnd(new byte[0]))) {
+      while (it.hasNext()) {
+        KeyValueIterator.Entry e = it.next();
+        all.put(hex.formatHex(e.key()), hex.formatHex(e.value()));
+      }
+    }
+    return all;
   }
 
   // --- JSON helpers ---

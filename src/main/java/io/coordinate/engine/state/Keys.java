@@ -33,6 +33,17 @@ import java.util.List;
  * Family entries and counts are derived from the members' {@link UnitFamily} by
  * {@link CoordinateState#writeUnit}: nothing else writes them.
  *
+ * <p>Two kinds of keys: <b>records</b> (namespaces, sequences, specs, units, attempts, workers: 01, 02, 06 and the
+ * tags S, U, A, W) are the truth, kept in a changelogged store; every other key is a <b>derived index</b> (the
+ * time indexes, counts, available units, attempt and worker lists, job trees), a function of the records that
+ * {@link IndexRebuild} can recompute, kept in a local store with no changelog ({@link SplitStore}). That halves
+ * what each state change sends to Kafka.
+ *
+ * <pre>
+ * 06                                        state version (records)     → long, one step per command
+ * 07                                        index version (indexes)     → long, equal to 06 when in step
+ * </pre>
+ *
  * Store names and this layout are part of the changelog format: changing them is a migration.
  */
 public final class Keys {
@@ -42,6 +53,8 @@ public final class Keys {
   static final byte DELAYED_UNITS = 0x03;
   static final byte ATTEMPT_DEADLINES = 0x04;
   static final byte PURGES = 0x05;
+  static final byte STATE_VERSION = 0x06;
+  static final byte INDEX_VERSION = 0x07;
   static final byte NAMESPACE_DATA = 0x10;
 
   static final byte SPEC = 'S';
@@ -134,6 +147,75 @@ public final class Keys {
     KeyReader reader = new KeyReader(key, 1);
     long time = reader.int64();
     return new PurgeKey(time, reader.string(), reader.string(), reader.string());
+  }
+
+  // --- records and derived indexes ---
+
+  /** Whether the key is a derived index entry (see the class comment) rather than a record. */
+  public static boolean isIndex(byte[] key) {
+    if (key.length == 0) {
+      return false;
+    }
+    return switch (key[0]) {
+      case NAMESPACES, SEQUENCES, STATE_VERSION -> false;
+      case NAMESPACE_DATA -> {
+        int tag = dataTagOffset(key);
+        yield tag >= 0 && !isRecordTag(key[tag]);
+      }
+      default -> true;
+    };
+  }
+
+  /** The end of the group of keys that {@code from} starts in (one top-level space, or one tag of a namespace's
+   * data), all of one kind; null when {@code from} is too short to name its group. */
+  static byte[] groupEnd(byte[] from) {
+    if (from.length == 0) {
+      return null;
+    }
+    if (from[0] != NAMESPACE_DATA) {
+      return new byte[] {(byte) (from[0] + 1)};
+    }
+    int tag = dataTagOffset(from);
+    return tag < 0 ? null : prefixEnd(Arrays.copyOf(from, tag + 1));
+  }
+
+  private static boolean isRecordTag(byte tag) {
+    return tag == SPEC || tag == UNIT || tag == ATTEMPT || tag == WORKER;
+  }
+
+  /** Where the tag after {@code 10 [ns]} is, or -1 when the key ends before it. */
+  private static int dataTagOffset(byte[] key) {
+    for (int i = 1; i + 1 < key.length; i++) {
+      if (key[i] == 0) {
+        if (key[i + 1] == 1) {
+          return i + 2 < key.length ? i + 2 : -1;
+        }
+        i++; // 0x00 0xFF: an escaped zero byte of the name
+      }
+    }
+    return -1;
+  }
+
+  public static byte[] stateVersion() {
+    return new byte[] {STATE_VERSION};
+  }
+
+  public static byte[] indexVersion() {
+    return new byte[] {INDEX_VERSION};
+  }
+
+  /** What a record key holds, for {@link IndexRebuild}: a unit, an attempt, a worker, or something else. */
+  static byte recordTag(byte[] key) {
+    if (key.length == 0 || key[0] != NAMESPACE_DATA) {
+      return 0;
+    }
+    int tag = dataTagOffset(key);
+    return tag < 0 ? 0 : key[tag];
+  }
+
+  /** The namespace of a {@code 10 [ns] ...} key. */
+  static String dataNamespace(byte[] key) {
+    return new KeyReader(key, 1).string();
   }
 
   // --- one namespace ---

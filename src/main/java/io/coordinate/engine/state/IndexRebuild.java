@@ -1,0 +1,137 @@
+package io.coordinate.engine.state;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Keeps the derived indexes ({@link Keys#isIndex}) in step with the records they are computed from. The records'
+ * store counts every command in its state version; the indexes' store keeps the version its indexes were
+ * derived at. When the two differ — the indexes' store was lost (a new machine, a wiped task) or restoring
+ * moved the records on without it (a task that came back after another instance worked on it) — the indexes
+ * are recomputed from the records with the very write methods that maintain them, so a rebuilt index equals
+ * one kept up command by command.
+ */
+public final class IndexRebuild {
+
+  /** Keys handled per pass: a rebuild never holds more than this in memory, whatever the store's size. */
+  private static final int CHUNK = 10_000;
+
+  private static final byte[] FIRST_KEY = new byte[0];
+  private static final byte[] PAST_LAST_KEY = Keys.prefixEnd(new byte[0]);
+
+  private IndexRebuild() {}
+
+  /** The records' state version (0 for a store that never saw a command). */
+  public static long stateVersion(ReadableKeyValueStore records) {
+    return ValueCodec.decodeLong(records.get(Keys.stateVersion()));
+  }
+
+  /** Whether the indexes were derived from the records as they are now. */
+  public static boolean inStep(ReadableKeyValueStore records, ReadableKeyValueStore indexes) {
+    byte[] indexVersion = indexes.get(Keys.indexVersion());
+    return indexVersion != null && ValueCodec.decodeLong(indexVersion) == stateVersion(records);
+  }
+
+  /** Records that one more command was applied to both stores; returns the new version. */
+  public static long step(KeyValueStore records, KeyValueStore indexes, long version) {
+    long next = version + 1;
+    byte[] value = ValueCodec.encodeLong(next);
+    records.put(Keys.stateVersion(), value);
+    indexes.put(Keys.indexVersion(), value);
+    return next;
+  }
+
+  /** What a rebuild did. */
+  public record Result(long units, long attempts, long workers, long droppedIndexEntries, long migratedEntries) {}
+
+  /**
+   * Empties {@code indexes} and derives them again from {@code records}. Index entries found among the records
+   * (state written before indexes had a store of their own) are deleted from the records: after the first
+   * rebuild the changelog holds records only.
+   */
+  public static Result rebuild(KeyValueStore records, KeyValueStore indexes) {
+    long dropped = forEachChunk(indexes, entries -> entries.forEach(e -> indexes.delete(e.key())));
+    CoordinateState derive = new CoordinateState(new SplitStore(new ReadOnly(records), indexes));
+    long[] counts = new long[4];
+    forEachChunk(records, entries -> {
+      for (KeyValueIterator.Entry e : entries) {
+        byte[] key = e.key();
+        if (Keys.isIndex(key)) {
+          records.delete(key);
+          counts[3]++;
+          continue;
+        }
+        switch (Keys.recordTag(key)) {
+          case Keys.UNIT -> {
+            derive.writeUnit(Keys.dataNamespace(key), null, ValueCodec.decode(e.value(), WorkUnitRecord.class));
+            counts[0]++;
+          }
+          case Keys.ATTEMPT -> {
+            derive.writeAttempt(Keys.dataNamespace(key), null, ValueCodec.decode(e.value(), AttemptRecord.class));
+            counts[1]++;
+          }
+          case Keys.WORKER -> {
+            derive.writeWorker(Keys.dataNamespace(key), null, ValueCodec.decode(e.value(), WorkerRecord.class));
+            counts[2]++;
+          }
+          default -> {
+            // namespaces, sequences, specs and the state version have no index
+          }
+        }
+      }
+    });
+    indexes.put(Keys.indexVersion(), ValueCodec.encodeLong(stateVersion(records)));
+    return new Result(counts[0], counts[1], counts[2], dropped, counts[3]);
+  }
+
+  private interface ChunkAction {
+    void accept(List<KeyValueIterator.Entry> entries);
+  }
+
+  /** Hands the store's entries over in chunks read with closed iterators, so the action may write the store. */
+  private static long forEachChunk(KeyValueStore store, ChunkAction action) {
+    long total = 0;
+    byte[] from = FIRST_KEY;
+    while (true) {
+      List<KeyValueIterator.Entry> chunk = new ArrayList<>();
+      try (KeyValueIterator it = store.range(from, PAST_LAST_KEY)) {
+        while (chunk.size() < CHUNK && it.hasNext()) {
+          chunk.add(it.next());
+        }
+      }
+      if (chunk.isEmpty()) {
+        return total;
+      }
+      action.accept(chunk);
+      total += chunk.size();
+      byte[] last = chunk.get(chunk.size() - 1).key();
+      from = Arrays.copyOf(last, last.length + 1); // the smallest key after the last one
+    }
+  }
+
+  /** The records as the derivation sees them: its writes of the records themselves are the records, dropped. */
+  private static final class ReadOnly implements KeyValueStore {
+    private final KeyValueStore store;
+
+    ReadOnly(KeyValueStore store) {
+      this.store = store;
+    }
+
+    @Override
+    public byte[] get(byte[] key) {
+      return store.get(key);
+    }
+
+    @Override
+    public KeyValueIterator range(byte[] from, byte[] to) {
+      return store.range(from, to);
+    }
+
+    @Override
+    public void put(byte[] key, byte[] value) {}
+
+    @Override
+    public void delete(byte[] key) {}
+  }
+}

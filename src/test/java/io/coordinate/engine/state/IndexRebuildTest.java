@@ -1,0 +1,76 @@
+package io.coordinate.engine.state;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.coordinate.engine.EngineHarness;
+import io.coordinate.engine.EngineHarness.Attempt;
+import org.junit.jupiter.api.Test;
+
+/** The versions that tell when indexes must be rebuilt, and the rebuild itself (also run after every engine test). */
+class IndexRebuildTest {
+
+  @Test
+  void freshStoresAreNotInStepUntilTheFirstRebuildThenEveryStepKeepsThemInStep() {
+    InMemoryKeyValueStore records = new InMemoryKeyValueStore();
+    InMemoryKeyValueStore indexes = new InMemoryKeyValueStore();
+    assertThat(IndexRebuild.inStep(records, indexes)).isFalse();
+    IndexRebuild.rebuild(records, indexes);
+    assertThat(IndexRebuild.inStep(records, indexes)).isTrue();
+
+    long version = IndexRebuild.step(records, indexes, IndexRebuild.stateVersion(records));
+    version = IndexRebuild.step(records, indexes, version);
+    assertThat(version).isEqualTo(2);
+    assertThat(IndexRebuild.stateVersion(records)).isEqualTo(2);
+    assertThat(IndexRebuild.inStep(records, indexes)).isTrue();
+  }
+
+  @Test
+  void recordsThatMovedOnWithoutTheIndexesAreNotInStep() {
+    InMemoryKeyValueStore records = new InMemoryKeyValueStore();
+    InMemoryKeyValueStore indexes = new InMemoryKeyValueStore();
+    IndexRebuild.rebuild(records, indexes);
+    // a restore from the changelog brings later commands into the records only
+    records.put(Keys.stateVersion(), ValueCodec.encodeLong(5));
+    assertThat(IndexRebuild.inStep(records, indexes)).isFalse();
+  }
+
+  @Test
+  void aRebuildReplacesWhateverTheIndexesHeld() {
+    EngineHarness h = new EngineHarness();
+    h.setSpec("{\"name\":\"s\"}");
+    h.addUnits("s", "a", "b", "c");
+    Attempt a = h.requestOne();
+    h.finish(a).ok();
+    InMemoryKeyValueStore indexes = new InMemoryKeyValueStore();
+    indexes.put(Keys.available("ns", "s", 0, "gone"), ValueCodec.EMPTY); // stale: no such unit
+
+    IndexRebuild.Result result = IndexRebuild.rebuild(h.store().records(), indexes);
+
+    assertThat(result).isEqualTo(new IndexRebuild.Result(3, 1, 1, 1, 0));
+    assertThat(indexes.get(Keys.available("ns", "s", 0, "gone"))).isNull();
+    assertThat(new StateReader(new SplitStore(h.store().records(), indexes)).bestAvailableUnits("ns", "s", 10))
+        .containsExactly("b", "c");
+    assertThat(ValueCodec.decodeLong(indexes.get(Keys.count("ns", "s", UnitStatus.FINISHED)))).isEqualTo(1);
+  }
+
+  @Test
+  void indexEntriesFoundAmongTheRecordsMoveToTheIndexes() {
+    // state written before indexes had a store of their own: one key space, all in the changelogged store
+    EngineHarness h = new EngineHarness();
+    h.setSpec("{\"name\":\"s\"}");
+    h.addUnits("s", "a", "b");
+    InMemoryKeyValueStore single = new InMemoryKeyValueStore();
+    try (KeyValueIterator it = h.store().prefix(Keys.namespaceData("ns"))) {
+      it.forEachRemaining(e -> single.put(e.key(), e.value()));
+    }
+    InMemoryKeyValueStore indexes = new InMemoryKeyValueStore();
+    int before = single.size();
+
+    IndexRebuild.Result result = IndexRebuild.rebuild(single, indexes);
+
+    assertThat(result.migratedEntries()).isEqualTo(3); // two available entries and the available count
+    assertThat(single.size()).isEqualTo(before - 3);
+    assertThat(new StateReader(new SplitStore(single, indexes)).bestAvailableUnits("ns", "s", 10))
+        .containsExactly("a", "b");
+  }
+}
