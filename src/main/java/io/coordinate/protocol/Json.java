@@ -43,12 +43,9 @@ public final class Json {
     }
   }
 
+  /** The JSON of a tree, as {@link #MAPPER} writes it (see {@link TreeWriter}: the outputs' hot path). */
   public static byte[] bytes(JsonNode node) {
-    try {
-      return MAPPER.writeValueAsBytes(node);
-    } catch (JsonProcessingException e) {
-      throw new UncheckedIOException(e);
-    }
+    return TreeWriter.bytes(node);
   }
 
   public static String text(JsonNode node) {

@@ -13,20 +13,54 @@ public final class Times {
 
   private Times() {}
 
-  /** The last time formatted: a command formats its one {@code now} many times (events, attempts). */
-  private static volatile Formatted last = new Formatted(Long.MIN_VALUE, "");
+  /** Years this formatter writes itself; others (never seen in practice) go through {@link DateTimeFormatter}. */
+  private static final long FIRST_FAST = -62_135_596_800_000L; // 0001-01-01T00:00:00Z
+  private static final long PAST_FAST = 253_402_300_800_000L; // 10000-01-01T00:00:00Z
 
+  /**
+   * {@code yyyy-MM-dd'T'HH:mm:ss.SSS'Z'}. Written by hand: every event and attempt carries times, and
+   * {@code DateTimeFormatter} was a visible share of the stream thread. The date is Howard Hinnant's
+   * days-to-civil conversion (proleptic Gregorian, as {@code java.time}).
+   */
   public static String format(long epochMillis) {
-    Formatted cached = last;
-    if (cached.millis() == epochMillis) {
-      return cached.text();
+    if (epochMillis < FIRST_FAST || epochMillis >= PAST_FAST) {
+      return FORMAT.format(Instant.ofEpochMilli(epochMillis));
     }
-    String text = FORMAT.format(Instant.ofEpochMilli(epochMillis));
-    last = new Formatted(epochMillis, text);
-    return text;
+    long days = Math.floorDiv(epochMillis, 86_400_000L);
+    int millisOfDay = (int) Math.floorMod(epochMillis, 86_400_000L);
+    long z = days + 719_468;
+    long era = Math.floorDiv(z, 146_097);
+    long dayOfEra = z - era * 146_097;
+    long yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365;
+    long dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100);
+    long monthIndex = (5 * dayOfYear + 2) / 153;
+    int day = (int) (dayOfYear - (153 * monthIndex + 2) / 5 + 1);
+    int month = (int) (monthIndex < 10 ? monthIndex + 3 : monthIndex - 9);
+    int year = (int) (yearOfEra + era * 400 + (month <= 2 ? 1 : 0));
+    byte[] text = new byte[24];
+    digits(text, 0, year, 4);
+    text[4] = '-';
+    digits(text, 5, month, 2);
+    text[7] = '-';
+    digits(text, 8, day, 2);
+    text[10] = 'T';
+    digits(text, 11, millisOfDay / 3_600_000, 2);
+    text[13] = ':';
+    digits(text, 14, millisOfDay / 60_000 % 60, 2);
+    text[16] = ':';
+    digits(text, 17, millisOfDay / 1000 % 60, 2);
+    text[19] = '.';
+    digits(text, 20, millisOfDay % 1000, 3);
+    text[23] = 'Z';
+    return new String(text, java.nio.charset.StandardCharsets.US_ASCII);
   }
 
-  private record Formatted(long millis, String text) {}
+  private static void digits(byte[] text, int at, int value, int width) {
+    for (int i = at + width - 1; i >= at; i--) {
+      text[i] = (byte) ('0' + value % 10);
+      value /= 10;
+    }
+  }
 
   /** Parses any RFC 3339 / ISO-8601 instant ("...Z" or with an offset). */
   public static long parse(String text) {

@@ -56,6 +56,12 @@ public final class AttemptCommands {
    * unit's; {@code then} chaining runs only if it is still the active attempt.
    */
   static JsonNode finish(CommandContext ctx) {
+    AttemptRecord attempt = applyFinish(ctx);
+    return view(ctx).attempt(ctx.state().attempt(ctx.namespace(), attempt.seq()));
+  }
+
+  /** {@link #finish} without its reply's view, for {@code finish_attempts}, whose reply only counts. */
+  static AttemptRecord applyFinish(CommandContext ctx) {
     AttemptRecord attempt = Lookups.attempt(ctx);
     if (attempt.status() != AttemptStatus.PENDING && attempt.status() != AttemptStatus.FAILED) {
       throw notPending(attempt, "finish");
@@ -68,7 +74,7 @@ public final class AttemptCommands {
       // chaining, released children and heirs, a parent's bookkeeping: the family cascade does them all
       UnitTransitions.endAttempt(ctx.family(), attempt, AttemptStatus.FINISHED, data);
     }
-    return view(ctx).attempt(ctx.state().attempt(ctx.namespace(), attempt.seq()));
+    return attempt;
   }
 
   /** Permanent failure of a pending attempt; it stays active, so its unit is failed. */

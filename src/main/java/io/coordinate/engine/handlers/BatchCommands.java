@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.coordinate.engine.CommandContext;
-import io.coordinate.engine.CommandHandler;
 import io.coordinate.engine.HandlerRegistry;
 import io.coordinate.protocol.Command;
 import io.coordinate.protocol.CommandRejection;
@@ -25,14 +24,10 @@ public final class BatchCommands {
   private BatchCommands() {}
 
   public static void register(HandlerRegistry registry) {
-    CommandHandler finish = registry.handler(CommandType.FINISH_ATTEMPT);
-    if (finish == null) {
-      throw new IllegalStateException("register the attempt commands first");
-    }
-    registry.register(CommandType.FINISH_ATTEMPTS, ctx -> finishAttempts(ctx, finish));
+    registry.register(CommandType.FINISH_ATTEMPTS, BatchCommands::finishAttempts);
   }
 
-  static JsonNode finishAttempts(CommandContext ctx, CommandHandler finish) {
+  static JsonNode finishAttempts(CommandContext ctx) {
     List<JsonNode> items = ctx.command().requiredArray("attempts");
     if (items.size() > MAX_ITEMS) {
       throw new CommandRejection(io.coordinate.protocol.ErrorCode.TOO_LARGE,
@@ -57,7 +52,8 @@ public final class BatchCommands {
         single.set("data", item.get("data"));
       }
       try {
-        finish.handle(ctx.withCommand(new Command(CommandType.FINISH_ATTEMPT, ctx.namespace(), null, null, single)));
+        AttemptCommands.applyFinish(
+            ctx.withCommand(new Command(CommandType.FINISH_ATTEMPT, ctx.namespace(), null, null, single)));
         finished++;
       } catch (CommandRejection e) {
         ObjectNode error = errors.addObject();

@@ -1,0 +1,77 @@
+package io.coordinate.protocol;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.SerializableString;
+import com.fasterxml.jackson.core.io.SerializedString;
+import com.fasterxml.jackson.core.util.ByteArrayBuilder;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Writes JSON trees to bytes, byte for byte as {@link Json#MAPPER} does, for the outputs of every command
+ * (events, assignments, replies). Field names are few and repeat in every record, so their quoted UTF-8 form
+ * is kept and copied instead of escaped again each time; objects, arrays, strings and booleans are written
+ * directly; numbers and anything rarer go through the mapper.
+ */
+final class TreeWriter {
+
+  /** Names kept; unit data may bring any number of distinct ones, which are then written the ordinary way. */
+  private static final int MAX_NAMES = 4096;
+
+  private static final Map<String, SerializableString> NAMES = new ConcurrentHashMap<>();
+
+  private TreeWriter() {}
+
+  static byte[] bytes(JsonNode node) {
+    try (ByteArrayBuilder out = new ByteArrayBuilder(256);
+        JsonGenerator generator = Json.MAPPER.getFactory().createGenerator(out)) {
+      write(node, generator);
+      generator.flush();
+      return out.toByteArray();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static void write(JsonNode node, JsonGenerator generator) throws IOException {
+    switch (node.getNodeType()) {
+      case OBJECT -> {
+        generator.writeStartObject();
+        Iterator<Map.Entry<String, JsonNode>> fields = node.fields();
+        while (fields.hasNext()) {
+          Map.Entry<String, JsonNode> field = fields.next();
+          writeName(field.getKey(), generator);
+          write(field.getValue(), generator);
+        }
+        generator.writeEndObject();
+      }
+      case ARRAY -> {
+        generator.writeStartArray();
+        for (JsonNode element : node) {
+          write(element, generator);
+        }
+        generator.writeEndArray();
+      }
+      case STRING -> generator.writeString(node.textValue());
+      case BOOLEAN -> generator.writeBoolean(node.booleanValue());
+      case NULL -> generator.writeNull();
+      default -> Json.MAPPER.writeTree(generator, node);
+    }
+  }
+
+  private static void writeName(String name, JsonGenerator generator) throws IOException {
+    SerializableString known = NAMES.get(name);
+    if (known == null && NAMES.size() < MAX_NAMES) {
+      known = NAMES.computeIfAbsent(name, SerializedString::new);
+    }
+    if (known != null) {
+      generator.writeFieldName(known);
+    } else {
+      generator.writeFieldName(name);
+    }
+  }
+}

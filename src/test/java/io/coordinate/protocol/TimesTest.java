@@ -1,0 +1,44 @@
+package io.coordinate.protocol;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+class TimesTest {
+
+  private static final DateTimeFormatter REFERENCE =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
+
+  @Test
+  void writesTheWireFormat() {
+    assertThat(Times.format(0)).isEqualTo("1970-01-01T00:00:00.000Z");
+    assertThat(Times.format(Instant.parse("2026-11-22T10:00:00.007Z").toEpochMilli()))
+        .isEqualTo("2026-11-22T10:00:00.007Z");
+    assertThat(Times.format(Instant.parse("2000-02-29T23:59:59.999Z").toEpochMilli()))
+        .isEqualTo("2000-02-29T23:59:59.999Z");
+    assertThat(Times.format(-1)).isEqualTo("1969-12-31T23:59:59.999Z");
+    assertThat(Times.format(Instant.parse("0001-01-01T00:00:00Z").toEpochMilli()))
+        .isEqualTo("0001-01-01T00:00:00.000Z");
+    assertThat(Times.format(Instant.parse("9999-12-31T23:59:59.999Z").toEpochMilli()))
+        .isEqualTo("9999-12-31T23:59:59.999Z");
+  }
+
+  @Test
+  void agreesWithJavaTimeOverTheWholeRangeAndBeyond() {
+    SplittableRandom random = new SplittableRandom(11);
+    for (int i = 0; i < 200_000; i++) {
+      long millis = random.nextLong(-70_000_000_000_000L, 260_000_000_000_000L);
+      assertThat(Times.format(millis)).as("%d", millis).isEqualTo(REFERENCE.format(Instant.ofEpochMilli(millis)));
+    }
+  }
+
+  @Test
+  void parsesWhatItWrites() {
+    long millis = Instant.parse("2026-11-22T10:00:00.123Z").toEpochMilli();
+    assertThat(Times.parse(Times.format(millis))).isEqualTo(millis);
+  }
+}
