@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.coordinate.engine.Engine;
 import io.coordinate.engine.EngineResult;
+import io.coordinate.engine.state.IndexRebuild;
+import io.coordinate.engine.state.SplitStore;
 import io.coordinate.protocol.Command;
 import io.coordinate.protocol.Json;
 import io.coordinate.storage.RocksDbKeyValueStore;
@@ -24,7 +26,8 @@ import java.util.stream.Stream;
  * spec holding N units with mixed priorities; after each request its units are finished and added again
  * (untimed), so the available index keeps its size. A request reads the first {@code count} keys
  * of the available index, so its cost must not grow with N. Figures are reported against the smallest size
- * measured in the same run.
+ * measured in the same run. Last, each size times a rebuild of its indexes from its records ({@link IndexRebuild}):
+ * how long a task that lost its local state works before it runs again.
  */
 public final class RequestCostBenchmark {
 
@@ -37,29 +40,32 @@ public final class RequestCostBenchmark {
   }
 
   /** One measured size. */
-  public record Figure(int units, double addUnitsPerSecond, double microsPerRequest1, double microsPerRequest100) {}
+  public record Figure(int units, double addUnitsPerSecond, double microsPerRequest1, double microsPerRequest100,
+      double rebuildSeconds) {}
 
   public List<Figure> run(List<Integer> sizes, int requests) {
     List<Figure> figures = new ArrayList<>();
     measure(sizes.get(0), requests); // warm-up: the JIT compiles the engine; not reported
-    out.printf("%12s %14s %18s %20s %12s %12s%n", "units", "add units/s", "request(1) µs", "request(100) µs",
-        "x(1) vs 1st", "x(100) vs 1st");
+    out.printf("%12s %14s %18s %20s %12s %12s %14s%n", "units", "add units/s", "request(1) µs", "request(100) µs",
+        "x(1) vs 1st", "x(100) vs 1st", "index rebuild s");
     for (int size : sizes) {
       Figure figure = measure(size, requests);
       figures.add(figure);
       Figure base = figures.get(0);
-      out.printf("%12d %14.0f %18.1f %20.1f %12.2f %12.2f%n", size, figure.addUnitsPerSecond(),
+      out.printf("%12d %14.0f %18.1f %20.1f %12.2f %12.2f %14.1f%n", size, figure.addUnitsPerSecond(),
           figure.microsPerRequest1(), figure.microsPerRequest100(),
           figure.microsPerRequest1() / base.microsPerRequest1(),
-          figure.microsPerRequest100() / base.microsPerRequest100());
+          figure.microsPerRequest100() / base.microsPerRequest100(), figure.rebuildSeconds());
     }
     return figures;
   }
 
   private Figure measure(int size, int requests) {
     Path dir = tempDir();
-    try (RocksDbKeyValueStore store = new RocksDbKeyValueStore(dir)) {
-      Engine engine = new Engine(store, new SplittableRandom(1));
+    // records and indexes in two RocksDB instances, as the app keeps them (SplitStore)
+    try (RocksDbKeyValueStore records = new RocksDbKeyValueStore(dir.resolve("records"));
+        RocksDbKeyValueStore indexes = new RocksDbKeyValueStore(dir.resolve("indexes"))) {
+      Engine engine = new Engine(new SplitStore(records, indexes), new SplittableRandom(1));
       long now = 1_800_000_000_000L;
       send(engine, now, "{\"command\":\"set_work_spec\",\"namespace\":\"bench\",\"work_spec\":{\"name\":\"spec\"}}");
       SplittableRandom random = new SplittableRandom(42);
@@ -77,10 +83,14 @@ public final class RequestCostBenchmark {
         send(engine, now, add);
       }
       double addRate = size / ((System.nanoTime() - started) / 1e9);
-      store.compact(); // measure the steady state, not the bulk load's compactions
+      records.compact(); // measure the steady state, not the bulk load's compactions
+      indexes.compact();
       double cost1 = requestCost(engine, now, 1, requests);
       double cost100 = requestCost(engine, now, 100, Math.max(10, requests / 10));
-      return new Figure(size, addRate, cost1, cost100);
+      started = System.nanoTime();
+      IndexRebuild.rebuild(records, indexes); // what a task that lost its local state does before it runs
+      double rebuildSeconds = (System.nanoTime() - started) / 1e9;
+      return new Figure(size, addRate, cost1, cost100, rebuildSeconds);
     } finally {
       deleteRecursively(dir);
     }
