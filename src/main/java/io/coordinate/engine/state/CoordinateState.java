@@ -47,6 +47,7 @@ public final class CoordinateState extends StateReader {
 
   /** Removes every record of the namespace (but its attempt sequence). */
   public void destroyNamespace(String ns) {
+    specsChanged();
     deleteRange(Keys.namespaceData(ns));
     writable.delete(Keys.namespace(ns));
     listener.namespaceDestroyed(ns);
@@ -55,12 +56,14 @@ public final class CoordinateState extends StateReader {
   // --- work specs ---
 
   public void writeSpec(String ns, WorkSpecRecord before, WorkSpecRecord after) {
+    specsChanged();
     writable.put(Keys.spec(ns, after.name()), ValueCodec.encode(after));
     listener.specChanged(ns, before, after);
   }
 
   /** Deletes a spec with all its units, their attempts and every index entry of them. */
   public void deleteSpec(String ns, WorkSpecRecord spec) {
+    specsChanged();
     for (WorkUnitRecord unit : units(ns, spec.name(), null, Integer.MAX_VALUE)) {
       deleteUnitAttempts(ns, unit);
     }

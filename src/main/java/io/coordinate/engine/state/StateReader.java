@@ -2,6 +2,7 @@ package io.coordinate.engine.state;
 
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -14,6 +15,11 @@ public class StateReader {
 
   protected final ReadableKeyValueStore store;
   protected final ScanHints hints;
+  /**
+   * Specs already decoded: a command reads its spec once per unit it touches (finishing 100 attempts read and
+   * decoded it 100 times). A reader lives for one command or one query, so this never outlives a change.
+   */
+  private final Map<SpecKey, WorkSpecRecord> specs = new HashMap<>();
 
   public StateReader(ReadableKeyValueStore store) {
     this(store, null);
@@ -38,8 +44,23 @@ public class StateReader {
   // --- work specs ---
 
   public WorkSpecRecord spec(String ns, String name) {
-    return ValueCodec.decode(store.get(Keys.spec(ns, name)), WorkSpecRecord.class);
+    SpecKey key = new SpecKey(ns, name);
+    WorkSpecRecord spec = specs.get(key);
+    if (spec == null) {
+      spec = ValueCodec.decode(store.get(Keys.spec(ns, name)), WorkSpecRecord.class);
+      if (spec != null) {
+        specs.put(key, spec);
+      }
+    }
+    return spec;
   }
+
+  /** Forgets the specs read so far: {@link CoordinateState} calls it when it writes one. */
+  protected void specsChanged() {
+    specs.clear();
+  }
+
+  private record SpecKey(String ns, String name) {}
 
   /** Every spec of the namespace, in name order (a namespace has few specs; units are what is many). */
   public List<WorkSpecRecord> specs(String ns) {
