@@ -10,11 +10,13 @@ import java.nio.ByteBuffer;
 
 /**
  * Stored values: records in Smile (binary JSON: compact, fast, and the same data model as the wire's JSON,
- * so unit data round-trips exactly), counters as 8 big-endian bytes.
+ * so unit data round-trips exactly), counters as 8 big-endian bytes. Units and attempts, read and written by
+ * every command, are in the cheaper field-by-field form of {@link BinaryRecords}; those stored in Smile by
+ * earlier versions still read.
  */
 public final class ValueCodec {
 
-  private static final ObjectMapper SMILE =
+  static final ObjectMapper SMILE =
       SmileMapper.builder()
           .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
           .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
@@ -26,6 +28,17 @@ public final class ValueCodec {
   private ValueCodec() {}
 
   public static byte[] encode(Object value) {
+    if (value instanceof WorkUnitRecord unit) {
+      return BinaryRecords.encode(unit);
+    }
+    if (value instanceof AttemptRecord attempt) {
+      return BinaryRecords.encode(attempt);
+    }
+    return encodeSmile(value);
+  }
+
+  /** The Smile form of any value: for the other records, and what earlier versions wrote for all of them. */
+  static byte[] encodeSmile(Object value) {
     try {
       return SMILE.writeValueAsBytes(value);
     } catch (IOException e) {
@@ -36,6 +49,9 @@ public final class ValueCodec {
   public static <T> T decode(byte[] bytes, Class<T> type) {
     if (bytes == null) {
       return null;
+    }
+    if (BinaryRecords.isBinary(bytes)) {
+      return BinaryRecords.decode(bytes, type);
     }
     try {
       return SMILE.readValue(bytes, type);
