@@ -12,6 +12,7 @@ import io.coordinate.engine.state.WorkSpecRecord;
 import io.coordinate.engine.state.WorkUnitRecord;
 import io.coordinate.engine.state.WorkerRecord;
 import io.coordinate.engine.view.Numbers;
+import io.coordinate.protocol.Json;
 import io.coordinate.protocol.Times;
 import java.util.Objects;
 
@@ -27,9 +28,9 @@ final class EventRecorder implements StateListener {
   @Override
   public void specChanged(String ns, WorkSpecRecord before, WorkSpecRecord after) {
     if (after == null) {
-      output.event(ns, "work_spec_deleted").put("work_spec_name", before.name());
+      output.event(ns, "work_spec_deleted").string("work_spec_name", before.name());
     } else {
-      output.event(ns, "work_spec_set").put("work_spec_name", after.name()).put("created", before == null);
+      output.event(ns, "work_spec_set").string("work_spec_name", after.name()).bool("created", before == null);
     }
   }
 
@@ -42,14 +43,14 @@ final class EventRecorder implements StateListener {
   }
 
   private void unitEvent(String ns, WorkUnitRecord before, WorkUnitRecord after) {
-    ObjectNode event;
+    EventBatch event;
     if (before == null) {
       event = output.event(ns, "unit_added");
     } else if (after == null) {
       event = output.event(ns, "unit_deleted");
     } else if (before.status() != after.status()) {
       event = output.event(ns, "unit_status_changed");
-      event.put("previous_status", before.status().wireName());
+      event.symbol("previous_status", before.status().wireName());
     } else if (!Objects.equals(before.family(), after.family()) && before.withFamily(after.family()).equals(after)) {
       return; // only its place in a job tree moved (released, closed, a link dropped): no status changed
     } else if (!Objects.equals(before.replication(), after.replication())
@@ -62,12 +63,12 @@ final class EventRecorder implements StateListener {
       return; // only the attempt bookkeeping changed: the attempt's own event says it
     }
     WorkUnitRecord unit = after != null ? after : before;
-    event.put("work_spec_name", unit.spec()).put("work_unit_name", unit.name());
+    event.string("work_spec_name", unit.spec()).string("work_unit_name", unit.name());
     if (after != null) {
-      event.put("status", after.status().wireName());
-      event.set("priority", Numbers.node(after.priority()));
+      event.symbol("status", after.status().wireName());
+      event.node("priority", Numbers.node(after.priority()));
       if (after.notBefore() != null) {
-        event.put("not_before", Times.format(after.notBefore()));
+        event.string("not_before", Times.format(after.notBefore()));
       }
       if (before == null && after.family() != null) {
         putLink(event, "parent", after.family().parent());
@@ -86,25 +87,26 @@ final class EventRecorder implements StateListener {
     for (Replica replica : after.replicas()) {
       Replica old = sameRound ? before.replica(replica.seq()) : null;
       if (old != null && (old.outcome() != replica.outcome() || old.validateState() != replica.validateState())) {
-        ObjectNode event = output.event(ns, "replica_updated");
-        event.put("work_spec_name", unit.spec()).put("work_unit_name", unit.name());
-        event.setAll(Assimilation.replica(replica));
+        output.event(ns, "replica_updated").string("work_spec_name", unit.spec())
+            .string("work_unit_name", unit.name()).fields(Assimilation.replica(replica));
       }
     }
     if (after.assimilatedAt() != null && (!sameRound || before.assimilatedAt() == null)) {
-      ObjectNode event = output.event(ns, "unit_assimilated");
-      event.put("work_spec_name", unit.spec()).put("work_unit_name", unit.name()).put("round", after.round());
+      EventBatch event = output.event(ns, "unit_assimilated");
+      event.string("work_spec_name", unit.spec()).string("work_unit_name", unit.name()).number("round", after.round());
       if (after.canonical() != null) {
-        event.put("canonical_attempt_id", Long.toString(after.canonical()));
+        event.string("canonical_attempt_id", Long.toString(after.canonical()));
       }
-      event.put("error_mask", after.errorMask());
+      event.number("error_mask", after.errorMask());
     }
   }
 
   /** A new unit's links, so that a consumer of the events can rebuild the job trees too. */
-  private static void putLink(ObjectNode event, String field, UnitRef link) {
+  private static void putLink(EventBatch event, String field, UnitRef link) {
     if (link != null) {
-      event.putObject(field).put("work_spec_name", link.spec()).put("work_unit_name", link.name());
+      ObjectNode ref = Json.object();
+      ref.put("work_spec_name", link.spec()).put("work_unit_name", link.name());
+      event.node(field, ref);
     }
   }
 
@@ -124,20 +126,20 @@ final class EventRecorder implements StateListener {
         case PENDING -> "attempt_started";
       };
     }
-    ObjectNode event = output.event(ns, type);
-    event.put("work_spec_name", after.spec()).put("work_unit_name", after.unit());
-    event.put("attempt_id", after.id()).put("worker", after.worker()).put("status", after.status().wireName());
+    EventBatch event = output.event(ns, type);
+    event.string("work_spec_name", after.spec()).string("work_unit_name", after.unit());
+    event.string("attempt_id", after.id()).string("worker", after.worker()).symbol("status", after.status().wireName());
     if (after.status() == AttemptStatus.PENDING) {
-      event.put("expiration_time", Times.format(after.expirationTime()));
+      event.string("expiration_time", Times.format(after.expirationTime()));
     }
   }
 
   @Override
   public void workerChanged(String ns, WorkerRecord before, WorkerRecord after) {
-    ObjectNode event = output.event(ns, "worker_updated");
-    event.put("worker", after.name()).put("active", after.active());
+    EventBatch event = output.event(ns, "worker_updated");
+    event.string("worker", after.name()).bool("active", after.active());
     if (after.parent() != null) {
-      event.put("parent", after.parent());
+      event.string("parent", after.parent());
     }
   }
 

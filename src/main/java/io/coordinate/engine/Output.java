@@ -1,11 +1,7 @@
 package io.coordinate.engine;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.coordinate.protocol.CommandRejection;
-import io.coordinate.protocol.Json;
-import io.coordinate.protocol.Times;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,7 +15,7 @@ final class Output {
   private final List<OutRecord> assignments = new ArrayList<>();
   private final List<OutRecord> chained = new ArrayList<>();
   private final List<OutRecord> results = new ArrayList<>();
-  private final Map<String, ArrayNode> eventsByNamespace = new LinkedHashMap<>();
+  private final Map<String, EventBatch> eventsByNamespace = new LinkedHashMap<>();
 
   Output(long now) {
     this.now = now;
@@ -41,24 +37,14 @@ final class Output {
     results.add(new OutRecord(ns, value));
   }
 
-  /** Starts an event of this type; the caller fills in its fields. */
-  ObjectNode event(String ns, String type) {
-    ObjectNode event = Json.object();
-    event.put("type", type);
-    eventsByNamespace.computeIfAbsent(ns, k -> Json.MAPPER.createArrayNode()).add(event);
-    return event;
+  /** Starts an event of this type in the namespace's batch; the caller writes its fields next. */
+  EventBatch event(String ns, String type) {
+    return eventsByNamespace.computeIfAbsent(ns, k -> new EventBatch(k, now)).event(type);
   }
 
   EngineResult toResult(CommandRejection rejection) {
     List<OutRecord> events = new ArrayList<>(eventsByNamespace.size());
-    eventsByNamespace.forEach(
-        (ns, list) -> {
-          ObjectNode batch = Json.object();
-          batch.put("namespace", ns);
-          batch.put("time", Times.format(now));
-          batch.set("events", list);
-          events.add(new OutRecord(ns, batch));
-        });
+    eventsByNamespace.forEach((ns, batch) -> events.add(OutRecord.ofJson(ns, batch.toJson())));
     return new EngineResult(List.copyOf(replies), List.copyOf(assignments), events, List.copyOf(chained),
         List.copyOf(results), rejection);
   }

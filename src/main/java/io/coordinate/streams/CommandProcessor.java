@@ -119,7 +119,7 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
 
   private void forward(String sink, List<OutRecord> records, long now) {
     for (OutRecord out : records) {
-      context.forward(new Record<>(utf8(out.key()), Json.bytes(out.value()), now), sink);
+      context.forward(new Record<>(utf8(out.key()), out.json(), now), sink);
     }
   }
 
