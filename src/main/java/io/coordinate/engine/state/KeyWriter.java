@@ -21,6 +21,24 @@ public final class KeyWriter {
   }
 
   public KeyWriter string(String value) {
+    // Names are nearly always ASCII without NUL: copy them char by char, with no UTF-8 array in between.
+    int n = value.length();
+    ensure(n + 2);
+    int start = length;
+    for (int i = 0; i < n; i++) {
+      char c = value.charAt(i);
+      if (c == 0 || c >= 0x80) {
+        length = start;
+        return escapedString(value);
+      }
+      bytes[length++] = (byte) c;
+    }
+    bytes[length++] = 0;
+    bytes[length++] = 1;
+    return this;
+  }
+
+  private KeyWriter escapedString(String value) {
     byte[] utf8 = value.getBytes(StandardCharsets.UTF_8);
     ensure(utf8.length * 2 + 2);
     for (byte b : utf8) {
