@@ -67,8 +67,8 @@ final class BenchCommand implements Callable<Integer> {
   boolean skipScale;
 
   @Option(names = "--scale-sizes", split = ",", defaultValue = "10000,1000000,10000000",
-      description = "Spec sizes of the scale phase (default: ${DEFAULT-VALUE}; the 10M size takes about 3 of the "
-          + "run's ~8 minutes and ~2 GB of /tmp: leave it out for a quick run).")
+      description = "Spec sizes of the scale phase (default: ${DEFAULT-VALUE}; the 10M size takes about 3 "
+          + "minutes and ~2 GB of /tmp: leave it out for a quick run).")
   List<Integer> scaleSizes;
 
   @Option(names = "--scale-requests", defaultValue = "2000",
