@@ -2,8 +2,8 @@ package io.coordinate.bench;
 
 import io.coordinate.app.AppConfig;
 import io.coordinate.app.CoordinateApplication;
+import io.coordinate.broker.EmbeddedKafkaBroker;
 import io.coordinate.cli.AppLauncher;
-import io.coordinate.cli.DevEnvironment;
 import io.coordinate.protocol.Json;
 import io.coordinate.protocol.TopicNames;
 import io.coordinate.streams.StoreNames;
@@ -32,9 +32,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One {@code coordinate bench} run: starts (or connects to) the broker and the app, runs the phases in order —
- * baseline, share group, lifecycle, resources, latency, then the engine-only scale measurement once Kafka is
- * stopped — and returns the report. Phases that can be compared run on the same broker, one after the other, so
- * none competes with another for the two cores.
+ * baseline, share group, lifecycle, resources, latency on the app in this JVM; then, that app stopped, the memory
+ * phase on the app alone in a child JVM; then the engine-only scale measurement once Kafka is stopped — and returns
+ * the report. Phases that can be compared run on the same broker, one after the other, so none competes with
+ * another for the two cores.
  */
 public final class BenchRun {
 
@@ -42,8 +43,9 @@ public final class BenchRun {
   public static final String SHARE = "share";
   public static final String LIFECYCLE = "lifecycle";
   public static final String LATENCY = "latency";
+  public static final String MEMORY = "memory";
   public static final String SCALE = "scale";
-  public static final List<String> PHASES = List.of(BASELINE, SHARE, LIFECYCLE, LATENCY, SCALE);
+  public static final List<String> PHASES = List.of(BASELINE, SHARE, LIFECYCLE, LATENCY, MEMORY, SCALE);
 
   private static final Logger LOG = LoggerFactory.getLogger(BenchRun.class);
   private static final DateTimeFormatter FILE_TIME =
@@ -54,10 +56,13 @@ public final class BenchRun {
    * @param commitIntervalMs the app's (and so the baseline's) commit interval, or null for the app's default
    * @param latencyRate      units/s of the latency load, or null for half the lifecycle's throughput
    * @param warmup           fraction of the units run first, untimed, for the baseline and the lifecycle
+   * @param memoryUnits      units loaded into the app alone by the memory phase
+   * @param memoryBatch      units per add_work_units of the memory phase
+   * @param memoryHeap       the app's -Xmx in the memory phase ("512m")
    */
   public record Options(int units, int workers, int batch, int inflight, int shareConsumers, String bootstrapServers,
       Long commitIntervalMs, Set<String> phases, List<Integer> scaleSizes, int scaleRequests, double latencySeconds,
-      Double latencyRate, double warmup, Path home) {}
+      Double latencyRate, double warmup, long memoryUnits, int memoryBatch, String memoryHeap, Path home) {}
 
   private final Options options;
   private final PrintStream progress;
@@ -99,73 +104,33 @@ public final class BenchRun {
     return report;
   }
 
+  /** The phases on Kafka, on one broker: the embedded one (started here) or the given cluster. */
   private void runKafkaPhases(BenchReport report, String runId, boolean embedded, long commitInterval, Path tmp)
       throws Exception {
     Set<String> phases = options.phases();
-    if (!phases.contains(BASELINE) && !phases.contains(SHARE) && !phases.contains(LIFECYCLE)
-        && !phases.contains(LATENCY)) {
+    boolean inProcess = phases.contains(BASELINE) || phases.contains(SHARE) || phases.contains(LIFECYCLE)
+        || phases.contains(LATENCY);
+    if (!inProcess && !phases.contains(MEMORY)) {
       return;
     }
-    DevEnvironment env = null;
-    CoordinateApplication app = null;
-    AppConfig config;
-    progress.println("== starting " + (embedded ? "an embedded broker and " : "") + "the app");
+    EmbeddedKafkaBroker broker = null;
     if (embedded) {
-      env = DevEnvironment.start(0, 0, tmp.resolve("data"), c -> withCommitInterval(c, commitInterval));
-      config = env.application().config();
-    } else {
-      // A prefix and application id of its own, so the run neither sees nor disturbs what the cluster holds.
-      config = new AppConfig(options.bootstrapServers(), runId, "127.0.0.1", 0, tmp.resolve("streams"), runId + ".",
-          commitInterval, AppConfig.DEFAULT_PUNCTUATE_INTERVAL_MS);
-      app = AppLauncher.start(config, Optional.empty());
-      config = app.config();
+      progress.println("== starting an embedded broker");
+      broker = EmbeddedKafkaBroker.start(tmp.resolve("data").resolve("kafka"), 0);
     }
-    TopicNames topics = new TopicNames(config.topicPrefix());
-    try (BenchKafka kafka = new BenchKafka(config.bootstrapServers())) {
+    String bootstrapServers = embedded ? broker.bootstrapServers() : options.bootstrapServers();
+    try (BenchKafka kafka = new BenchKafka(bootstrapServers)) {
       try {
-        int partitions = kafka.partitionCount(topics.commands());
-        Properties settings = StreamsSettings.of(config);
-        long warmupUnits = Math.round(options.units() * options.warmup());
-        if (phases.contains(BASELINE)) {
-          progress.println("== a. baseline: pass-through Kafka Streams topology, " + options.units() + " records");
-          if (warmupUnits > 0) {
-            BaselineTopology.run(kafka, settings, runId + "-baseline-warmup", warmupUnits, partitions,
-                tmp.resolve("baseline-warmup"));
-          }
-          report.baseline(BaselineTopology.run(kafka, settings, runId + "-baseline", options.units(), partitions,
-              tmp.resolve("baseline")));
+        if (inProcess) {
+          runInProcessPhases(report, kafka, runId, embedded, commitInterval, tmp);
         }
-        if (phases.contains(SHARE)) {
-          progress.println("== b. peer: share group, " + options.units() + " records, " + options.shareConsumers()
-              + " consumer(s)");
-          report.share(ShareGroupPeer.run(kafka, runId + "-share", options.units(), partitions,
-              options.shareConsumers()));
-        }
-        try (CommandClient client = new CommandClient(kafka, topics, runId + "-client")) {
-          BenchReport.Lifecycle lifecycle = null;
-          if (phases.contains(LIFECYCLE)) {
-            progress.println("== c. lifecycle: " + options.units() + " units, " + options.workers() + " workers, batch "
-                + options.batch() + ", " + options.inflight() + " request(s) in flight per worker");
-            LifecycleLoad load = new LifecycleLoad(client, options.workers(), options.batch(), options.inflight());
-            if (warmupUnits > 0) {
-              load.run("bench-warmup", warmupUnits);
-            }
-            lifecycle = load.run("bench", options.units());
-            report.lifecycle(lifecycle);
-            report.resources(resources(kafka, config, topics, embedded, options.units() + warmupUnits));
-          }
-          if (phases.contains(LATENCY)) {
-            double rate = options.latencyRate() != null ? options.latencyRate()
-                : lifecycle != null ? lifecycle.unitsPerSecond() / 2 : 2_000;
-            progress.printf("== d. latency: %.0f units/s for %.0f s%n", rate, options.latencySeconds());
-            report.latency(new LatencyProbe(client, options.workers(), options.batch())
-                .run("bench-latency", rate, options.latencySeconds()));
-          }
+        if (phases.contains(MEMORY)) {
+          progress.printf(Locale.ROOT, "== f. memory: the app alone (-Xmx%s), %,d units in batches of %,d%n",
+              options.memoryHeap(), options.memoryUnits(), options.memoryBatch());
+          report.memory(new MemoryProbe(progress).run(kafka, runId, tmp, options.memoryUnits(),
+              options.memoryBatch(), options.memoryHeap()));
         }
       } finally {
-        if (app != null) {
-          app.close();
-        }
         if (!embedded) {
           try {
             kafka.deleteTopics(t -> t.startsWith(runId));
@@ -179,9 +144,69 @@ public final class BenchRun {
         }
       }
     } finally {
-      if (env != null) {
-        env.close();
+      if (broker != null) {
+        broker.close();
       }
+    }
+  }
+
+  /** The phases on the app in this JVM (a to e), which is stopped at the end. */
+  private void runInProcessPhases(BenchReport report, BenchKafka kafka, String runId, boolean embedded,
+      long commitInterval, Path tmp) throws Exception {
+    Set<String> phases = options.phases();
+    progress.println("== starting the app");
+    // Embedded: as `bin/coordinate dev` runs it. A cluster: a prefix and application id of its own, so the run
+    // neither sees nor disturbs what the cluster holds.
+    AppConfig config = embedded
+        ? withCommitInterval(AppConfig.defaults(kafka.bootstrapServers(), 0, tmp.resolve("data").resolve("streams")),
+            commitInterval)
+        : new AppConfig(options.bootstrapServers(), runId, "127.0.0.1", 0, tmp.resolve("streams"), runId + ".",
+            commitInterval, AppConfig.DEFAULT_PUNCTUATE_INTERVAL_MS);
+    CoordinateApplication app = AppLauncher.start(config, Optional.empty());
+    try {
+      config = app.config();
+      TopicNames topics = new TopicNames(config.topicPrefix());
+      int partitions = kafka.partitionCount(topics.commands());
+      Properties settings = StreamsSettings.of(config);
+      long warmupUnits = Math.round(options.units() * options.warmup());
+      if (phases.contains(BASELINE)) {
+        progress.println("== a. baseline: pass-through Kafka Streams topology, " + options.units() + " records");
+        if (warmupUnits > 0) {
+          BaselineTopology.run(kafka, settings, runId + "-baseline-warmup", warmupUnits, partitions,
+              tmp.resolve("baseline-warmup"));
+        }
+        report.baseline(BaselineTopology.run(kafka, settings, runId + "-baseline", options.units(), partitions,
+            tmp.resolve("baseline")));
+      }
+      if (phases.contains(SHARE)) {
+        progress.println("== b. peer: share group, " + options.units() + " records, " + options.shareConsumers()
+            + " consumer(s)");
+        report.share(ShareGroupPeer.run(kafka, runId + "-share", options.units(), partitions,
+            options.shareConsumers()));
+      }
+      try (CommandClient client = new CommandClient(kafka, topics, runId + "-client")) {
+        BenchReport.Lifecycle lifecycle = null;
+        if (phases.contains(LIFECYCLE)) {
+          progress.println("== c. lifecycle: " + options.units() + " units, " + options.workers() + " workers, batch "
+              + options.batch() + ", " + options.inflight() + " request(s) in flight per worker");
+          LifecycleLoad load = new LifecycleLoad(client, options.workers(), options.batch(), options.inflight());
+          if (warmupUnits > 0) {
+            load.run("bench-warmup", warmupUnits);
+          }
+          lifecycle = load.run("bench", options.units());
+          report.lifecycle(lifecycle);
+          report.resources(resources(kafka, config, topics, embedded, options.units() + warmupUnits));
+        }
+        if (phases.contains(LATENCY)) {
+          double rate = options.latencyRate() != null ? options.latencyRate()
+              : lifecycle != null ? lifecycle.unitsPerSecond() / 2 : 2_000;
+          progress.printf("== d. latency: %.0f units/s for %.0f s%n", rate, options.latencySeconds());
+          report.latency(new LatencyProbe(client, options.workers(), options.batch())
+              .run("bench-latency", rate, options.latencySeconds()));
+        }
+      }
+    } finally {
+      app.close();
     }
   }
 
@@ -202,16 +227,7 @@ public final class BenchRun {
 
   /** A memory line of /proc/self/status in bytes, or -1 where there is none (not Linux). */
   static long procStatus(String field) {
-    try {
-      for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
-        if (line.startsWith(field + ":")) {
-          return Long.parseLong(line.substring(field.length() + 1).replace("kB", "").trim()) * 1024;
-        }
-      }
-    } catch (IOException | RuntimeException e) {
-      LOG.debug("no {} in /proc/self/status", field, e);
-    }
-    return -1;
+    return ProcStatus.read(Path.of("/proc/self/status"), field);
   }
 
   /** Writes the report's JSON as {@code <dir>/<time>.json}; returns the file. */

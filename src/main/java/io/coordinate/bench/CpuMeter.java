@@ -3,6 +3,7 @@ package io.coordinate.bench;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.function.LongSupplier;
 
 /**
  * How busy the machine was with other work while the benchmark ran: the CPU time the whole machine spent
@@ -15,9 +16,21 @@ final class CpuMeter {
   /** USER_HZ, the unit of /proc/stat; 100 on every Linux this runs on. */
   private static final double TICKS_PER_SECOND = 100.0;
 
+  private final LongSupplier alsoOursTicks;
+  private final long alsoOursStarted;
   private final long wallStarted = System.nanoTime();
   private final long machineBusyStarted = machineBusyTicks();
   private final long processStarted = LifecycleLoad.processCpuNanos();
+
+  CpuMeter() {
+    this(() -> 0);
+  }
+
+  /** @param alsoOursTicks CPU ticks of a process of the benchmark's own (the app in a child JVM), not counted */
+  CpuMeter(LongSupplier alsoOursTicks) {
+    this.alsoOursTicks = alsoOursTicks;
+    this.alsoOursStarted = alsoOursTicks.getAsLong();
+  }
 
   /** Cores' worth of CPU used by other processes since this meter was created. */
   double otherProcessesCores() {
@@ -27,7 +40,9 @@ final class CpuMeter {
     }
     double wall = (System.nanoTime() - wallStarted) / 1e9;
     double machine = (busy - machineBusyStarted) / TICKS_PER_SECOND;
-    double own = (LifecycleLoad.processCpuNanos() - processStarted) / 1e9;
+    long alsoOurs = alsoOursTicks.getAsLong();
+    double own = (LifecycleLoad.processCpuNanos() - processStarted) / 1e9
+        + (alsoOurs < 0 || alsoOursStarted < 0 ? 0 : (alsoOurs - alsoOursStarted) / TICKS_PER_SECOND);
     return Math.max(0, (machine - own) / wall);
   }
 

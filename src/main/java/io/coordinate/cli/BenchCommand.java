@@ -2,6 +2,7 @@ package io.coordinate.cli;
 
 import io.coordinate.bench.BenchReport;
 import io.coordinate.bench.BenchRun;
+import io.coordinate.engine.handlers.WorkUnitCommands;
 import java.nio.file.Path;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -20,8 +21,11 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "bench",
     description = "Benchmark: baseline Streams topology, share group, unit lifecycle, latency at half load, "
-        + "request cost by spec size; prints a table and a RESULT {json} line.")
+        + "the app's memory with many units, request cost by spec size; prints a table and a RESULT {json} line.")
 final class BenchCommand implements Callable<Integer> {
+
+  /** The memory phase's round trips finish 20 × 100 units. */
+  static final long MIN_MEMORY_UNITS = 2_000;
 
   @Spec CommandSpec spec;
 
@@ -56,21 +60,35 @@ final class BenchCommand implements Callable<Integer> {
   Long commitIntervalMs;
 
   @Option(names = "--phases", split = ",", paramLabel = "PHASE[,PHASE]",
-      description = "Phases to run, of baseline, share, lifecycle, latency, scale (default: all).")
+      description = "Phases to run, of baseline, share, lifecycle, latency, memory, scale (default: all).")
   List<String> phases;
 
   @Option(names = "--skip-scale", description = "Do not run the scale phase (same as leaving it out of --phases).")
   boolean skipScale;
 
   @Option(names = "--scale-sizes", split = ",", defaultValue = "10000,1000000,10000000",
-      description = "Spec sizes of the scale phase (default: ${DEFAULT-VALUE}; the 10M size takes about 3 of the "
-          + "run's ~8 minutes and ~2 GB of /tmp: leave it out for a quick run).")
+      description = "Spec sizes of the scale phase (default: ${DEFAULT-VALUE}; the 10M size takes about 3 "
+          + "minutes and ~2 GB of /tmp: leave it out for a quick run).")
   List<Integer> scaleSizes;
 
   @Option(names = "--scale-requests", defaultValue = "2000",
       description = "Timed request_attempts of count 1 per size; a tenth as many of count 100 "
           + "(default: ${DEFAULT-VALUE}).")
   int scaleRequests;
+
+  @Option(names = "--memory-units", defaultValue = "10000000",
+      description = "Units the memory phase loads into the app alone, in one spec (default: ${DEFAULT-VALUE}; at "
+          + "least " + MIN_MEMORY_UNITS + ").")
+  long memoryUnits;
+
+  @Option(names = "--memory-batch", defaultValue = "1000",
+      description = "Units per add_work_units in the memory phase (default: ${DEFAULT-VALUE}).")
+  int memoryBatch;
+
+  @Option(names = "--memory-heap", defaultValue = "512m",
+      description = "The app's maximum heap (-Xmx) in the memory phase: the units live off-heap, in RocksDB "
+          + "(default: ${DEFAULT-VALUE}).")
+  String memoryHeap;
 
   @Option(names = "--latency-seconds", defaultValue = "20",
       description = "Duration of the latency load; its first fifth is not counted (default: ${DEFAULT-VALUE}).")
@@ -105,10 +123,16 @@ final class BenchCommand implements Callable<Integer> {
       throw new CommandLine.ParameterException(spec.commandLine(),
           "--units, --workers, --batch, --inflight and --share-consumers must be >= 1, --warmup >= 0");
     }
+    if (memoryUnits < MIN_MEMORY_UNITS || memoryBatch < 1 || memoryBatch > WorkUnitCommands.MAX_UNITS_PER_COMMAND
+        || !memoryHeap.matches("[1-9][0-9]*[kKmMgG]?")) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--memory-units must be >= " + MIN_MEMORY_UNITS
+          + " (the phase's round trips take 20 x 100 units), --memory-batch in 1.."
+          + WorkUnitCommands.MAX_UNITS_PER_COMMAND + ", --memory-heap a -Xmx size such as 512m or 1g");
+    }
     Path home = Path.of(System.getProperty("coordinate.home", "."));
     BenchRun.Options options = new BenchRun.Options(units, workers, batch, inflight, shareConsumers,
         bootstrapServers, commitIntervalMs, selected, scaleSizes, scaleRequests, latencySeconds, latencyRate, warmup,
-        home);
+        memoryUnits, memoryBatch, memoryHeap, home);
     BenchReport report = new BenchRun(options, System.err).run();
     Path file = BenchRun.write(report, resultsDir != null ? resultsDir : home.resolve("bench/results"));
     System.err.println("wrote " + file);

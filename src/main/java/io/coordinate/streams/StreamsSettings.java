@@ -29,6 +29,9 @@ public final class StreamsSettings {
     props.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
     props.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 5);
     props.put(StreamsConfig.producerPrefix(ProducerConfig.COMPRESSION_TYPE_CONFIG), "lz4");
+    // One RocksDB cache (256 MiB, memtables included) for all stores: off-heap memory no longer grows with the
+    // number of tasks or of stored units. BoundedRocksDbMemory, docs/operations.md.
+    props.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedRocksDbMemory.class);
     return props;
   }
 }

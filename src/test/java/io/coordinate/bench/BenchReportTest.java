@@ -24,7 +24,19 @@ class BenchReportTest {
             new LatencyRecorder.Summary(9_000, 180, 260, 300), 0.05))
         .resources(new BenchReport.Resources(800L << 20, 900L << 20, true, 220_000, 22L << 20, 44L << 20, 11L << 20))
         .scale(List.of(new BenchReport.ScaleFigure(10_000, 1e5, 20, 400),
-            new BenchReport.ScaleFigure(10_000_000, 9e4, 30, 1000)));
+            new BenchReport.ScaleFigure(10_000_000, 9e4, 30, 1000)))
+        .memory(memory(10_000_000, 700L << 20));
+  }
+
+  /** The app alone: {@code units} added in 400 s, then {@code rss} of RSS. */
+  private static BenchReport.Memory memory(long units, long rss) {
+    long[] byTenth = new long[10];
+    for (int i = 0; i < 10; i++) {
+      byTenth[i] = (400L + 30 * i) << 20;
+    }
+    return new BenchReport.Memory(units, 1000, "512m", 400.0, rss, 900L << 20, 600L << 20, 100L << 20, 300L << 20,
+        90L << 20, 3_500L << 20, 256L << 20, byTenth, new LatencyRecorder.Summary(20, 120.5, 180, 190),
+        new LatencyRecorder.Summary(20, 110, 150, 160), 1.25, 0.4);
   }
 
   @Test
@@ -45,7 +57,7 @@ class BenchReportTest {
     assertThat(json.get("scale_request100_ratio").asDouble()).isEqualTo(2.5);
     assertThat(json.get("rss_mib").asDouble()).isEqualTo(800.0);
     assertThat(json.get("changelog_mib_per_million_units").asDouble()).isEqualTo(200.0);
-    assertThat(json.get("other_processes_cpu_cores_max").asDouble()).isEqualTo(0.3);
+    assertThat(json.get("other_processes_cpu_cores_max").asDouble()).isEqualTo(0.4); // the memory phase's
     assertThat(json.get("config").get("units").asInt()).isEqualTo(200_000);
     assertThat(json.get("details").get("lifecycle").get("client_bound").asBoolean()).isTrue(); // 100 ms < 2 x 100
     assertThat(json.get("details").get("lifecycle").get("units_per_s_by_tenth").get(9).asDouble()).isEqualTo(12_000.0);
@@ -59,7 +71,49 @@ class BenchReportTest {
     assertThat(targets.get("units_per_s_ge_28000").asBoolean()).isFalse();
     assertThat(targets.get("request_p99_le_2x_commit_interval").asBoolean()).isTrue();
     assertThat(targets.get("request_cost_10m_within_2x_of_10k").asBoolean()).isFalse(); // 2.5x at count 100
-    assertThat(targets.get("rss_below_1gib_at_10m_units").isNull()).isTrue(); // 220,000 units stored, not 10M
+    assertThat(targets.get("rss_below_1gib_at_10m_units").asBoolean()).isTrue(); // the app alone: 700 MiB at 10M
+  }
+
+  @Test
+  void theAppsOwnMemoryFigures() {
+    JsonNode json = full().toJson();
+    assertThat(json.get("app_rss_mib").asDouble()).isEqualTo(700.0);
+    assertThat(json.get("app_rss_peak_mib").asDouble()).isEqualTo(900.0);
+    assertThat(json.get("app_memory_units").asLong()).isEqualTo(10_000_000L);
+    assertThat(json.get("app_heap_max").asText()).isEqualTo("512m");
+    assertThat(json.get("app_add_units_per_s").asDouble()).isEqualTo(25_000.0);
+    assertThat(json.get("app_state_dir_mib").asDouble()).isEqualTo(3_500.0);
+    assertThat(json.get("app_request_p50_ms").asDouble()).isEqualTo(120.5);
+    assertThat(json.get("rss_mib").asDouble()).isEqualTo(800.0); // the bench JVM's, kept apart
+    JsonNode details = json.get("details").get("memory");
+    assertThat(details.get("units").asLong()).isEqualTo(10_000_000L);
+    assertThat(details.get("batch").asInt()).isEqualTo(1000);
+    assertThat(details.get("rss_anon_bytes").asLong()).isEqualTo(600L << 20);
+    assertThat(details.get("rss_file_bytes").asLong()).isEqualTo(100L << 20);
+    assertThat(details.get("rocksdb_cache_bytes").asLong()).isEqualTo(256L << 20);
+    assertThat(details.get("heap_committed_bytes").asLong()).isEqualTo(300L << 20);
+    assertThat(details.get("nonheap_committed_bytes").asLong()).isEqualTo(90L << 20);
+    assertThat(details.get("rss_mib_by_tenth_of_units").get(0).asDouble()).isEqualTo(400.0);
+    assertThat(details.get("rss_mib_by_tenth_of_units").get(9).asDouble()).isEqualTo(670.0);
+    assertThat(details.get("round_trips").asInt()).isEqualTo(20);
+    assertThat(details.get("finish_p50_ms").asDouble()).isEqualTo(110.0);
+    assertThat(details.get("app_cpu_cores").asDouble()).isEqualTo(1.25);
+    assertThat(details.get("other_processes_cpu_cores").asDouble()).isEqualTo(0.4);
+  }
+
+  @Test
+  void theRssTargetIsJudgedOnTheAppAloneOnlyAt10MUnits() {
+    BenchReport over = new BenchReport(config()).memory(memory(10_000_000, 1L << 30));
+    assertThat(over.toJson().get("targets").get("rss_below_1gib_at_10m_units").asBoolean()).isFalse(); // not below
+    assertThat(over.table()).contains("f. app alone: RSS at 10,000,000 units", "1024 MiB", "target < 1 GiB: MISSED");
+    BenchReport small = new BenchReport(config()).memory(memory(9_999_999, 100L << 20));
+    assertThat(small.toJson().get("targets").get("rss_below_1gib_at_10m_units").isNull()).isTrue();
+    assertThat(small.toJson().get("app_memory_units").asLong()).isEqualTo(9_999_999L);
+    assertThat(small.table()).doesNotContain("target < 1 GiB");
+    // The bench JVM's own RSS never judges it, whatever it stored.
+    BenchReport inProcess = new BenchReport(config())
+        .resources(new BenchReport.Resources(800L << 20, 900L << 20, true, 10_000_000, 1, 1, 1));
+    assertThat(inProcess.toJson().get("targets").get("rss_below_1gib_at_10m_units").isNull()).isTrue();
   }
 
   @Test
@@ -71,6 +125,10 @@ class BenchReportTest {
     assertThat(json.get("scale").isEmpty()).isTrue();
     assertThat(json.get("targets").get("units_per_s_ge_28000").isNull()).isTrue();
     assertThat(json.get("details").isEmpty()).isTrue();
+    assertThat(json.get("app_rss_mib").isNull()).isTrue();
+    assertThat(json.get("app_memory_units").isNull()).isTrue();
+    assertThat(json.get("app_heap_max").isNull()).isTrue();
+    assertThat(json.get("targets").get("rss_below_1gib_at_10m_units").isNull()).isTrue();
   }
 
   @Test
@@ -89,7 +147,11 @@ class BenchReportTest {
         "c. lifecycle: request+finish", "20,000 units/s", "ratio to baseline", "0.500", "CLIENT-BOUND",
         "30,000 / 12,000 units/s", "stream thread 97% busy",
         "d. request -> assignment", "p50 120.0 / p99 190.0 ms", "e. request_attempts @ 10,000,000 units",
-        "e. RSS", "e. disk per million units");
+        "e. RSS of the whole bench JVM", "not the app's: broker + app + load generator in one JVM",
+        "e. disk per million units", "f. app alone: add", "25,000 units/s", "f. app alone: RSS at 10,000,000 units",
+        "700 MiB", "peak 900 MiB; heap 300 MiB committed (-Xmx512m) + non-heap 90 MiB; RocksDB cache 256 MiB; "
+            + "state dir 3500 MiB; target < 1 GiB: met",
+        "f. app alone: request / finish", "p50 120.5 / 110.0 ms");
     assertThat(new BenchReport(config()).table().lines()).hasSize(1); // just the header
   }
 }

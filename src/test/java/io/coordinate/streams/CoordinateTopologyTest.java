@@ -46,6 +46,8 @@ class CoordinateTopologyTest {
     props.put(StreamsConfig.APPLICATION_ID_CONFIG, "topology-test");
     props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
     props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+    // The app's RocksDB settings (StreamsSettings): the stores run on the shared, bounded cache.
+    props.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedRocksDbMemory.class);
     driver = new TopologyTestDriver(
         CoordinateTopology.build(TOPICS, Duration.ofSeconds(1), 1, () -> new SplittableRandom(7)), props, START);
     var strings = Serdes.String();

@@ -1,0 +1,78 @@
+package io.coordinate.streams;
+
+import java.util.Map;
+import org.apache.kafka.streams.state.RocksDBConfigSetter;
+import org.rocksdb.BlockBasedTableConfig;
+import org.rocksdb.Cache;
+import org.rocksdb.IndexType;
+import org.rocksdb.LRUCache;
+import org.rocksdb.Options;
+import org.rocksdb.RocksDB;
+import org.rocksdb.WriteBufferManager;
+
+/**
+ * Bounds the off-heap memory of every RocksDB store of the process (Kafka Streams' "Bounding RocksDB memory"
+ * recipe): one {@link LRUCache} shared by all stores holds their data blocks, their index and filter blocks and —
+ * through a {@link WriteBufferManager} charged to it — their memtables.
+ *
+ * <p>Why: by default Kafka Streams gives each store its own 50 MiB block cache and up to 3 × 16 MiB memtables, with
+ * index and filter blocks outside any cache (they grow with the data). The app has two stores per task (records and
+ * indexes) and a task per partition of {@code coordinate.commands} (6 by default), so its off-heap memory grew with
+ * the number of tasks (up to 12 × ~100 MiB) and with the number of units stored. With one shared cache it stays near
+ * {@link #TOTAL_BYTES} whatever the number of stores, tasks or stored units; what does not fit is read from disk
+ * (the OS page cache, which is not the process's RSS).
+ *
+ * <p>Sizes: {@link #TOTAL_BYTES} = 256 MiB in all, of which at most {@link #MEMTABLE_BYTES} = 64 MiB memtables. One
+ * namespace is one task, so usually only one or two stores take writes at a time: 64 MiB is four of Kafka Streams'
+ * 16 MiB memtables, enough that the busiest store still flushes memtables of a useful size (once the total nears
+ * the limit, the store being written flushes its memtable early); the other ~192 MiB keep the recently read blocks, with index and
+ * filter blocks preferred (a high-priority pool of up to half the cache). Partitioned index and filter blocks, with
+ * their small top-level blocks pinned, keep a lookup from having to load a whole file's index or filter (megabytes
+ * in a store of 10M units) into the cache.
+ *
+ * <p>The cache and the write buffer manager are static: they are shared by every store of every Kafka Streams
+ * instance in the JVM and live as long as it. {@link #close} therefore leaves them open.
+ */
+public final class BoundedRocksDbMemory implements RocksDBConfigSetter {
+
+  /** Block cache + index and filter blocks + memtables of all stores of the process. */
+  public static final long TOTAL_BYTES = 256L * 1024 * 1024;
+  /** The memtables' share of {@link #TOTAL_BYTES}, charged to the same cache. */
+  public static final long MEMTABLE_BYTES = 64L * 1024 * 1024;
+  /** Share of the cache reserved for index and filter blocks (cached with high priority). */
+  static final double INDEX_FILTER_RATIO = 0.5;
+  /** Kafka Streams' own defaults, kept: the write buffer manager bounds their total. */
+  static final long MEMTABLE_SIZE = 16L * 1024 * 1024;
+  static final int MAX_MEMTABLES = 3;
+
+  static {
+    RocksDB.loadLibrary();
+  }
+
+  // numShardBits -1: RocksDB's default sharding; strictCapacityLimit false: an insert never fails, at worst the
+  // cache briefly holds more than its capacity while blocks in use (pinned) exceed it.
+  private static final Cache CACHE = new LRUCache(TOTAL_BYTES, -1, false, INDEX_FILTER_RATIO);
+  private static final WriteBufferManager WRITE_BUFFER_MANAGER = new WriteBufferManager(MEMTABLE_BYTES, CACHE);
+
+  @Override
+  public void setConfig(String storeName, Options options, Map<String, Object> configs) {
+    // Kafka Streams' own table config (BlockBasedTableConfigWithAccessibleCache): changed in place, not replaced,
+    // so that its other settings (4 KiB blocks, bloom filter) stay and its metrics still see the block cache.
+    BlockBasedTableConfig table = (BlockBasedTableConfig) options.tableFormatConfig();
+    table.setBlockCache(CACHE);
+    table.setCacheIndexAndFilterBlocks(true);
+    table.setCacheIndexAndFilterBlocksWithHighPriority(true);
+    table.setIndexType(IndexType.kTwoLevelIndexSearch);
+    table.setPartitionFilters(true);
+    table.setPinTopLevelIndexAndFilter(true);
+    options.setWriteBufferManager(WRITE_BUFFER_MANAGER);
+    options.setWriteBufferSize(MEMTABLE_SIZE);
+    options.setMaxWriteBufferNumber(MAX_MEMTABLES);
+    options.setTableFormatConfig(table);
+  }
+
+  @Override
+  public void close(String storeName, Options options) {
+    // Nothing: the cache and the write buffer manager are shared by every store and must outlive each of them.
+  }
+}
