@@ -104,7 +104,7 @@ final class EventBatch {
   EventBatch node(String name, JsonNode value) {
     try {
       out.writeFieldName(encoded(name));
-      Json.MAPPER.writeTree(out, value);
+      Json.write(out, value);
       return this;
     } catch (IOException e) {
       throw new UncheckedIOException(e);

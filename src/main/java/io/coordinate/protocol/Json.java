@@ -1,5 +1,6 @@
 package io.coordinate.protocol;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -46,6 +47,11 @@ public final class Json {
   /** The JSON of a tree, as {@link #MAPPER} writes it (see {@link TreeWriter}: the outputs' hot path). */
   public static byte[] bytes(JsonNode node) {
     return TreeWriter.bytes(node);
+  }
+
+  /** Writes a tree into a generator made by {@link #MAPPER}'s factory, as {@link #bytes} would. */
+  public static void write(JsonGenerator generator, JsonNode node) throws IOException {
+    TreeWriter.write(node, generator);
   }
 
   public static String text(JsonNode node) {

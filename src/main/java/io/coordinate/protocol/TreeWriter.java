@@ -37,7 +37,7 @@ final class TreeWriter {
     }
   }
 
-  private static void write(JsonNode node, JsonGenerator generator) throws IOException {
+  static void write(JsonNode node, JsonGenerator generator) throws IOException {
     switch (node.getNodeType()) {
       case OBJECT -> {
         generator.writeStartObject();
@@ -59,7 +59,19 @@ final class TreeWriter {
       case STRING -> generator.writeString(node.textValue());
       case BOOLEAN -> generator.writeBoolean(node.booleanValue());
       case NULL -> generator.writeNull();
+      case NUMBER -> writeNumber(node, generator);
       default -> Json.MAPPER.writeTree(generator, node);
+    }
+  }
+
+  /** As each numeric node's own {@code serialize} writes it; the mapper would first look its serializer up. */
+  private static void writeNumber(JsonNode node, JsonGenerator generator) throws IOException {
+    switch (node.numberType()) {
+      case INT -> generator.writeNumber(node.intValue());
+      case LONG -> generator.writeNumber(node.longValue());
+      case BIG_DECIMAL -> generator.writeNumber(node.decimalValue());
+      case BIG_INTEGER -> generator.writeNumber(node.bigIntegerValue());
+      default -> Json.MAPPER.writeTree(generator, node); // float, double (NaN is a string or not, by feature)
     }
   }
 

@@ -179,7 +179,12 @@ public final class Keys {
     return tag < 0 ? null : prefixEnd(Arrays.copyOf(from, tag + 1));
   }
 
-  private static boolean isRecordTag(byte tag) {
+  /** Where the tag of a {@code 10 [ns] tag ...} key is; -1 for any other key. */
+  static int namespaceTagOffset(byte[] key) {
+    return key.length > 0 && key[0] == NAMESPACE_DATA ? dataTagOffset(key) : -1;
+  }
+
+  static boolean isRecordTag(byte tag) {
     return tag == SPEC || tag == UNIT || tag == ATTEMPT || tag == WORKER;
   }
 

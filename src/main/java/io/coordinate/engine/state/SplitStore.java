@@ -27,7 +27,19 @@ public final class SplitStore implements KeyValueStore {
     return indexes;
   }
 
+  /** The {@code 10 [ns] 00 01} of the last namespace key routed: a command's keys nearly all share it. */
+  private byte[] lastNamespacePrefix = new byte[0];
+
   private KeyValueStore storeOf(byte[] key) {
+    byte[] prefix = lastNamespacePrefix;
+    int length = prefix.length;
+    if (length > 0 && key.length > length && Arrays.equals(key, 0, length, prefix, 0, length)) {
+      return Keys.isRecordTag(key[length]) ? records : indexes;
+    }
+    int tag = Keys.namespaceTagOffset(key);
+    if (tag > 0) {
+      lastNamespacePrefix = Arrays.copyOf(key, tag);
+    }
     return Keys.isIndex(key) ? indexes : records;
   }
 

@@ -53,6 +53,20 @@ class SplitStoreTest {
   }
 
   @Test
+  void routingStaysRightWhenNamespacesAlternateAndOneNameStartsWithAnother() {
+    for (String ns : new String[] {"ns", "ns2", "n", "ns", "n\0s"}) {
+      store.put(Keys.unit(ns, "s", "u"), V);
+      store.put(Keys.available(ns, "s", 0, "u"), V);
+      store.put(Keys.namespace(ns), V);
+      store.put(Keys.attemptDeadline(1, ns, 1), V);
+    }
+    assertThat(records.size()).isEqualTo(8); // 4 distinct namespaces × (unit, registry entry)
+    assertThat(indexes.size()).isEqualTo(8);
+    assertThat(records.get(Keys.unit("ns2", "s", "u"))).isEqualTo(V);
+    assertThat(indexes.get(Keys.available("n\0s", "s", 0, "u"))).isEqualTo(V);
+  }
+
+  @Test
   void aRangeWithinOneGroupReadsOneStoreAndAWiderOneMergesBothInKeyOrder() {
     store.put(Keys.unit("ns", "s", "b"), V);
     store.put(Keys.unit("ns", "s", "a"), V);
