@@ -2,9 +2,12 @@ package io.coordinate.streams;
 
 import io.coordinate.engine.state.KeyValueIterator;
 import io.coordinate.engine.state.KeyValueStore;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.NoSuchElementException;
 import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
@@ -45,6 +48,16 @@ final class StreamsStore implements KeyValueStore {
   @Override
   public void delete(byte[] key) {
     writer.delete(Bytes.wrap(key));
+  }
+
+  /** One RocksDB write batch (and one changelog record per write, for a logged store). */
+  @Override
+  public void putAll(List<KeyValueIterator.Entry> writes) {
+    List<KeyValue<Bytes, byte[]>> batch = new ArrayList<>(writes.size());
+    for (KeyValueIterator.Entry write : writes) {
+      batch.add(KeyValue.pair(Bytes.wrap(write.key()), write.value()));
+    }
+    writer.putAll(batch);
   }
 
   @Override

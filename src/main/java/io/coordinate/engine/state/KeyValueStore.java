@@ -1,5 +1,7 @@
 package io.coordinate.engine.state;
 
+import java.util.List;
+
 /**
  * An ordered byte-keyed store: the one storage abstraction of the engine. Keys order as unsigned bytes (as
  * RocksDB orders them), so the composite keys of {@link Keys} give ordered range scans. Implemented over a
@@ -10,4 +12,18 @@ public interface KeyValueStore extends ReadableKeyValueStore {
   void put(byte[] key, byte[] value);
 
   void delete(byte[] key);
+
+  /**
+   * Applies writes in order; a null value deletes its key. Stores that can write a batch at once (RocksDB: one
+   * write batch) override it; a command's writes reach the store through here ({@link WriteBuffer#commit}).
+   */
+  default void putAll(List<KeyValueIterator.Entry> writes) {
+    for (KeyValueIterator.Entry write : writes) {
+      if (write.value() == null) {
+        delete(write.key());
+      } else {
+        put(write.key(), write.value());
+      }
+    }
+  }
 }

@@ -1,6 +1,8 @@
 package io.coordinate.engine.state;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.NoSuchElementException;
 
 /**
@@ -56,6 +58,21 @@ public final class SplitStore implements KeyValueStore {
   @Override
   public void delete(byte[] key) {
     storeOf(key).delete(key);
+  }
+
+  @Override
+  public void putAll(List<KeyValueIterator.Entry> writes) {
+    List<KeyValueIterator.Entry> toRecords = new ArrayList<>();
+    List<KeyValueIterator.Entry> toIndexes = new ArrayList<>(writes.size());
+    for (KeyValueIterator.Entry write : writes) {
+      (storeOf(write.key()) == records ? toRecords : toIndexes).add(write);
+    }
+    if (!toRecords.isEmpty()) {
+      records.putAll(toRecords);
+    }
+    if (!toIndexes.isEmpty()) {
+      indexes.putAll(toIndexes);
+    }
   }
 
   @Override

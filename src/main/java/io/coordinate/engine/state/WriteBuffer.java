@@ -1,7 +1,9 @@
 package io.coordinate.engine.state;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.NoSuchElementException;
@@ -45,13 +47,11 @@ public final class WriteBuffer implements KeyValueStore {
 
   /** Applies every buffered write to the underlying store. */
   public void commit() {
+    List<KeyValueIterator.Entry> writes = new ArrayList<>(pending.size());
     for (Map.Entry<byte[], byte[]> e : pending.entrySet()) {
-      if (e.getValue() == TOMBSTONE) {
-        base.delete(e.getKey());
-      } else {
-        base.put(e.getKey(), e.getValue());
-      }
+      writes.add(new KeyValueIterator.Entry(e.getKey(), e.getValue() == TOMBSTONE ? null : e.getValue()));
     }
+    base.putAll(writes);
     pending.clear();
   }
 
