@@ -98,7 +98,9 @@ final class BenchCommand implements Callable<Integer> {
       description = "Units/s added during the latency load (default: half the lifecycle's units/s).")
   Double latencyRate;
 
-  @Option(names = "--warmup", defaultValue = "0.1",
+  // A whole run first: batch commands call the hot methods few times with long loops inside, so C2 reaches
+  // them late; after a 10% warm-up the JIT still took most of a core during the measured lifecycle.
+  @Option(names = "--warmup", defaultValue = "1.0",
       description = "Fraction of --units run first, untimed, for the baseline and the lifecycle (default: "
           + "${DEFAULT-VALUE}).")
   double warmup;
