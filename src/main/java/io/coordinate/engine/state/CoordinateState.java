@@ -95,7 +95,10 @@ public final class CoordinateState extends StateReader {
       addToCount(ns, spec, before.status(), -1);
     }
     if (after != null) {
-      writable.put(Keys.unit(ns, spec, name), ValueCodec.encode(after));
+      byte[] unitKey = Keys.unit(ns, spec, name);
+      byte[] stored = before == null ? null : store.get(unitKey); // keep the attempt the unit holds
+      writable.put(unitKey,
+          UnitValue.of(ValueCodec.encode(after), UnitValue.attemptSeq(stored), UnitValue.attempt(stored)));
       if (after.status() == UnitStatus.AVAILABLE) {
         byte[] key = Keys.available(ns, spec, after.priority(), name);
         writable.put(key, ValueCodec.EMPTY);
@@ -205,6 +208,7 @@ public final class CoordinateState extends StateReader {
     List<AttemptRecord> attempts = unitAttempts(ns, unit.spec(), unit.name());
     for (AttemptRecord attempt : attempts) {
       writable.delete(Keys.attempt(ns, attempt.seq()));
+      writable.delete(Keys.attemptUnit(ns, attempt.seq()));
       writable.delete(Keys.workerAttempt(ns, attempt.worker(), attempt.seq()));
       writable.delete(Keys.workerActiveAttempt(ns, attempt.worker(), attempt.seq()));
       if (attempt.status() == AttemptStatus.PENDING) {
@@ -237,8 +241,30 @@ public final class CoordinateState extends StateReader {
     } else if (wasPending) {
       writable.delete(Keys.workerActiveAttempt(ns, after.worker(), seq));
     }
-    writable.put(Keys.attempt(ns, seq), ValueCodec.encode(after));
+    storeAttempt(ns, before == null, after);
     listener.attemptChanged(ns, before, after);
+  }
+
+  /**
+   * Puts the attempt where it lives: a new attempt in its unit's value (the one the unit held moves to a record
+   * of its own), a held one where it is, any other in its own record (see {@link UnitValue}).
+   */
+  private void storeAttempt(String ns, boolean created, AttemptRecord attempt) {
+    long seq = attempt.seq();
+    byte[] unitKey = Keys.unit(ns, attempt.spec(), attempt.unit());
+    byte[] stored = store.get(unitKey);
+    long held = UnitValue.attemptSeq(stored);
+    if (stored != null && (created || held == seq)) {
+      if (created && held >= 0) {
+        writable.put(Keys.attempt(ns, held), UnitValue.attempt(stored));
+      }
+      writable.put(unitKey, UnitValue.of(UnitValue.unit(stored), seq, ValueCodec.encode(attempt)));
+    } else {
+      writable.put(Keys.attempt(ns, seq), ValueCodec.encode(attempt));
+    }
+    if (created) {
+      writable.put(Keys.attemptUnit(ns, seq), unitKey);
+    }
   }
 
   // --- workers ---

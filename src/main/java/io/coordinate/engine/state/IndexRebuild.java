@@ -64,8 +64,14 @@ public final class IndexRebuild {
         }
         switch (Keys.recordTag(key)) {
           case Keys.UNIT -> {
-            derive.writeUnit(Keys.dataNamespace(key), null, ValueCodec.decode(e.value(), WorkUnitRecord.class));
+            String ns = Keys.dataNamespace(key);
+            derive.writeUnit(ns, null, ValueCodec.decode(e.value(), WorkUnitRecord.class));
             counts[0]++;
+            byte[] held = UnitValue.attempt(e.value());
+            if (held != null) {
+              derive.writeAttempt(ns, null, ValueCodec.decode(held, AttemptRecord.class));
+              counts[1]++;
+            }
           }
           case Keys.ATTEMPT -> {
             derive.writeAttempt(Keys.dataNamespace(key), null, ValueCodec.decode(e.value(), AttemptRecord.class));

@@ -15,10 +15,11 @@ import java.util.List;
  * 05 [purge_at][ns][spec][unit]             finished/failed units to purge (retention) → empty
  * 10 [ns] 'S' [spec]                        work spec                   → WorkSpecRecord
  * 10 [ns] 'K' [spec][status]                unit count by status        → long
- * 10 [ns] 'U' [spec][unit]                  work unit                   → WorkUnitRecord
+ * 10 [ns] 'U' [spec][unit]                  work unit                   → WorkUnitRecord + its latest attempt
  * 10 [ns] 'V' [spec][priority desc][unit]   available units, best first → empty
  * 10 [ns] 'H' [spec][unit][attempt seq]     a unit's attempts           → empty
- * 10 [ns] 'A' [attempt seq]                 attempt                     → AttemptRecord
+ * 10 [ns] 'A' [attempt seq]                 attempt not held by its unit → AttemptRecord
+ * 10 [ns] 'X' [attempt seq]                 the unit holding an attempt → the unit's key ({@link UnitValue})
  * 10 [ns] 'W' [worker]                      worker                      → WorkerRecord
  * 10 [ns] 'C' [parent][child]               worker children             → empty
  * 10 [ns] 'P' [worker][attempt seq]         a worker's active attempts  → empty
@@ -63,6 +64,7 @@ public final class Keys {
   static final byte AVAILABLE = 'V';
   static final byte UNIT_ATTEMPTS = 'H';
   static final byte ATTEMPT = 'A';
+  static final byte ATTEMPT_UNIT = 'X';
   static final byte WORKER = 'W';
   static final byte WORKER_CHILD = 'C';
   static final byte WORKER_ACTIVE = 'P';
@@ -282,6 +284,11 @@ public final class Keys {
 
   public static byte[] attempt(String ns, long attemptSeq) {
     return ns(ns).tag(ATTEMPT).int64(attemptSeq).toBytes();
+  }
+
+  /** Index entry: which unit's value holds the attempt (see {@link UnitValue}). */
+  public static byte[] attemptUnit(String ns, long attemptSeq) {
+    return ns(ns).tag(ATTEMPT_UNIT).int64(attemptSeq).toBytes();
   }
 
   public static byte[] worker(String ns, String worker) {

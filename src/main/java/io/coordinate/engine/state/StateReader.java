@@ -187,7 +187,15 @@ public class StateReader {
 
   // --- attempts ---
 
+  /** An attempt: held by its unit's value (the unit's latest), or in a record of its own. */
   public AttemptRecord attempt(String ns, long seq) {
+    byte[] unitKey = store.get(Keys.attemptUnit(ns, seq));
+    if (unitKey != null) {
+      byte[] stored = store.get(unitKey);
+      if (UnitValue.attemptSeq(stored) == seq) {
+        return ValueCodec.decode(UnitValue.attempt(stored), AttemptRecord.class);
+      }
+    }
     return ValueCodec.decode(store.get(Keys.attempt(ns, seq)), AttemptRecord.class);
   }
 

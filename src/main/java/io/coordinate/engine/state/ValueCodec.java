@@ -50,6 +50,9 @@ public final class ValueCodec {
     if (bytes == null) {
       return null;
     }
+    if (UnitValue.hasAttempt(bytes)) {
+      bytes = UnitValue.unit(bytes); // a unit's value with its latest attempt: the unit part
+    }
     if (BinaryRecords.isBinary(bytes)) {
       return BinaryRecords.decode(bytes, type);
     }

@@ -2,6 +2,7 @@ package io.coordinate.engine.state;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -21,6 +22,8 @@ public final class WriteBuffer implements KeyValueStore {
 
   private final KeyValueStore base;
   private final NavigableMap<byte[], byte[]> pending = new TreeMap<>(Arrays::compareUnsigned);
+  /** What this command read from the store (absent keys as {@link #TOMBSTONE}). */
+  private final Map<ReadKey, byte[]> reads = new HashMap<>();
 
   public WriteBuffer(KeyValueStore base) {
     this.base = base;
@@ -32,7 +35,15 @@ public final class WriteBuffer implements KeyValueStore {
     if (value != null) {
       return value == TOMBSTONE ? null : value;
     }
-    return base.get(key);
+    // A command reads some keys several times (a unit: by the handler, then to keep the attempt it holds, then
+    // by the cascade); the store is asked once. Writes go to pending, which is looked at first.
+    ReadKey readKey = new ReadKey(key);
+    byte[] read = reads.get(readKey);
+    if (read == null) {
+      read = base.get(key);
+      reads.put(readKey, read == null ? TOMBSTONE : read);
+    }
+    return read == TOMBSTONE ? null : read;
   }
 
   @Override
@@ -52,11 +63,12 @@ public final class WriteBuffer implements KeyValueStore {
       writes.add(new KeyValueIterator.Entry(e.getKey(), e.getValue() == TOMBSTONE ? null : e.getValue()));
     }
     base.putAll(writes);
-    pending.clear();
+    discard();
   }
 
   public void discard() {
     pending.clear();
+    reads.clear();
   }
 
   public boolean isEmpty() {
@@ -71,6 +83,27 @@ public final class WriteBuffer implements KeyValueStore {
     KeyValueIterator stored = base.range(from, to);
     Iterator<Map.Entry<byte[], byte[]>> buffered = pending.subMap(from, true, to, false).entrySet().iterator();
     return new MergingIterator(stored, buffered);
+  }
+
+  /** A key of {@link #reads}: the bytes, with their hash computed once. */
+  private static final class ReadKey {
+    private final byte[] bytes;
+    private final int hash;
+
+    ReadKey(byte[] bytes) {
+      this.bytes = bytes;
+      this.hash = Arrays.hashCode(bytes);
+    }
+
+    @Override
+    public boolean equals(Object other) {
+      return other instanceof ReadKey key && hash == key.hash && Arrays.equals(bytes, key.bytes);
+    }
+
+    @Override
+    public int hashCode() {
+      return hash;
+    }
   }
 
   /** Merges the store's entries with the buffer's, the buffer winning on equal keys; tombstones hide keys. */
