@@ -1,0 +1,61 @@
+package io.coordinate.engine.state;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.coordinate.engine.EngineHarness;
+import io.coordinate.engine.EngineHarness.Attempt;
+import org.junit.jupiter.api.Test;
+
+/** A unit's value holds its latest attempt; older attempts move to records of their own. */
+class UnitValueTest {
+
+  @Test
+  void aUnitAloneIsItsRecordsValueAndWithAnAttemptBothPartsComeBack() {
+    WorkUnitRecord unit = new WorkUnitRecord("s", "u", null, 1.5, null, UnitStatus.PENDING, 7L, 1);
+    AttemptRecord attempt = new AttemptRecord(7, "s", "u", "w", AttemptStatus.PENDING, null, 10, 20, null, false);
+    byte[] alone = ValueCodec.encode(unit);
+    assertThat(UnitValue.of(alone, -1, null)).isSameAs(alone);
+    assertThat(UnitValue.attemptSeq(alone)).isEqualTo(-1);
+    assertThat(UnitValue.attempt(alone)).isNull();
+
+    byte[] stored = UnitValue.of(alone, 7, ValueCodec.encode(attempt));
+
+    assertThat(stored[0]).isEqualTo(UnitValue.WITH_ATTEMPT);
+    assertThat(ValueCodec.decode(stored, WorkUnitRecord.class)).isEqualTo(unit);
+    assertThat(UnitValue.attemptSeq(stored)).isEqualTo(7);
+    assertThat(ValueCodec.decode(UnitValue.attempt(stored), AttemptRecord.class)).isEqualTo(attempt);
+    assertThat(UnitValue.unit(stored)).isEqualTo(alone);
+  }
+
+  @Test
+  void aUnitsValueWrittenInSmileByAnEarlierVersionStillReads() {
+    WorkUnitRecord unit = new WorkUnitRecord("s", "u", null, 0, null, UnitStatus.AVAILABLE, null, 0);
+    byte[] smile = ValueCodec.encodeSmile(unit);
+    assertThat(ValueCodec.decode(smile, WorkUnitRecord.class)).isEqualTo(unit);
+    assertThat(UnitValue.attemptSeq(smile)).isEqualTo(-1);
+  }
+
+  @Test
+  void aSecondAttemptMovesTheFirstToARecordOfItsOwnAndBothStillRead() {
+    EngineHarness h = new EngineHarness();
+    h.setSpec("{\"name\":\"s\"}");
+    h.addUnits("s", "u");
+    Attempt first = h.requestOne();
+    KeyValueStore records = h.store().records();
+    long firstSeq = Long.parseLong(first.id());
+    assertThat(records.get(Keys.attempt("ns", firstSeq))).as("held by the unit, no record of its own").isNull();
+    assertThat(UnitValue.attemptSeq(records.get(Keys.unit("ns", "s", "u")))).isEqualTo(firstSeq);
+
+    h.retry(first, 0).ok();
+    Attempt second = h.requestOne();
+    long secondSeq = Long.parseLong(second.id());
+
+    assertThat(UnitValue.attemptSeq(records.get(Keys.unit("ns", "s", "u")))).isEqualTo(secondSeq);
+    assertThat(ValueCodec.decode(records.get(Keys.attempt("ns", firstSeq)), AttemptRecord.class).status())
+        .isEqualTo(AttemptStatus.RETRYABLE);
+    assertThat(h.reader().attempt("ns", firstSeq).status()).isEqualTo(AttemptStatus.RETRYABLE);
+    assertThat(h.reader().attempt("ns", secondSeq).status()).isEqualTo(AttemptStatus.PENDING);
+    assertThat(h.reader().unitAttempts("ns", "s", "u")).extracting(AttemptRecord::seq)
+        .containsExactly(firstSeq, secondSeq);
+  }
+}
