@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.coordinate.protocol.Json;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 
@@ -100,6 +101,8 @@ public final class BenchReport {
 
   private final Config config;
   private Baseline baseline;
+  private double[] baselineRates;
+  private double[] lifecycleRates;
   private Share share;
   private Lifecycle lifecycle;
   private Latency latency;
@@ -109,6 +112,26 @@ public final class BenchReport {
 
   public BenchReport(Config config) {
     this.config = config;
+  }
+
+  /** Several measured runs of the baseline: the median one is the figure, all rates go to the details. */
+  public BenchReport baselineRuns(List<Baseline> runs) {
+    List<Baseline> sorted = new ArrayList<>(runs);
+    sorted.sort(Comparator.comparingDouble(Baseline::recordsPerSecond));
+    baselineRates = runs.stream().mapToDouble(Baseline::recordsPerSecond).toArray();
+    return baseline(sorted.get((sorted.size() - 1) / 2));
+  }
+
+  /** Several measured runs of the lifecycle: the median one is the figure, all rates go to the details. */
+  public BenchReport lifecycleRuns(List<Lifecycle> runs) {
+    List<Lifecycle> sorted = new ArrayList<>(runs);
+    sorted.sort(Comparator.comparingDouble(Lifecycle::unitsPerSecond));
+    lifecycleRates = runs.stream().mapToDouble(Lifecycle::unitsPerSecond).toArray();
+    return lifecycle(sorted.get((sorted.size() - 1) / 2));
+  }
+
+  public Lifecycle lifecycle() {
+    return lifecycle;
   }
 
   public BenchReport baseline(Baseline value) {
@@ -280,6 +303,24 @@ public final class BenchReport {
     return targets;
   }
 
+  private static String rates(double[] rates, String unit) {
+    StringBuilder text = new StringBuilder();
+    for (double rate : rates) {
+      text.append(text.length() == 0 ? "" : " / ").append(String.format(Locale.ROOT, "%,.0f", rate));
+    }
+    return text.append(' ').append(unit).toString();
+  }
+
+  /** The rate of each measured run, in the order they ran (absent when there was one run, set directly). */
+  private static void putRates(ObjectNode node, String field, double[] rates) {
+    if (rates != null) {
+      ArrayNode list = node.putArray(field);
+      for (double rate : rates) {
+        list.add((double) Math.round(rate));
+      }
+    }
+  }
+
   private ObjectNode details() {
     ObjectNode details = Json.object();
     if (baseline != null) {
@@ -288,6 +329,7 @@ public final class BenchReport {
       put(b, "seconds", baseline.seconds(), 3);
       put(b, "startup_seconds", baseline.startupSeconds(), 3);
       put(b, "other_processes_cpu_cores", baseline.otherCpuCores(), 2);
+      putRates(b, "records_per_s_of_each_run", baselineRates);
     }
     if (share != null) {
       ObjectNode s = details.putObject("share_group");
@@ -314,6 +356,7 @@ public final class BenchReport {
         tenths.add(Double.isNaN(rate) ? null : (double) Math.round(rate));
       }
       put(l, "other_processes_cpu_cores", lifecycle.otherCpuCores(), 2);
+      putRates(l, "units_per_s_of_each_run", lifecycleRates);
     }
     if (latency != null) {
       ObjectNode l = details.putObject("latency");
@@ -373,6 +416,9 @@ public final class BenchReport {
       rows.add(row("a. baseline: pass-through Streams", rate(baseline.recordsPerSecond(), "records/s"),
           String.format(Locale.ROOT, "%,d records in %.2f s (startup %.2f s not counted)%s", baseline.records(),
               baseline.seconds(), baseline.startupSeconds(), others(baseline.otherCpuCores()))));
+      if (baselineRates != null && baselineRates.length > 1) {
+        rows.add(row("   each run", rates(baselineRates, "records/s"), "the median one is the figure"));
+      }
     }
     if (share != null) {
       rows.add(row("b. peer: share group, ACCEPT", rate(share.recordsPerSecond(), "records/s"),
@@ -388,6 +434,9 @@ public final class BenchReport {
               "%.2f s, %,d requests, %d finish errors, this process %.2f cores (stream thread %.0f%% busy)%s",
               lifecycle.workSeconds(), lifecycle.requests(), lifecycle.finishErrors(), lifecycle.cpuCores(),
               100 * lifecycle.streamThreadBusy(), others(lifecycle.otherCpuCores()))));
+      if (lifecycleRates != null && lifecycleRates.length > 1) {
+        rows.add(row("   each run", rates(lifecycleRates, "units/s"), "the median one is the figure"));
+      }
       rows.add(row("c. lifecycle: end to end", rate(lifecycle.endToEndUnitsPerSecond(), "units/s"), "add + work"));
       double[] tenths = lifecycle.tenthRates();
       if (tenths.length == 10) {

@@ -18,6 +18,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
@@ -56,13 +57,15 @@ public final class BenchRun {
    * @param commitIntervalMs the app's (and so the baseline's) commit interval, or null for the app's default
    * @param latencyRate      units/s of the latency load, or null for half the lifecycle's throughput
    * @param warmup           fraction of the units run first, untimed, for the baseline and the lifecycle
+   * @param repeat           measured runs of the baseline and of the lifecycle; each reports its median run
    * @param memoryUnits      units loaded into the app alone by the memory phase
    * @param memoryBatch      units per add_work_units of the memory phase
    * @param memoryHeap       the app's -Xmx in the memory phase ("512m")
    */
   public record Options(int units, int workers, int batch, int inflight, int shareConsumers, String bootstrapServers,
       Long commitIntervalMs, Set<String> phases, List<Integer> scaleSizes, int scaleRequests, double latencySeconds,
-      Double latencyRate, double warmup, long memoryUnits, int memoryBatch, String memoryHeap, Path home) {}
+      Double latencyRate, double warmup, int repeat, long memoryUnits, int memoryBatch, String memoryHeap,
+      Path home) {}
 
   private final Options options;
   private final PrintStream progress;
@@ -175,8 +178,12 @@ public final class BenchRun {
           BaselineTopology.run(kafka, settings, runId + "-baseline-warmup", warmupUnits, partitions,
               tmp.resolve("baseline-warmup"));
         }
-        report.baseline(BaselineTopology.run(kafka, settings, runId + "-baseline", options.units(), partitions,
-            tmp.resolve("baseline")));
+        List<BenchReport.Baseline> runs = new ArrayList<>();
+        for (int i = 1; i <= options.repeat(); i++) {
+          String name = runId + "-baseline" + (i == 1 ? "" : "-" + i);
+          runs.add(BaselineTopology.run(kafka, settings, name, options.units(), partitions, tmp.resolve(name)));
+        }
+        report.baselineRuns(runs);
       }
       if (phases.contains(SHARE)) {
         progress.println("== b. peer: share group, " + options.units() + " records, " + options.shareConsumers()
@@ -193,9 +200,14 @@ public final class BenchRun {
           if (warmupUnits > 0) {
             load.run("bench-warmup", warmupUnits);
           }
-          lifecycle = load.run("bench", options.units());
-          report.lifecycle(lifecycle);
-          report.resources(resources(kafka, config, topics, embedded, options.units() + warmupUnits));
+          List<BenchReport.Lifecycle> runs = new ArrayList<>();
+          for (int i = 1; i <= options.repeat(); i++) {
+            runs.add(load.run(i == 1 ? "bench" : "bench-" + i, options.units()));
+          }
+          report.lifecycleRuns(runs);
+          lifecycle = report.lifecycle();
+          report.resources(resources(kafka, config, topics, embedded,
+              (long) options.units() * options.repeat() + warmupUnits));
         }
         if (phases.contains(LATENCY)) {
           double rate = options.latencyRate() != null ? options.latencyRate()

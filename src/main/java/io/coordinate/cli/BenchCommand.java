@@ -105,6 +105,11 @@ final class BenchCommand implements Callable<Integer> {
           + "${DEFAULT-VALUE}).")
   double warmup;
 
+  @Option(names = "--repeat", defaultValue = "3",
+      description = "Measured runs of the baseline and of the lifecycle; the median of each is reported (default: "
+          + "${DEFAULT-VALUE}).")
+  int repeat;
+
   @Option(names = "--results-dir",
       description = "Where the JSON goes (default: bench/results of the repository bin/coordinate runs from).")
   Path resultsDir;
@@ -121,9 +126,9 @@ final class BenchCommand implements Callable<Integer> {
     if (skipScale) {
       selected.remove(BenchRun.SCALE);
     }
-    if (units < 1 || workers < 1 || batch < 1 || inflight < 1 || shareConsumers < 1 || warmup < 0) {
+    if (units < 1 || workers < 1 || batch < 1 || inflight < 1 || shareConsumers < 1 || warmup < 0 || repeat < 1) {
       throw new CommandLine.ParameterException(spec.commandLine(),
-          "--units, --workers, --batch, --inflight and --share-consumers must be >= 1, --warmup >= 0");
+          "--units, --workers, --batch, --inflight, --share-consumers and --repeat must be >= 1, --warmup >= 0");
     }
     if (memoryUnits < MIN_MEMORY_UNITS || memoryBatch < 1 || memoryBatch > WorkUnitCommands.MAX_UNITS_PER_COMMAND
         || !memoryHeap.matches("[1-9][0-9]*[kKmMgG]?")) {
@@ -134,7 +139,7 @@ final class BenchCommand implements Callable<Integer> {
     Path home = Path.of(System.getProperty("coordinate.home", "."));
     BenchRun.Options options = new BenchRun.Options(units, workers, batch, inflight, shareConsumers,
         bootstrapServers, commitIntervalMs, selected, scaleSizes, scaleRequests, latencySeconds, latencyRate, warmup,
-        memoryUnits, memoryBatch, memoryHeap, home);
+        repeat, memoryUnits, memoryBatch, memoryHeap, home);
     BenchReport report = new BenchRun(options, System.err).run();
     Path file = BenchRun.write(report, resultsDir != null ? resultsDir : home.resolve("bench/results"));
     System.err.println("wrote " + file);

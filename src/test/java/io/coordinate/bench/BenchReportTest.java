@@ -40,6 +40,31 @@ class BenchReportTest {
   }
 
   @Test
+  void repeatedRunsReportTheirMedianAndEveryRateInRunOrder() {
+    BenchReport.Lifecycle slow = lifecycle(20.0); // 10,000 units/s
+    BenchReport.Lifecycle middle = lifecycle(10.0); // 20,000
+    BenchReport.Lifecycle fast = lifecycle(8.0); // 25,000
+    BenchReport report = new BenchReport(config())
+        .baselineRuns(List.of(new BenchReport.Baseline(200_000, 2.0, 1.0, 0), // 100,000 records/s
+            new BenchReport.Baseline(200_000, 4.0, 1.0, 0), // 50,000
+            new BenchReport.Baseline(200_000, 2.5, 1.0, 0))) // 80,000
+        .lifecycleRuns(List.of(fast, slow, middle));
+
+    JsonNode json = report.toJson();
+
+    assertThat(json.get("baseline_records_per_s").asDouble()).isEqualTo(80_000.0);
+    assertThat(json.get("units_per_s").asDouble()).isEqualTo(20_000.0);
+    assertThat(json.get("ratio").asDouble()).isEqualTo(0.25);
+    assertThat(json.at("/details/baseline/records_per_s_of_each_run").toString()).isEqualTo("[100000.0,50000.0,80000.0]");
+    assertThat(json.at("/details/lifecycle/units_per_s_of_each_run").toString()).isEqualTo("[25000.0,10000.0,20000.0]");
+    assertThat(report.table()).contains("100,000 / 50,000 / 80,000 records/s", "25,000 / 10,000 / 20,000 units/s");
+  }
+
+  private static BenchReport.Lifecycle lifecycle(double workSeconds) {
+    return new BenchReport.Lifecycle(200_000, 4.0, workSeconds, 4_000, 0, 1.9, 0.0, 100, 1_600, new double[0], 0.9);
+  }
+
+  @Test
   void headlineFigures() {
     JsonNode json = full().toJson();
     assertThat(json.get("units_per_s").asDouble()).isEqualTo(20_000.0);
