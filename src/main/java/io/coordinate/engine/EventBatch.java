@@ -60,51 +60,35 @@ final class EventBatch {
   }
 
   EventBatch string(String name, String value) {
-    try {
-      out.writeFieldName(encoded(name));
-      out.writeString(value);
-      return this;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return field(name, out -> out.writeString(value));
   }
 
   /** A value from a small fixed set (a status, say): written from its encoded form. */
   EventBatch symbol(String name, String value) {
-    try {
-      out.writeFieldName(encoded(name));
-      out.writeString(encoded(value));
-      return this;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return field(name, out -> out.writeString(encoded(value)));
   }
 
   EventBatch bool(String name, boolean value) {
-    try {
-      out.writeFieldName(encoded(name));
-      out.writeBoolean(value);
-      return this;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return field(name, out -> out.writeBoolean(value));
   }
 
   EventBatch number(String name, long value) {
-    try {
-      out.writeFieldName(encoded(name));
-      out.writeNumber(value);
-      return this;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return field(name, out -> out.writeNumber(value));
   }
 
   /** Any JSON value, as the mapper writes it. */
   EventBatch node(String name, JsonNode value) {
+    return field(name, out -> Json.write(out, value));
+  }
+
+  private interface ValueWriter {
+    void write(JsonGenerator out) throws IOException;
+  }
+
+  private EventBatch field(String name, ValueWriter value) {
     try {
       out.writeFieldName(encoded(name));
-      Json.write(out, value);
+      value.write(out);
       return this;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
