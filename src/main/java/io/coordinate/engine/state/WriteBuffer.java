@@ -19,6 +19,8 @@ import java.util.TreeMap;
 public final class WriteBuffer implements KeyValueStore {
 
   private static final byte[] TOMBSTONE = new byte[0];
+  /** Reads kept per command: a batch touches a few hundred keys; a command that walks a whole spec keeps no more. */
+  private static final int MAX_READS_KEPT = 10_000;
 
   private final KeyValueStore base;
   private final NavigableMap<byte[], byte[]> pending = new TreeMap<>(Arrays::compareUnsigned);
@@ -41,7 +43,9 @@ public final class WriteBuffer implements KeyValueStore {
     byte[] read = reads.get(readKey);
     if (read == null) {
       read = base.get(key);
-      reads.put(readKey, read == null ? TOMBSTONE : read);
+      if (reads.size() < MAX_READS_KEPT) {
+        reads.put(readKey, read == null ? TOMBSTONE : read);
+      }
     }
     return read == TOMBSTONE ? null : read;
   }

@@ -117,6 +117,27 @@ class WriteBufferTest {
   }
 
   @Test
+  void aCommandAsksTheStoreForAKeyOnceAndStillSeesItsOwnWritesFirst() {
+    base.put(b("unit"), b("1"));
+    CountingStore counting = new CountingStore(base);
+    WriteBuffer writes = new WriteBuffer(counting);
+
+    assertThat(s(writes.get(b("unit")))).isEqualTo("1");
+    assertThat(s(writes.get(b("unit")))).isEqualTo("1");
+    assertThat(writes.get(b("none"))).isNull();
+    assertThat(writes.get(b("none"))).isNull();
+    writes.put(b("unit"), b("2"));
+    writes.delete(b("none"));
+
+    assertThat(s(writes.get(b("unit")))).isEqualTo("2");
+    assertThat(writes.get(b("none"))).isNull();
+    assertThat(counting.reads).containsExactly("unit", "none");
+    writes.commit();
+    assertThat(s(writes.get(b("unit")))).as("a commit forgets what was read").isEqualTo("2");
+    assertThat(counting.reads).containsExactly("unit", "none", "unit");
+  }
+
+  @Test
   void discardLeavesTheStoreAsItWas() {
     base.put(b("a"), b("1"));
     buffer.put(b("a"), b("2"));
@@ -181,6 +202,7 @@ class WriteBufferTest {
   private static final class CountingStore implements KeyValueStore {
     private final KeyValueStore delegate;
     private final List<String> writes = new ArrayList<>();
+    private final List<String> reads = new ArrayList<>();
 
     CountingStore(KeyValueStore delegate) {
       this.delegate = delegate;
@@ -188,6 +210,7 @@ class WriteBufferTest {
 
     @Override
     public byte[] get(byte[] key) {
+      reads.add(s(key));
       return delegate.get(key);
     }
 
