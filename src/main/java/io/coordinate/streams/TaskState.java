@@ -22,6 +22,8 @@ final class TaskState {
   private final StreamsStore indexes;
   private final SplitStore store;
   private long version;
+  /** {@link #writes()} after the last version step. */
+  private long writesSeen;
 
   private TaskState(StreamsStore records, StreamsStore indexes) {
     this.records = records;
@@ -38,11 +40,12 @@ final class TaskState {
       long started = System.nanoTime();
       IndexRebuild.Result result = IndexRebuild.rebuild(state.records, state.indexes);
       boolean fresh = result.equals(new IndexRebuild.Result(0, 0, 0, 0, 0));
-      LOG.atLevel(fresh ? Level.DEBUG : Level.INFO).log("task {}: rebuilt the indexes from {} units, {} attempts and {} workers in {} ms"
-          + " (dropped {} stale index entries, moved {} out of the changelogged store)", context.taskId(),
-          result.units(), result.attempts(), result.workers(), (System.nanoTime() - started) / 1_000_000,
+      LOG.atLevel(fresh ? Level.DEBUG : Level.INFO).log("task {}: rebuilt the indexes from {} units, {} attempts"
+          + " and {} workers in {} ms (dropped {} stale index entries, moved {} out of the changelogged store)",
+          context.taskId(), result.units(), result.attempts(), result.workers(), (System.nanoTime() - started) / 1_000_000,
           result.droppedIndexEntries(), result.migratedEntries());
     }
+    state.writesSeen = state.writes(); // the rebuild's own writes are not a command's
     return state;
   }
 
@@ -50,8 +53,19 @@ final class TaskState {
     return store;
   }
 
-  /** After each command or time step: the indexes stay those of the records. */
+  /**
+   * After each command or time step: when it wrote anything, both versions move on, so the indexes stay those of
+   * the records. A step that wrote nothing (an idle punctuation, a rejected command) leaves them, and so sends
+   * nothing to Kafka.
+   */
   void applied() {
-    version = IndexRebuild.step(records, indexes, version);
+    if (writes() != writesSeen) {
+      version = IndexRebuild.step(records, indexes, version);
+      writesSeen = writes();
+    }
+  }
+
+  private long writes() {
+    return records.writes() + indexes.writes();
   }
 }

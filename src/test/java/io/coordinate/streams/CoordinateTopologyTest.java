@@ -3,6 +3,8 @@ package io.coordinate.streams;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.coordinate.engine.state.Keys;
+import io.coordinate.engine.state.ValueCodec;
 import io.coordinate.protocol.Json;
 import io.coordinate.protocol.TopicNames;
 import java.nio.charset.StandardCharsets;
@@ -15,10 +17,12 @@ import java.util.SplittableRandom;
 import java.util.stream.Collectors;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -166,6 +170,26 @@ class CoordinateTopologyTest {
         .map(e -> e.get("type").asText() + ":" + e.path("work_unit_name").asText())
         .collect(Collectors.toList());
     assertThat(types).containsExactly("attempt_expired:b", "unit_status_changed:b");
+  }
+
+  @Test
+  void theStateVersionMovesWithWritesOnlyNotWithIdlePunctuations() {
+    setUpSpecWithUnits();
+    assertThat(version(StoreNames.STATE, Keys.stateVersion())).isEqualTo(2); // set_work_spec, add_work_units
+
+    driver.advanceWallClockTime(Duration.ofSeconds(5)); // five time steps with nothing due: nothing to write
+
+    assertThat(version(StoreNames.STATE, Keys.stateVersion())).isEqualTo(2);
+    send("n", "{\"command\":\"request_attempts\",\"namespace\":\"n\",\"worker\":\"w1\",\"lifetime\":10}");
+    assertThat(version(StoreNames.STATE, Keys.stateVersion())).isEqualTo(3);
+    driver.advanceWallClockTime(Duration.ofSeconds(11)); // the attempt expires
+    assertThat(version(StoreNames.STATE, Keys.stateVersion())).isEqualTo(4);
+    assertThat(version(StoreNames.INDEXES, Keys.indexVersion())).isEqualTo(4);
+  }
+
+  private long version(String store, byte[] key) {
+    KeyValueStore<Bytes, byte[]> kv = driver.getKeyValueStore(store);
+    return ValueCodec.decodeLong(kv.get(Bytes.wrap(key)));
   }
 
   @Test
