@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.ToDoubleFunction;
 
 /**
  * The figures of one {@code coordinate bench} run: the table it prints and the {@code RESULT {json}} line it ends
@@ -116,18 +117,21 @@ public final class BenchReport {
 
   /** Several measured runs of the baseline: the median one is the figure, all rates go to the details. */
   public BenchReport baselineRuns(List<Baseline> runs) {
-    List<Baseline> sorted = new ArrayList<>(runs);
-    sorted.sort(Comparator.comparingDouble(Baseline::recordsPerSecond));
     baselineRates = runs.stream().mapToDouble(Baseline::recordsPerSecond).toArray();
-    return baseline(sorted.get((sorted.size() - 1) / 2));
+    return baseline(median(runs, Baseline::recordsPerSecond));
   }
 
   /** Several measured runs of the lifecycle: the median one is the figure, all rates go to the details. */
   public BenchReport lifecycleRuns(List<Lifecycle> runs) {
-    List<Lifecycle> sorted = new ArrayList<>(runs);
-    sorted.sort(Comparator.comparingDouble(Lifecycle::unitsPerSecond));
     lifecycleRates = runs.stream().mapToDouble(Lifecycle::unitsPerSecond).toArray();
-    return lifecycle(sorted.get((sorted.size() - 1) / 2));
+    return lifecycle(median(runs, Lifecycle::unitsPerSecond));
+  }
+
+  /** The run in the middle by rate (the lower middle of an even number). */
+  private static <T> T median(List<T> runs, ToDoubleFunction<T> rate) {
+    List<T> sorted = new ArrayList<>(runs);
+    sorted.sort(Comparator.comparingDouble(rate));
+    return sorted.get((sorted.size() - 1) / 2);
   }
 
   public Lifecycle lifecycle() {

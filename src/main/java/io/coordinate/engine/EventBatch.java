@@ -2,7 +2,6 @@ package io.coordinate.engine;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.SerializableString;
-import com.fasterxml.jackson.core.io.SerializedString;
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.coordinate.protocol.Json;
@@ -11,7 +10,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Iterator;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The events of one command in one namespace, written as JSON while they happen — the batch record of PROTOCOL
@@ -20,9 +18,6 @@ import java.util.concurrent.ConcurrentHashMap;
  * their encoded form. {@link #event} opens an event; the fields that follow belong to it until the next one.
  */
 final class EventBatch {
-
-  /** Names and enumerated values, encoded once (they are few; every event repeats them). */
-  private static final Map<String, SerializableString> ENCODED = new ConcurrentHashMap<>();
 
   private final ByteArrayBuilder bytes = new ByteArrayBuilder(512);
   private final JsonGenerator out;
@@ -121,6 +116,7 @@ final class EventBatch {
   }
 
   private static SerializableString encoded(String text) {
-    return ENCODED.computeIfAbsent(text, SerializedString::new);
+    return Json.encoded(text);
   }
+
 }

@@ -2,6 +2,7 @@ package io.coordinate.protocol;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.SerializableString;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -47,6 +48,14 @@ public final class Json {
   /** The JSON of a tree, as {@link #MAPPER} writes it (see {@link TreeWriter}: the outputs' hot path). */
   public static byte[] bytes(JsonNode node) {
     return TreeWriter.bytes(node);
+  }
+
+  /**
+   * A field name, or a value from a small fixed set, in its encoded form: written by copying, not escaped again.
+   * Names repeat in every record, so the first few thousand are kept.
+   */
+  public static SerializableString encoded(String text) {
+    return TreeWriter.encoded(text);
   }
 
   /** Writes a tree into a generator made by {@link #MAPPER}'s factory, as {@link #bytes} would. */

@@ -76,14 +76,26 @@ final class TreeWriter {
   }
 
   private static void writeName(String name, JsonGenerator generator) throws IOException {
-    SerializableString known = NAMES.get(name);
-    if (known == null && NAMES.size() < MAX_NAMES) {
-      known = NAMES.computeIfAbsent(name, SerializedString::new);
-    }
+    SerializableString known = kept(name);
     if (known != null) {
       generator.writeFieldName(known);
     } else {
-      generator.writeFieldName(name);
+      generator.writeFieldName(name); // past the names kept: written the ordinary way
     }
+  }
+
+  /** The encoded form of a text, kept while fewer than {@link #MAX_NAMES} are; null past that. */
+  private static SerializableString kept(String text) {
+    SerializableString known = NAMES.get(text);
+    if (known == null && NAMES.size() < MAX_NAMES) {
+      known = NAMES.computeIfAbsent(text, SerializedString::new);
+    }
+    return known;
+  }
+
+  /** The quoted UTF-8 form of a name (or of a value from a small fixed set), kept while there are few of them. */
+  static SerializableString encoded(String text) {
+    SerializableString known = kept(text);
+    return known != null ? known : new SerializedString(text);
   }
 }

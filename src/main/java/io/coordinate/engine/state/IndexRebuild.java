@@ -52,43 +52,58 @@ public final class IndexRebuild {
    */
   public static Result rebuild(KeyValueStore records, KeyValueStore indexes) {
     long dropped = forEachChunk(indexes, entries -> entries.forEach(e -> indexes.delete(e.key())));
-    CoordinateState derive = new CoordinateState(new SplitStore(new ReadOnly(records), indexes));
-    long[] counts = new long[4];
-    forEachChunk(records, entries -> {
-      for (KeyValueIterator.Entry e : entries) {
-        byte[] key = e.key();
-        if (Keys.isIndex(key)) {
-          records.delete(key);
-          counts[3]++;
-          continue;
+    Derivation derivation = new Derivation(records, indexes);
+    forEachChunk(records, entries -> entries.forEach(derivation::accept));
+    indexes.put(Keys.indexVersion(), ValueCodec.encodeLong(stateVersion(records)));
+    return new Result(derivation.units, derivation.attempts, derivation.workers, dropped, derivation.migrated);
+  }
+
+  /** Derives the index entries of one record after another, counting what it saw. */
+  private static final class Derivation {
+    private final KeyValueStore records;
+    private final CoordinateState derive;
+    long units;
+    long attempts;
+    long workers;
+    long migrated;
+
+    Derivation(KeyValueStore records, KeyValueStore indexes) {
+      this.records = records;
+      this.derive = new CoordinateState(new SplitStore(new ReadOnly(records), indexes));
+    }
+
+    void accept(KeyValueIterator.Entry entry) {
+      byte[] key = entry.key();
+      if (Keys.isIndex(key)) {
+        records.delete(key);
+        migrated++;
+        return;
+      }
+      switch (Keys.recordTag(key)) {
+        case Keys.UNIT -> {
+          String ns = Keys.dataNamespace(key);
+          derive.writeUnit(ns, null, ValueCodec.decode(entry.value(), WorkUnitRecord.class));
+          units++;
+          byte[] held = UnitValue.attempt(entry.value());
+          if (held != null) {
+            attempt(ns, held);
+          }
         }
-        switch (Keys.recordTag(key)) {
-          case Keys.UNIT -> {
-            String ns = Keys.dataNamespace(key);
-            derive.writeUnit(ns, null, ValueCodec.decode(e.value(), WorkUnitRecord.class));
-            counts[0]++;
-            byte[] held = UnitValue.attempt(e.value());
-            if (held != null) {
-              derive.writeAttempt(ns, null, ValueCodec.decode(held, AttemptRecord.class));
-              counts[1]++;
-            }
-          }
-          case Keys.ATTEMPT -> {
-            derive.writeAttempt(Keys.dataNamespace(key), null, ValueCodec.decode(e.value(), AttemptRecord.class));
-            counts[1]++;
-          }
-          case Keys.WORKER -> {
-            derive.writeWorker(Keys.dataNamespace(key), null, ValueCodec.decode(e.value(), WorkerRecord.class));
-            counts[2]++;
-          }
-          default -> {
-            // namespaces, sequences, specs and the state version have no index
-          }
+        case Keys.ATTEMPT -> attempt(Keys.dataNamespace(key), entry.value());
+        case Keys.WORKER -> {
+          derive.writeWorker(Keys.dataNamespace(key), null, ValueCodec.decode(entry.value(), WorkerRecord.class));
+          workers++;
+        }
+        default -> {
+          // namespaces, sequences, specs and the state version have no index
         }
       }
-    });
-    indexes.put(Keys.indexVersion(), ValueCodec.encodeLong(stateVersion(records)));
-    return new Result(counts[0], counts[1], counts[2], dropped, counts[3]);
+    }
+
+    private void attempt(String ns, byte[] value) {
+      derive.writeAttempt(ns, null, ValueCodec.decode(value, AttemptRecord.class));
+      attempts++;
+    }
   }
 
   private interface ChunkAction {

@@ -213,10 +213,7 @@ public final class Keys {
 
   /** What a record key holds, for {@link IndexRebuild}: a unit, an attempt, a worker, or something else. */
   static byte recordTag(byte[] key) {
-    if (key.length == 0 || key[0] != NAMESPACE_DATA) {
-      return 0;
-    }
-    int tag = dataTagOffset(key);
+    int tag = namespaceTagOffset(key);
     return tag < 0 ? 0 : key[tag];
   }
 

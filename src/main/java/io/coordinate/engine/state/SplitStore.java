@@ -41,6 +41,7 @@ public final class SplitStore implements KeyValueStore {
     int tag = Keys.namespaceTagOffset(key);
     if (tag > 0) {
       lastNamespacePrefix = Arrays.copyOf(key, tag);
+      return Keys.isRecordTag(key[tag]) ? records : indexes;
     }
     return Keys.isIndex(key) ? indexes : records;
   }
