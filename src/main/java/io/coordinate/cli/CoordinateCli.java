@@ -26,6 +26,7 @@ import picocli.CommandLine.Spec;
       DevCommand.class,
       RunCommand.class,
       BenchScaleCommand.class,
+      BenchEngineCommand.class,
       BenchCommand.class,
     })
 public final class CoordinateCli implements Callable<Integer> {

@@ -3,7 +3,9 @@ package io.coordinate.storage;
 import io.coordinate.engine.state.KeyValueIterator;
 import io.coordinate.engine.state.KeyValueStore;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.NoSuchElementException;
+import java.util.function.Consumer;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.BloomFilter;
 import org.rocksdb.CompactionStyle;
@@ -15,6 +17,7 @@ import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
 import org.rocksdb.Slice;
+import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
 
 /**
@@ -33,6 +36,11 @@ public final class RocksDbKeyValueStore implements KeyValueStore, AutoCloseable 
   private final WriteOptions writeOptions = new WriteOptions().setDisableWAL(true);
 
   public RocksDbKeyValueStore(Path dir) {
+    this(dir, options -> { });
+  }
+
+  /** With {@code tune} applied to the options last: the app's own settings, say ({@code BoundedRocksDbMemory}). */
+  public RocksDbKeyValueStore(Path dir, Consumer<Options> tune) {
     // The table settings Kafka Streams gives its RocksDB stores (block cache, 4 KiB blocks, bloom filters),
     // so that figures measured here transfer to the app.
     BlockBasedTableConfig table = new BlockBasedTableConfig()
@@ -45,6 +53,7 @@ public final class RocksDbKeyValueStore implements KeyValueStore, AutoCloseable 
         .setMaxWriteBufferNumber(3)
         .setCompactionStyle(CompactionStyle.UNIVERSAL)
         .setIncreaseParallelism(Math.max(Runtime.getRuntime().availableProcessors(), 2));
+    tune.accept(options);
     try {
       db = RocksDB.open(options, dir.toAbsolutePath().toString());
     } catch (RocksDBException e) {
@@ -75,6 +84,23 @@ public final class RocksDbKeyValueStore implements KeyValueStore, AutoCloseable 
   public void delete(byte[] key) {
     try {
       db.delete(writeOptions, key);
+    } catch (RocksDBException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** One write batch, as the app's Kafka Streams store writes a command's changes. */
+  @Override
+  public void putAll(List<KeyValueIterator.Entry> writes) {
+    try (WriteBatch batch = new WriteBatch()) {
+      for (KeyValueIterator.Entry write : writes) {
+        if (write.value() == null) {
+          batch.delete(write.key());
+        } else {
+          batch.put(write.key(), write.value());
+        }
+      }
+      db.write(writeOptions, batch);
     } catch (RocksDBException e) {
       throw new IllegalStateException(e);
     }

@@ -96,12 +96,15 @@ public final class CoordinateState extends StateReader {
     }
     if (after != null) {
       byte[] unitKey = Keys.unit(ns, spec, name);
-      byte[] stored = before == null ? null : store.get(unitKey); // keep the attempt the unit holds
-      writable.put(unitKey,
-          UnitValue.of(ValueCodec.encode(after), UnitValue.attemptSeq(stored), UnitValue.attempt(stored)));
+      byte[] stored = store.get(unitKey); // keep the attempt the unit holds (a new unit: read already, to add it)
+      byte[] value = UnitValue.of(ValueCodec.encode(after), UnitValue.attemptSeq(stored), UnitValue.attempt(stored));
+      writable.put(unitKey, value);
       if (after.status() == UnitStatus.AVAILABLE) {
         byte[] key = Keys.available(ns, spec, after.priority(), name);
-        writable.put(key, ValueCodec.EMPTY);
+        // The entry carries the unit's value, so that a request reads the units it hands out with its index scan
+        // (a RocksDB lookup less per unit). Only while the unit holds no attempt: only this method changes such a
+        // value, and it rewrites the entry. Empty: read the unit (see storeAttempt).
+        writable.put(key, UnitValue.attemptSeq(stored) < 0 ? value : ValueCodec.EMPTY);
         if (hints != null) {
           hints.inserted(ns, spec, key);
         }
@@ -257,6 +260,12 @@ public final class CoordinateState extends StateReader {
     if (stored != null && (created || held == seq)) {
       if (created && held >= 0) {
         writable.put(Keys.attempt(ns, held), UnitValue.attempt(stored));
+      } else if (created) {
+        // the unit's value changes outside writeUnit: an available-index entry must no longer carry the old one
+        WorkUnitRecord unit = ValueCodec.decode(UnitValue.unit(stored), WorkUnitRecord.class);
+        if (unit.status() == UnitStatus.AVAILABLE) {
+          writable.put(Keys.available(ns, unit.spec(), unit.priority(), unit.name()), ValueCodec.EMPTY);
+        }
       }
       writable.put(unitKey, UnitValue.of(UnitValue.unit(stored), seq, ValueCodec.encode(attempt)));
     } else {

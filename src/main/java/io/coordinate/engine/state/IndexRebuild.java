@@ -67,9 +67,12 @@ public final class IndexRebuild {
     long workers;
     long migrated;
 
+    private final ReadOnly recordsRead;
+
     Derivation(KeyValueStore records, KeyValueStore indexes) {
       this.records = records;
-      this.derive = new CoordinateState(new SplitStore(new ReadOnly(records), indexes));
+      this.recordsRead = new ReadOnly(records);
+      this.derive = new CoordinateState(new SplitStore(recordsRead, indexes));
     }
 
     void accept(KeyValueIterator.Entry entry) {
@@ -82,7 +85,9 @@ public final class IndexRebuild {
       switch (Keys.recordTag(key)) {
         case Keys.UNIT -> {
           String ns = Keys.dataNamespace(key);
+          recordsRead.current = entry; // writeUnit reads the unit's stored value: it is this one
           derive.writeUnit(ns, null, ValueCodec.decode(entry.value(), WorkUnitRecord.class));
+          recordsRead.current = null;
           units++;
           byte[] held = UnitValue.attempt(entry.value());
           if (held != null) {
@@ -134,6 +139,8 @@ public final class IndexRebuild {
   /** The records as the derivation sees them: its writes of the records themselves are the records, dropped. */
   private static final class ReadOnly implements KeyValueStore {
     private final KeyValueStore store;
+    /** The record being derived, read already: asked for again, it costs no lookup. */
+    KeyValueIterator.Entry current;
 
     ReadOnly(KeyValueStore store) {
       this.store = store;
@@ -141,7 +148,7 @@ public final class IndexRebuild {
 
     @Override
     public byte[] get(byte[] key) {
-      return store.get(key);
+      return current != null && Arrays.equals(key, current.key()) ? current.value() : store.get(key);
     }
 
     @Override

@@ -9,6 +9,12 @@ public interface ReadableKeyValueStore {
   /** Entries with {@code from <= key < to} in unsigned byte order. The caller must close the iterator. */
   KeyValueIterator range(byte[] from, byte[] to);
 
+  /**
+   * The caller read {@code key}'s current value elsewhere (an index entry that carries it): a store that keeps
+   * what a command read may keep this too. The value must be exactly the stored one.
+   */
+  default void known(byte[] key, byte[] value) {}
+
   /** Entries whose key starts with {@code prefix}. */
   default KeyValueIterator prefix(byte[] prefix) {
     return range(prefix, Keys.prefixEnd(prefix));

@@ -104,17 +104,17 @@ public class StateReader {
     byte[] prefix = Keys.availableUnits(ns, spec);
     byte[] end = Keys.prefixEnd(prefix);
     if (hints == null) {
-      return collect(prefix, end, limit, e -> Keys.availableUnitName(e.key(), ns, spec));
+      return collect(prefix, end, limit, e -> availableUnit(ns, spec, e));
     }
     List<String> names = new ArrayList<>();
     byte[] first = end;
     try (KeyValueIterator it = store.range(hints.availableScanStart(ns, spec, prefix), end)) {
       while (it.hasNext() && names.size() < limit) {
-        byte[] key = it.next().key();
+        KeyValueIterator.Entry entry = it.next();
         if (names.isEmpty()) {
-          first = key;
+          first = entry.key();
         }
-        names.add(Keys.availableUnitName(key, ns, spec));
+        names.add(availableUnit(ns, spec, entry));
       }
     }
     hints.scanned(ns, spec, first);
@@ -136,11 +136,11 @@ public class StateReader {
     byte[] start = hints == null ? prefix : hints.availableScanStart(ns, spec, prefix);
     try (KeyValueIterator it = store.range(start, end)) {
       while (it.hasNext() && names.size() < limit && budget-- > 0) {
-        byte[] key = it.next().key();
+        KeyValueIterator.Entry entry = it.next();
         if (first == end) {
-          first = key;
+          first = entry.key();
         }
-        String name = Keys.availableUnitName(key, ns, spec);
+        String name = availableUnit(ns, spec, entry);
         if (accept.test(name)) {
           names.add(name);
         }
@@ -150,6 +150,18 @@ public class StateReader {
       hints.scanned(ns, spec, first);
     }
     return names;
+  }
+
+  /**
+   * The unit of an available-index entry. The entry carries the unit's stored value when the unit holds no attempt
+   * (see {@link CoordinateState#writeUnit}): the store is told, so that reading the unit costs no lookup.
+   */
+  private String availableUnit(String ns, String spec, KeyValueIterator.Entry entry) {
+    String name = Keys.availableUnitName(entry.key(), ns, spec);
+    if (entry.value().length > 0) {
+      store.known(Keys.unit(ns, spec, name), entry.value());
+    }
+    return name;
   }
 
   public WorkUnitRecord unit(String ns, UnitRef ref) {

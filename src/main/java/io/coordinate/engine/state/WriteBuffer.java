@@ -25,7 +25,7 @@ public final class WriteBuffer implements KeyValueStore {
   private final KeyValueStore base;
   private final NavigableMap<byte[], byte[]> pending = new TreeMap<>(Arrays::compareUnsigned);
   /** What this command read from the store (absent keys as {@link #TOMBSTONE}). */
-  private final Map<ReadKey, byte[]> reads = new HashMap<>();
+  private final Map<ByteKey, byte[]> reads = new HashMap<>();
 
   public WriteBuffer(KeyValueStore base) {
     this.base = base;
@@ -39,7 +39,7 @@ public final class WriteBuffer implements KeyValueStore {
     }
     // A command reads some keys several times (a unit: by the handler, then to keep the attempt it holds, then
     // by the cascade); the store is asked once. Writes go to pending, which is looked at first.
-    ReadKey readKey = new ReadKey(key);
+    ByteKey readKey = new ByteKey(key);
     byte[] read = reads.get(readKey);
     if (read == null) {
       read = base.get(key);
@@ -48,6 +48,13 @@ public final class WriteBuffer implements KeyValueStore {
       }
     }
     return read == TOMBSTONE ? null : read;
+  }
+
+  @Override
+  public void known(byte[] key, byte[] value) {
+    if (reads.size() < MAX_READS_KEPT) {
+      reads.putIfAbsent(new ByteKey(key), value); // a write of the key, if any, is in pending and is seen first
+    }
   }
 
   @Override
@@ -87,27 +94,6 @@ public final class WriteBuffer implements KeyValueStore {
     KeyValueIterator stored = base.range(from, to);
     Iterator<Map.Entry<byte[], byte[]>> buffered = pending.subMap(from, true, to, false).entrySet().iterator();
     return new MergingIterator(stored, buffered);
-  }
-
-  /** A key of {@link #reads}: the bytes, with their hash computed once. */
-  private static final class ReadKey {
-    private final byte[] bytes;
-    private final int hash;
-
-    ReadKey(byte[] bytes) {
-      this.bytes = bytes;
-      this.hash = Arrays.hashCode(bytes);
-    }
-
-    @Override
-    public boolean equals(Object other) {
-      return other instanceof ReadKey key && hash == key.hash && Arrays.equals(bytes, key.bytes);
-    }
-
-    @Override
-    public int hashCode() {
-      return hash;
-    }
   }
 
   /** Merges the store's entries with the buffer's, the buffer winning on equal keys; tombstones hide keys. */

@@ -90,6 +90,40 @@ class CoordinateStateTest {
   }
 
   @Test
+  void aRequestReadsTheUnitsItHandsOutFromTheAvailableIndex() {
+    h.setSpec("{\"name\":\"spec\"}");
+    h.addUnits("spec", "a", "b", "c");
+    h.expire(h.requestOne()).ok(); // a holds its expired attempt: its entry carries no value
+    List<String> storeReads = new ArrayList<>();
+    KeyValueStore counting = new KeyValueStore() {
+      @Override
+      public byte[] get(byte[] key) {
+        storeReads.add(HexFormat.of().formatHex(key));
+        return h.store().get(key);
+      }
+
+      @Override
+      public KeyValueIterator range(byte[] from, byte[] to) {
+        return h.store().range(from, to);
+      }
+
+      @Override
+      public void put(byte[] key, byte[] value) {}
+
+      @Override
+      public void delete(byte[] key) {}
+    };
+    StateReader reader = new StateReader(new WriteBuffer(counting));
+
+    assertThat(reader.bestAvailableUnits(NS, "spec", 3)).containsExactly("a", "b", "c");
+    assertThat(reader.unit(NS, "spec", "b").status()).isEqualTo(UnitStatus.AVAILABLE);
+    assertThat(reader.unit(NS, "spec", "c").name()).isEqualTo("c");
+    assertThat(storeReads).as("b and c came with the scan").isEmpty();
+    assertThat(reader.unit(NS, "spec", "a").attemptCount()).isEqualTo(1);
+    assertThat(storeReads).containsExactly(HexFormat.of().formatHex(Keys.unit(NS, "spec", "a")));
+  }
+
+  @Test
   void maxRetriesAndContinuousUnitsKeepEveryIndexExact() {
     h.setSpec("{\"name\":\"retries\",\"max_retries\":1,\"priority\":1}");
     h.setSpec("{\"name\":\"loop\",\"continuous\":true,\"interval\":10}");
@@ -287,6 +321,14 @@ class CoordinateStateTest {
         }
       }
       assertThat(r.counts(NS, spec.name())).as("counts of %s", spec.name()).isEqualTo(counts);
+      for (WorkUnitRecord unit : units) {
+        if (unit.status() == UnitStatus.AVAILABLE) {
+          byte[] stored = h.store().get(Keys.unit(NS, unit.spec(), unit.name()));
+          byte[] entry = h.store().get(Keys.available(NS, unit.spec(), unit.priority(), unit.name()));
+          assertThat(entry).as("available entry of %s: the unit's value while it holds no attempt", unit.name())
+              .isEqualTo(UnitValue.attemptSeq(stored) < 0 ? stored : ValueCodec.EMPTY);
+        }
+      }
       assertThat(r.bestAvailableUnits(NS, spec.name(), Integer.MAX_VALUE)).as("available index")
           .containsExactlyElementsOf(units.stream().filter(u -> u.status() == UnitStatus.AVAILABLE)
               .sorted(Comparator.comparingDouble(WorkUnitRecord::priority).reversed()

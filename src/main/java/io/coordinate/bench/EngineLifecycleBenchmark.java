@@ -1,0 +1,266 @@
+package io.coordinate.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.coordinate.engine.Engine;
+import io.coordinate.engine.EngineResult;
+import io.coordinate.engine.OutRecord;
+import io.coordinate.engine.state.KeyValueIterator;
+import io.coordinate.engine.state.KeyValueStore;
+import io.coordinate.engine.state.SplitStore;
+import io.coordinate.protocol.CommandParser;
+import io.coordinate.protocol.Json;
+import io.coordinate.storage.RocksDbKeyValueStore;
+import io.coordinate.streams.BoundedRocksDbMemory;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+import org.rocksdb.Options;
+
+/**
+ * The engine's share of the lifecycle, without Kafka: the commands of (c) as bytes → parse → {@link Engine} on
+ * two RocksDB stores (records and indexes, as the app keeps them) → every output record as JSON bytes. Units
+ * are added in batches, then requested and finished in batches, one command after the other on this thread,
+ * for several rounds; each round reports µs per unit of its add, request and finish commands. The first rounds
+ * warm the JIT. What it leaves out (the changelog, the producer, Kafka Streams' store layers) is what (c) adds;
+ * it is the quick, quiet measure of a change to the engine's hot path: one thread, no broker, no other load.
+ */
+public final class EngineLifecycleBenchmark {
+
+  private final PrintStream out;
+  private TimedStore store;
+
+  public EngineLifecycleBenchmark(PrintStream out) {
+    this.out = out;
+  }
+
+  /** One round: µs of engine work per unit for each command family, and in all; of it, in RocksDB's calls. */
+  public record Round(double addMicros, double requestMicros, double finishMicros, double storeMicros) {
+    public double totalMicros() {
+      return addMicros + requestMicros + finishMicros;
+    }
+  }
+
+  public List<Round> run(int units, int batch, int rounds) {
+    Path dir = tempDir();
+    List<Round> measured = new ArrayList<>();
+    // the app's RocksDB settings: the shared bounded cache and memtables, partitioned index and filters
+    Consumer<Options> appSettings = options -> new BoundedRocksDbMemory().setConfig("bench", options, Map.of());
+    try (RocksDbKeyValueStore records = new RocksDbKeyValueStore(dir.resolve("records"), appSettings);
+        RocksDbKeyValueStore indexes = new RocksDbKeyValueStore(dir.resolve("indexes"), appSettings)) {
+      store = new TimedStore(new SplitStore(records, indexes));
+      Engine engine = new Engine(store, new SplittableRandom(1));
+      long now = 1_800_000_000_000L;
+      send(engine, now, command("set_work_spec").set("work_spec", Json.object().put("name", "spec")));
+      out.printf("%6s %12s %16s %15s %12s %16s%n", "round", "add µs/unit", "request µs/unit", "finish µs/unit",
+          "all µs/unit", "of it in RocksDB");
+      for (int round = 0; round < rounds; round++) {
+        Round r = round(engine, now + round * 60_000L, round, units, batch);
+        measured.add(r);
+        out.printf("%6d %12.2f %16.2f %15.2f %12.2f %16.2f%n", round, r.addMicros(), r.requestMicros(),
+            r.finishMicros(), r.totalMicros(), r.storeMicros());
+      }
+    } finally {
+      deleteRecursively(dir);
+    }
+    return measured;
+  }
+
+  private Round round(Engine engine, long now, int round, int units, int batch) {
+    store.nanos = 0;
+    long addNanos = 0;
+    for (int first = 0; first < units; first += batch) {
+      ObjectNode add = command("add_work_units").put("work_spec_name", "spec");
+      ArrayNode list = add.putArray("work_units");
+      for (int i = first; i < Math.min(units, first + batch); i++) {
+        ObjectNode unit = list.addObject();
+        unit.put("name", String.format("u-%d-%09d", round, i));
+        unit.put("priority", i % 10);
+        unit.putObject("data").put("i", i);
+      }
+      add.put("reply_to", "bench").put("request_id", "a-" + first);
+      addNanos += timed(engine, now, add).nanos;
+    }
+    long requestNanos = 0;
+    long finishNanos = 0;
+    int done = 0;
+    for (int worker = 0; done < units; worker = (worker + 1) % 8) {
+      ObjectNode request = command("request_attempts").put("worker", "w" + worker).put("count", batch);
+      Timed assigned = timed(engine, now, request);
+      requestNanos += assigned.nanos;
+      JsonNode attempts = parse(assigned.result.assignments().get(0).json()).get("attempts");
+      if (attempts.isEmpty()) {
+        throw new IllegalStateException("no attempts with " + (units - done) + " units left");
+      }
+      ObjectNode finish = command("finish_attempts");
+      ArrayNode items = finish.putArray("attempts");
+      for (JsonNode attempt : attempts) {
+        items.addObject().set("attempt_id", attempt.get("attempt_id"));
+      }
+      finish.put("reply_to", "bench").put("request_id", "f-" + done);
+      finishNanos += timed(engine, now, finish).nanos;
+      done += attempts.size();
+    }
+    System.out.printf("   per unit: %.2f gets (%.2f µs), %.2f writes (%.2f µs), %.3f scans%n",
+        (double) store.gets / units, store.getNanos / 1e3 / units, (double) store.writes / units,
+        store.writeNanos / 1e3 / units, (double) store.scans / units);
+    store.byKind.forEach((k, v) -> System.out.printf("     %s: %.2f per unit, %.2f µs each%n", k, (double) v[0] / units, v[1] / 1e3 / v[0]));
+    store.byKind.clear();
+    store.gets = store.getNanos = store.writes = store.writeNanos = store.scans = 0;
+    return new Round(addNanos / 1e3 / units, requestNanos / 1e3 / units, finishNanos / 1e3 / units,
+        store.nanos / 1e3 / units);
+  }
+
+  private record Timed(EngineResult result, long nanos) {}
+
+  /** The time spent in the store's calls (the iterators' steps included). */
+  private static final class TimedStore implements KeyValueStore {
+    private final KeyValueStore store;
+    long nanos;
+    long gets;
+    long getNanos;
+    long writes;
+    long writeNanos;
+    long scans;
+    String phase = "";
+    java.util.Map<String, long[]> byKind = new java.util.TreeMap<>();
+
+    TimedStore(KeyValueStore store) {
+      this.store = store;
+    }
+
+    @Override
+    public byte[] get(byte[] key) {
+      long started = System.nanoTime();
+      byte[] value = store.get(key);
+      long took = System.nanoTime() - started;
+      nanos += took;
+      getNanos += took;
+      gets++;
+      String kind = phase + " " + (io.coordinate.engine.state.Keys.isIndex(key) ? "index" : "record") + (value == null ? " miss" : " hit");
+      byKind.merge(kind, new long[] {1, took}, (a, b) -> new long[] {a[0] + b[0], a[1] + b[1]});
+      return value;
+    }
+
+    @Override
+    public void put(byte[] key, byte[] value) {
+      long started = System.nanoTime();
+      store.put(key, value);
+      nanos += System.nanoTime() - started;
+    }
+
+    @Override
+    public void delete(byte[] key) {
+      long started = System.nanoTime();
+      store.delete(key);
+      nanos += System.nanoTime() - started;
+    }
+
+    @Override
+    public void putAll(List<KeyValueIterator.Entry> writes) {
+      long started = System.nanoTime();
+      store.putAll(writes);
+      long took = System.nanoTime() - started;
+      nanos += took;
+      writeNanos += took;
+      this.writes += writes.size();
+    }
+
+    @Override
+    public KeyValueIterator range(byte[] from, byte[] to) {
+      long started = System.nanoTime();
+      KeyValueIterator it = store.range(from, to);
+      scans++;
+      nanos += System.nanoTime() - started;
+      return new KeyValueIterator() {
+        @Override
+        public boolean hasNext() {
+          long started = System.nanoTime();
+          boolean has = it.hasNext();
+          nanos += System.nanoTime() - started;
+          return has;
+        }
+
+        @Override
+        public Entry next() {
+          long started = System.nanoTime();
+          Entry next = it.next();
+          nanos += System.nanoTime() - started;
+          return next;
+        }
+
+        @Override
+        public void close() {
+          it.close();
+        }
+      };
+    }
+  }
+
+  /** Parse the command's bytes, apply it, write every output as bytes: what the stream thread does around it. */
+  private Timed timed(Engine engine, long now, ObjectNode body) {
+    store.phase = body.get("command").asText();
+    byte[] bytes = Json.bytes(body);
+    long started = System.nanoTime();
+    EngineResult result = engine.process(CommandParser.parse("bench", bytes), now);
+    long size = 0;
+    for (List<OutRecord> records : List.of(result.events(), result.assignments(), result.replies())) {
+      for (OutRecord record : records) {
+        size += record.json().length;
+      }
+    }
+    long nanos = System.nanoTime() - started;
+    if (result.rejected() || size == 0) {
+      throw new IllegalStateException("rejected: " + result.rejection());
+    }
+    return new Timed(result, nanos);
+  }
+
+  private static JsonNode parse(byte[] json) {
+    try {
+      return Json.parse(json);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static ObjectNode command(String name) {
+    ObjectNode command = Json.object();
+    command.put("command", name);
+    command.put("namespace", "bench");
+    return command;
+  }
+
+  private static void send(Engine engine, long now, ObjectNode body) {
+    EngineResult result = engine.process(CommandParser.parse("bench", Json.bytes(body)), now);
+    if (result.rejected()) {
+      throw new IllegalStateException(result.rejection().getMessage());
+    }
+  }
+
+  private static Path tempDir() {
+    try {
+      return Files.createTempDirectory("coordinate-bench-engine-");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static void deleteRecursively(Path dir) {
+    try (Stream<Path> paths = Files.walk(dir)) {
+      paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
