@@ -225,6 +225,15 @@ public final class CoordinateState extends StateReader {
 
   /** Creates or changes an attempt, keeping the unit's and worker's attempt lists and the deadline index. */
   public void writeAttempt(String ns, AttemptRecord before, AttemptRecord after) {
+    writeAttempt(ns, before, after, null);
+  }
+
+  /** Creates {@code attempt} of {@code unit}, as stored now: {@link #writeAttempt} that need not read the unit. */
+  public void startAttempt(String ns, WorkUnitRecord unit, AttemptRecord attempt) {
+    writeAttempt(ns, null, attempt, unit);
+  }
+
+  private void writeAttempt(String ns, AttemptRecord before, AttemptRecord after, WorkUnitRecord unit) {
     long seq = after.seq();
     if (before == null) {
       writable.put(Keys.unitAttempt(ns, after.spec(), after.unit(), seq), ValueCodec.EMPTY);
@@ -244,7 +253,7 @@ public final class CoordinateState extends StateReader {
     } else if (wasPending) {
       writable.delete(Keys.workerActiveAttempt(ns, after.worker(), seq));
     }
-    storeAttempt(ns, before == null, after);
+    storeAttempt(ns, before == null, after, unit);
     listener.attemptChanged(ns, before, after);
   }
 
@@ -252,7 +261,7 @@ public final class CoordinateState extends StateReader {
    * Puts the attempt where it lives: a new attempt in its unit's value (the one the unit held moves to a record
    * of its own), a held one where it is, any other in its own record (see {@link UnitValue}).
    */
-  private void storeAttempt(String ns, boolean created, AttemptRecord attempt) {
+  private void storeAttempt(String ns, boolean created, AttemptRecord attempt, WorkUnitRecord known) {
     long seq = attempt.seq();
     byte[] unitKey = Keys.unit(ns, attempt.spec(), attempt.unit());
     byte[] stored = store.get(unitKey);
@@ -262,7 +271,7 @@ public final class CoordinateState extends StateReader {
         writable.put(Keys.attempt(ns, held), UnitValue.attempt(stored));
       } else if (created) {
         // the unit's value changes outside writeUnit: an available-index entry must no longer carry the old one
-        WorkUnitRecord unit = ValueCodec.decode(UnitValue.unit(stored), WorkUnitRecord.class);
+        WorkUnitRecord unit = known != null ? known : ValueCodec.decode(UnitValue.unit(stored), WorkUnitRecord.class);
         if (unit.status() == UnitStatus.AVAILABLE) {
           writable.put(Keys.available(ns, unit.spec(), unit.priority(), unit.name()), ValueCodec.EMPTY);
         }
