@@ -23,6 +23,25 @@ public final class Times {
    * days-to-civil conversion (proleptic Gregorian, as {@code java.time}).
    */
   public static String format(long epochMillis) {
+    // A command's outputs repeat its few times (a request's hundred attempts share a start and an expiration):
+    // the last ones are kept, each in the slot its value hashes to.
+    int slot = Long.hashCode(epochMillis * 0x9E3779B97F4A7C15L) >>> (32 - RECENT_BITS);
+    Formatted recent = RECENT[slot];
+    if (recent != null && recent.epochMillis == epochMillis) {
+      return recent.text;
+    }
+    String text = formatNew(epochMillis);
+    RECENT[slot] = new Formatted(epochMillis, text);
+    return text;
+  }
+
+  /** A time with its text. Immutable, so threads may share the slots without locks (final fields). */
+  private record Formatted(long epochMillis, String text) {}
+
+  private static final int RECENT_BITS = 4;
+  private static final Formatted[] RECENT = new Formatted[1 << RECENT_BITS];
+
+  private static String formatNew(long epochMillis) {
     if (epochMillis < FIRST_FAST || epochMillis >= PAST_FAST) {
       return FORMAT.format(Instant.ofEpochMilli(epochMillis));
     }

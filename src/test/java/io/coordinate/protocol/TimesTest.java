@@ -37,6 +37,23 @@ class TimesTest {
   }
 
   @Test
+  void timesWrittenAgainComeOutTheSameWhateverCameBetween() {
+    // a request writes its start and expiration times a hundred times over; the recent ones are kept by slot
+    SplittableRandom random = new SplittableRandom(7);
+    long[] times = new long[64];
+    for (int i = 0; i < times.length; i++) {
+      times[i] = 1_800_000_000_000L + random.nextLong(0, 1_000_000_000L);
+    }
+    for (int round = 0; round < 50; round++) {
+      for (long millis : times) {
+        assertThat(Times.format(millis)).isEqualTo(REFERENCE.format(Instant.ofEpochMilli(millis)));
+        long next = millis + 900_000;
+        assertThat(Times.format(next)).isEqualTo(REFERENCE.format(Instant.ofEpochMilli(next)));
+      }
+    }
+  }
+
+  @Test
   void parsesWhatItWrites() {
     long millis = Instant.parse("2026-11-22T10:00:00.123Z").toEpochMilli();
     assertThat(Times.parse(Times.format(millis))).isEqualTo(millis);

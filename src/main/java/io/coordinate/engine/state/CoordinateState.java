@@ -1,7 +1,9 @@
 package io.coordinate.engine.state;
 
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -14,6 +16,8 @@ public final class CoordinateState extends StateReader {
 
   private final KeyValueStore writable;
   private StateListener listener = StateListener.NONE;
+  /** The unit counts' moves not written yet, in the order first moved (see {@link #addToCount}). */
+  private final Map<CountKey, Long> countDeltas = new LinkedHashMap<>();
 
   public CoordinateState(KeyValueStore store) {
     this(store, null);
@@ -49,6 +53,7 @@ public final class CoordinateState extends StateReader {
   public void destroyNamespace(String ns) {
     specsChanged();
     deleteRange(Keys.namespaceData(ns));
+    countDeltas.keySet().removeIf(count -> count.ns().equals(ns));
     writable.delete(Keys.namespace(ns));
     listener.namespaceDestroyed(ns);
   }
@@ -71,6 +76,7 @@ public final class CoordinateState extends StateReader {
     deleteRange(Keys.units(ns, name));
     deleteRange(Keys.availableUnits(ns, name));
     deleteRange(Keys.counts(ns, name));
+    countDeltas.keySet().removeIf(count -> count.ns().equals(ns) && count.spec().equals(name));
     writable.delete(Keys.spec(ns, name));
     listener.specChanged(ns, spec, null);
   }
@@ -194,8 +200,42 @@ public final class CoordinateState extends StateReader {
     }
   }
 
+  /**
+   * A spec's unit count by status moves with every unit's status; a batch command moves one count hundreds of
+   * times. The moves are summed here and written once, by {@link #flushCounts}; {@link #count} and
+   * {@link #counts} add them to what is stored.
+   */
   private void addToCount(String ns, String spec, UnitStatus status, long delta) {
-    addToCount(Keys.count(ns, spec, status), delta);
+    countDeltas.merge(new CountKey(ns, spec, status), delta, Long::sum);
+  }
+
+  private record CountKey(String ns, String spec, UnitStatus status) {}
+
+  /** Writes the counts' moves summed so far; the engine calls it before it commits a command's writes. */
+  public void flushCounts() {
+    countDeltas.forEach((count, delta) -> {
+      if (delta != 0) {
+        addToCount(Keys.count(count.ns(), count.spec(), count.status()), delta);
+      }
+    });
+    countDeltas.clear();
+  }
+
+  @Override
+  public long count(String ns, String spec, UnitStatus status) {
+    return super.count(ns, spec, status) + countDeltas.getOrDefault(new CountKey(ns, spec, status), 0L);
+  }
+
+  @Override
+  public Map<UnitStatus, Long> counts(String ns, String spec) {
+    Map<UnitStatus, Long> counts = super.counts(ns, spec);
+    countDeltas.forEach((count, delta) -> {
+      if (count.ns().equals(ns) && count.spec().equals(spec)) {
+        counts.merge(count.status(), delta, Long::sum);
+      }
+    });
+    counts.values().removeIf(value -> value == 0);
+    return counts;
   }
 
   private void addToCount(byte[] key, long delta) {

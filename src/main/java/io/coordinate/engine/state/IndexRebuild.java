@@ -53,7 +53,10 @@ public final class IndexRebuild {
   public static Result rebuild(KeyValueStore records, KeyValueStore indexes) {
     long dropped = forEachChunk(indexes, entries -> entries.forEach(e -> indexes.delete(e.key())));
     Derivation derivation = new Derivation(records, indexes);
-    forEachChunk(records, entries -> entries.forEach(derivation::accept));
+    forEachChunk(records, entries -> {
+      entries.forEach(derivation::accept);
+      derivation.derive.flushCounts();
+    });
     indexes.put(Keys.indexVersion(), ValueCodec.encodeLong(stateVersion(records)));
     return new Result(derivation.units, derivation.attempts, derivation.workers, dropped, derivation.migrated);
   }
