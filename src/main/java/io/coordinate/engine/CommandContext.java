@@ -74,9 +74,9 @@ public final class CommandContext {
     return replication;
   }
 
-  /** Emits an assignment (keyed by worker) for {@code request_attempts}. */
-  public void assignment(String worker, ObjectNode value) {
-    output.assignment(worker, value);
+  /** Emits an assignment (keyed by worker, its JSON written already) for {@code request_attempts}. */
+  public OutRecord assignment(String worker, byte[] json) {
+    return output.assignment(worker, json);
   }
 
   /** Emits a follow-up command on {@code coordinate.chained}. */

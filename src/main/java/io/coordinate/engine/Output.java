@@ -25,8 +25,10 @@ final class Output {
     replies.add(new OutRecord(replyTo, value));
   }
 
-  void assignment(String worker, JsonNode value) {
-    assignments.add(new OutRecord(worker, value));
+  OutRecord assignment(String worker, byte[] json) {
+    OutRecord record = OutRecord.ofJson(worker, json);
+    assignments.add(record);
+    return record;
   }
 
   void chained(String ns, JsonNode command) {

@@ -1,10 +1,12 @@
 package io.coordinate.engine.handlers;
 
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.coordinate.engine.CommandContext;
 import io.coordinate.engine.HandlerRegistry;
+import io.coordinate.engine.OutRecord;
 import io.coordinate.engine.UnitTransitions;
 import io.coordinate.engine.replication.Replication;
 import io.coordinate.engine.scheduler.Scheduler;
@@ -21,6 +23,8 @@ import io.coordinate.protocol.CommandRejection;
 import io.coordinate.protocol.CommandType;
 import io.coordinate.protocol.Json;
 import io.coordinate.protocol.Times;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -77,26 +81,51 @@ public final class RequestAttemptsHandler {
         nothingForHost.add(chosen.name());
       }
     }
-    ObjectNode assignment = Json.object();
-    assignment.put("namespace", ctx.namespace());
-    assignment.put("worker", worker);
-    if (command.requestId() == null) {
-      assignment.putNull("request_id");
-    } else {
-      assignment.put("request_id", command.requestId());
+    OutRecord assignment =
+        ctx.assignment(worker, assignmentJson(ctx.namespace(), worker, command.requestId(), attempts));
+    // the reply repeats the assignment: parsed back only when one is asked for
+    return command.replyTo() == null ? null : assignment.value();
+  }
+
+  /**
+   * The assignment (PROTOCOL "Assignment"), written as JSON directly: a request hands out up to a hundred attempts
+   * or more, and a tree of them cost as much again to build as to write.
+   */
+  private static byte[] assignmentJson(String ns, String worker, String requestId, List<AttemptRecord> attempts) {
+    try (ByteArrayBuilder bytes = new ByteArrayBuilder(256 + 192 * attempts.size());
+        JsonGenerator out = Json.MAPPER.getFactory().createGenerator(bytes)) {
+      out.writeStartObject();
+      out.writeFieldName(Json.encoded("namespace"));
+      out.writeString(ns);
+      out.writeFieldName(Json.encoded("worker"));
+      out.writeString(worker);
+      out.writeFieldName(Json.encoded("request_id"));
+      out.writeString(requestId); // null: written as null
+      out.writeFieldName(Json.encoded("attempts"));
+      out.writeStartArray();
+      for (AttemptRecord attempt : attempts) {
+        out.writeStartObject();
+        out.writeFieldName(Json.encoded("attempt_id"));
+        out.writeString(attempt.id());
+        out.writeFieldName(Json.encoded("work_spec_name"));
+        out.writeString(attempt.spec());
+        out.writeFieldName(Json.encoded("work_unit_name"));
+        out.writeString(attempt.unit());
+        out.writeFieldName(Json.encoded("data"));
+        Json.write(out, attempt.data());
+        out.writeFieldName(Json.encoded("start_time"));
+        out.writeString(Times.format(attempt.startTime()));
+        out.writeFieldName(Json.encoded("expiration_time"));
+        out.writeString(Times.format(attempt.expirationTime()));
+        out.writeEndObject();
+      }
+      out.writeEndArray();
+      out.writeEndObject();
+      out.flush();
+      return bytes.toByteArray();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
-    ArrayNode list = assignment.putArray("attempts");
-    for (AttemptRecord attempt : attempts) {
-      ObjectNode item = list.addObject();
-      item.put("attempt_id", attempt.id());
-      item.put("work_spec_name", attempt.spec());
-      item.put("work_unit_name", attempt.unit());
-      item.set("data", attempt.data());
-      item.put("start_time", Times.format(attempt.startTime()));
-      item.put("expiration_time", Times.format(attempt.expirationTime()));
-    }
-    ctx.assignment(worker, assignment);
-    return assignment;
   }
 
   private static List<SpecLoad> loads(CommandContext ctx) {
