@@ -14,8 +14,8 @@ import java.util.Map;
 /**
  * The events of one command in one namespace, written as JSON while they happen — the batch record of PROTOCOL
  * "Events": {@code {"namespace", "time", "events": [...]}}. Events are most of what a command outputs (five per
- * unit over its life), so they skip the tree: names and the values that repeat (types, statuses) are written from
- * their encoded form. {@link #event} opens an event; the fields that follow belong to it until the next one.
+ * unit over its life), so they skip the tree: names and the values that repeat (types, statuses) come in their
+ * encoded form, kept as constants by {@link EventRecorder}. {@link #event} opens an event; the fields that follow belong to it until the next one.
  */
 final class EventBatch {
 
@@ -39,7 +39,7 @@ final class EventBatch {
   }
 
   /** Starts an event of this type; the fields written next are its own. */
-  EventBatch event(String type) {
+  EventBatch event(SerializableString type) {
     try {
       if (inEvent) {
         out.writeEndObject();
@@ -47,32 +47,35 @@ final class EventBatch {
       out.writeStartObject();
       inEvent = true;
       out.writeFieldName(encoded("type"));
-      out.writeString(encoded(type));
+      out.writeString(type);
       return this;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
   }
 
-  EventBatch string(String name, String value) {
+  // Names (and the values from small fixed sets: statuses) come encoded already: the caller keeps them as
+  // constants, so writing an event's fields looks nothing up.
+
+  EventBatch string(SerializableString name, String value) {
     return field(name, out -> out.writeString(value));
   }
 
-  /** A value from a small fixed set (a status, say): written from its encoded form. */
-  EventBatch symbol(String name, String value) {
-    return field(name, out -> out.writeString(encoded(value)));
+  /** A value from a small fixed set (a status, say), encoded already. */
+  EventBatch symbol(SerializableString name, SerializableString value) {
+    return field(name, out -> out.writeString(value));
   }
 
-  EventBatch bool(String name, boolean value) {
+  EventBatch bool(SerializableString name, boolean value) {
     return field(name, out -> out.writeBoolean(value));
   }
 
-  EventBatch number(String name, long value) {
+  EventBatch number(SerializableString name, long value) {
     return field(name, out -> out.writeNumber(value));
   }
 
   /** Any JSON value, as the mapper writes it. */
-  EventBatch node(String name, JsonNode value) {
+  EventBatch node(SerializableString name, JsonNode value) {
     return field(name, out -> Json.write(out, value));
   }
 
@@ -80,9 +83,9 @@ final class EventBatch {
     void write(JsonGenerator out) throws IOException;
   }
 
-  private EventBatch field(String name, ValueWriter value) {
+  private EventBatch field(SerializableString name, ValueWriter value) {
     try {
-      out.writeFieldName(encoded(name));
+      out.writeFieldName(name);
       value.write(out);
       return this;
     } catch (IOException e) {
@@ -94,7 +97,7 @@ final class EventBatch {
   EventBatch fields(JsonNode fields) {
     for (Iterator<Map.Entry<String, JsonNode>> it = fields.fields(); it.hasNext(); ) {
       Map.Entry<String, JsonNode> field = it.next();
-      node(field.getKey(), field.getValue());
+      node(encoded(field.getKey()), field.getValue());
     }
     return this;
   }

@@ -1,5 +1,6 @@
 package io.coordinate.engine;
 
+import com.fasterxml.jackson.core.SerializableString;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.coordinate.engine.state.AttemptRecord;
 import io.coordinate.engine.replication.Assimilation;
@@ -8,16 +9,60 @@ import io.coordinate.engine.state.Replica;
 import io.coordinate.engine.state.ReplicationState;
 import io.coordinate.engine.state.StateListener;
 import io.coordinate.engine.state.UnitRef;
+import io.coordinate.engine.state.UnitStatus;
 import io.coordinate.engine.state.WorkSpecRecord;
 import io.coordinate.engine.state.WorkUnitRecord;
 import io.coordinate.engine.state.WorkerRecord;
 import io.coordinate.engine.view.Numbers;
 import io.coordinate.protocol.Json;
 import io.coordinate.protocol.Times;
+import java.util.EnumMap;
+import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
 
 /** Turns every state change into its event (PROTOCOL "Events"): one event per change, in order. */
 final class EventRecorder implements StateListener {
+
+  // event types
+  private static final SerializableString ATTEMPT_EXPIRED = Json.encoded("attempt_expired");
+  private static final SerializableString ATTEMPT_FAILED = Json.encoded("attempt_failed");
+  private static final SerializableString ATTEMPT_FINISHED = Json.encoded("attempt_finished");
+  private static final SerializableString ATTEMPT_RENEWED = Json.encoded("attempt_renewed");
+  private static final SerializableString ATTEMPT_RETRIED = Json.encoded("attempt_retried");
+  private static final SerializableString ATTEMPT_STARTED = Json.encoded("attempt_started");
+  private static final SerializableString NAMESPACE_DESTROYED = Json.encoded("namespace_destroyed");
+  private static final SerializableString REPLICA_UPDATED = Json.encoded("replica_updated");
+  private static final SerializableString UNIT_ADDED = Json.encoded("unit_added");
+  private static final SerializableString UNIT_ASSIMILATED = Json.encoded("unit_assimilated");
+  private static final SerializableString UNIT_DELETED = Json.encoded("unit_deleted");
+  private static final SerializableString UNIT_STATUS_CHANGED = Json.encoded("unit_status_changed");
+  private static final SerializableString UNIT_UPDATED = Json.encoded("unit_updated");
+  private static final SerializableString WORK_SPEC_DELETED = Json.encoded("work_spec_deleted");
+  private static final SerializableString WORK_SPEC_SET = Json.encoded("work_spec_set");
+  private static final SerializableString WORKER_UPDATED = Json.encoded("worker_updated");
+  // field names
+  private static final SerializableString ACTIVE = Json.encoded("active");
+  private static final SerializableString ATTEMPT_ID = Json.encoded("attempt_id");
+  private static final SerializableString CANONICAL_ATTEMPT_ID = Json.encoded("canonical_attempt_id");
+  private static final SerializableString CREATED = Json.encoded("created");
+  private static final SerializableString ERROR_MASK = Json.encoded("error_mask");
+  private static final SerializableString EXPIRATION_TIME = Json.encoded("expiration_time");
+  private static final SerializableString NOT_BEFORE = Json.encoded("not_before");
+  private static final SerializableString PARENT = Json.encoded("parent");
+  private static final SerializableString PREDECESSOR = Json.encoded("predecessor");
+  private static final SerializableString PREVIOUS_STATUS = Json.encoded("previous_status");
+  private static final SerializableString PRIORITY = Json.encoded("priority");
+  private static final SerializableString ROUND = Json.encoded("round");
+  private static final SerializableString STATUS = Json.encoded("status");
+  private static final SerializableString WORK_SPEC_NAME = Json.encoded("work_spec_name");
+  private static final SerializableString WORK_UNIT_NAME = Json.encoded("work_unit_name");
+  private static final SerializableString WORKER = Json.encoded("worker");
+  // statuses
+  private static final Map<UnitStatus, SerializableString> UNIT_STATUSES =
+      encoded(UnitStatus.class, UnitStatus::wireName);
+  private static final Map<AttemptStatus, SerializableString> ATTEMPT_STATUSES =
+      encoded(AttemptStatus.class, AttemptStatus::wireName);
 
   private final Output output;
 
@@ -28,9 +73,9 @@ final class EventRecorder implements StateListener {
   @Override
   public void specChanged(String ns, WorkSpecRecord before, WorkSpecRecord after) {
     if (after == null) {
-      output.event(ns, "work_spec_deleted").string("work_spec_name", before.name());
+      output.event(ns, WORK_SPEC_DELETED).string(WORK_SPEC_NAME, before.name());
     } else {
-      output.event(ns, "work_spec_set").string("work_spec_name", after.name()).bool("created", before == null);
+      output.event(ns, WORK_SPEC_SET).string(WORK_SPEC_NAME, after.name()).bool(CREATED, before == null);
     }
   }
 
@@ -45,12 +90,12 @@ final class EventRecorder implements StateListener {
   private void unitEvent(String ns, WorkUnitRecord before, WorkUnitRecord after) {
     EventBatch event;
     if (before == null) {
-      event = output.event(ns, "unit_added");
+      event = output.event(ns, UNIT_ADDED);
     } else if (after == null) {
-      event = output.event(ns, "unit_deleted");
+      event = output.event(ns, UNIT_DELETED);
     } else if (before.status() != after.status()) {
-      event = output.event(ns, "unit_status_changed");
-      event.symbol("previous_status", before.status().wireName());
+      event = output.event(ns, UNIT_STATUS_CHANGED);
+      event.symbol(PREVIOUS_STATUS, UNIT_STATUSES.get(before.status()));
     } else if (!Objects.equals(before.family(), after.family()) && before.withFamily(after.family()).equals(after)) {
       return; // only its place in a job tree moved (released, closed, a link dropped): no status changed
     } else if (!Objects.equals(before.replication(), after.replication())
@@ -58,21 +103,21 @@ final class EventRecorder implements StateListener {
       return; // only its round of replicas changed: replicaEvents says what
     } else if (Objects.equals(before.activeAttempt(), after.activeAttempt())
         && before.attemptCount() == after.attemptCount()) {
-      event = output.event(ns, "unit_updated"); // data, priority or not-before changed
+      event = output.event(ns, UNIT_UPDATED); // data, priority or not-before changed
     } else {
       return; // only the attempt bookkeeping changed: the attempt's own event says it
     }
     WorkUnitRecord unit = after != null ? after : before;
-    event.string("work_spec_name", unit.spec()).string("work_unit_name", unit.name());
+    event.string(WORK_SPEC_NAME, unit.spec()).string(WORK_UNIT_NAME, unit.name());
     if (after != null) {
-      event.symbol("status", after.status().wireName());
-      event.node("priority", Numbers.node(after.priority()));
+      event.symbol(STATUS, UNIT_STATUSES.get(after.status()));
+      event.node(PRIORITY, Numbers.node(after.priority()));
       if (after.notBefore() != null) {
-        event.string("not_before", Times.format(after.notBefore()));
+        event.string(NOT_BEFORE, Times.format(after.notBefore()));
       }
       if (before == null && after.family() != null) {
-        putLink(event, "parent", after.family().parent());
-        putLink(event, "predecessor", after.family().predecessor());
+        putLink(event, PARENT, after.family().parent());
+        putLink(event, PREDECESSOR, after.family().predecessor());
       }
     }
   }
@@ -87,22 +132,22 @@ final class EventRecorder implements StateListener {
     for (Replica replica : after.replicas()) {
       Replica old = sameRound ? before.replica(replica.seq()) : null;
       if (old != null && (old.outcome() != replica.outcome() || old.validateState() != replica.validateState())) {
-        output.event(ns, "replica_updated").string("work_spec_name", unit.spec())
-            .string("work_unit_name", unit.name()).fields(Assimilation.replica(replica));
+        output.event(ns, REPLICA_UPDATED).string(WORK_SPEC_NAME, unit.spec())
+            .string(WORK_UNIT_NAME, unit.name()).fields(Assimilation.replica(replica));
       }
     }
     if (after.assimilatedAt() != null && (!sameRound || before.assimilatedAt() == null)) {
-      EventBatch event = output.event(ns, "unit_assimilated");
-      event.string("work_spec_name", unit.spec()).string("work_unit_name", unit.name()).number("round", after.round());
+      EventBatch event = output.event(ns, UNIT_ASSIMILATED);
+      event.string(WORK_SPEC_NAME, unit.spec()).string(WORK_UNIT_NAME, unit.name()).number(ROUND, after.round());
       if (after.canonical() != null) {
-        event.string("canonical_attempt_id", Long.toString(after.canonical()));
+        event.string(CANONICAL_ATTEMPT_ID, Long.toString(after.canonical()));
       }
-      event.number("error_mask", after.errorMask());
+      event.number(ERROR_MASK, after.errorMask());
     }
   }
 
   /** A new unit's links, so that a consumer of the events can rebuild the job trees too. */
-  private static void putLink(EventBatch event, String field, UnitRef link) {
+  private static void putLink(EventBatch event, SerializableString field, UnitRef link) {
     if (link != null) {
       ObjectNode ref = Json.object();
       ref.put("work_spec_name", link.spec()).put("work_unit_name", link.name());
@@ -112,39 +157,48 @@ final class EventRecorder implements StateListener {
 
   @Override
   public void attemptChanged(String ns, AttemptRecord before, AttemptRecord after) {
-    String type;
+    SerializableString type;
     if (before == null) {
-      type = "attempt_started";
+      type = ATTEMPT_STARTED;
     } else if (before.status() == after.status()) {
-      type = "attempt_renewed";
+      type = ATTEMPT_RENEWED;
     } else {
       type = switch (after.status()) {
-        case FINISHED -> "attempt_finished";
-        case FAILED -> "attempt_failed";
-        case RETRYABLE -> "attempt_retried";
-        case EXPIRED -> "attempt_expired";
-        case PENDING -> "attempt_started";
+        case FINISHED -> ATTEMPT_FINISHED;
+        case FAILED -> ATTEMPT_FAILED;
+        case RETRYABLE -> ATTEMPT_RETRIED;
+        case EXPIRED -> ATTEMPT_EXPIRED;
+        case PENDING -> ATTEMPT_STARTED;
       };
     }
     EventBatch event = output.event(ns, type);
-    event.string("work_spec_name", after.spec()).string("work_unit_name", after.unit());
-    event.string("attempt_id", after.id()).string("worker", after.worker()).symbol("status", after.status().wireName());
+    event.string(WORK_SPEC_NAME, after.spec()).string(WORK_UNIT_NAME, after.unit());
+    event.string(ATTEMPT_ID, after.id()).string(WORKER, after.worker())
+        .symbol(STATUS, ATTEMPT_STATUSES.get(after.status()));
     if (after.status() == AttemptStatus.PENDING) {
-      event.string("expiration_time", Times.format(after.expirationTime()));
+      event.string(EXPIRATION_TIME, Times.format(after.expirationTime()));
     }
   }
 
   @Override
   public void workerChanged(String ns, WorkerRecord before, WorkerRecord after) {
-    EventBatch event = output.event(ns, "worker_updated");
-    event.string("worker", after.name()).bool("active", after.active());
+    EventBatch event = output.event(ns, WORKER_UPDATED);
+    event.string(WORKER, after.name()).bool(ACTIVE, after.active());
     if (after.parent() != null) {
-      event.string("parent", after.parent());
+      event.string(PARENT, after.parent());
     }
+  }
+
+  private static <E extends Enum<E>> Map<E, SerializableString> encoded(Class<E> type, Function<E, String> name) {
+    Map<E, SerializableString> encoded = new EnumMap<>(type);
+    for (E value : type.getEnumConstants()) {
+      encoded.put(value, Json.encoded(name.apply(value)));
+    }
+    return encoded;
   }
 
   @Override
   public void namespaceDestroyed(String ns) {
-    output.event(ns, "namespace_destroyed");
+    output.event(ns, NAMESPACE_DESTROYED);
   }
 }

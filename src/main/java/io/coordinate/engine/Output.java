@@ -1,5 +1,6 @@
 package io.coordinate.engine;
 
+import com.fasterxml.jackson.core.SerializableString;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.coordinate.protocol.CommandRejection;
 import java.util.ArrayList;
@@ -40,7 +41,7 @@ final class Output {
   }
 
   /** Starts an event of this type in the namespace's batch; the caller writes its fields next. */
-  EventBatch event(String ns, String type) {
+  EventBatch event(String ns, SerializableString type) {
     return eventsByNamespace.computeIfAbsent(ns, k -> new EventBatch(k, now)).event(type);
   }
 
