@@ -6,8 +6,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.coordinate.engine.Engine;
 import io.coordinate.engine.EngineResult;
 import io.coordinate.engine.OutRecord;
-import io.coordinate.engine.state.KeyValueIterator;
-import io.coordinate.engine.state.KeyValueStore;
 import io.coordinate.engine.state.SplitStore;
 import io.coordinate.protocol.CommandParser;
 import io.coordinate.protocol.Json;
@@ -77,7 +75,7 @@ public final class EngineLifecycleBenchmark {
   }
 
   private Round round(Engine engine, long now, int round, int units, int batch) {
-    store.nanos = 0;
+    store.reset();
     long addNanos = 0;
     for (int first = 0; first < units; first += batch) {
       ObjectNode add = command("add_work_units").put("work_spec_name", "spec");
@@ -111,105 +109,20 @@ public final class EngineLifecycleBenchmark {
       finishNanos += timed(engine, now, finish).nanos;
       done += attempts.size();
     }
-    System.out.printf("   per unit: %.2f gets (%.2f µs), %.2f writes (%.2f µs), %.3f scans%n",
-        (double) store.gets / units, store.getNanos / 1e3 / units, (double) store.writes / units,
-        store.writeNanos / 1e3 / units, (double) store.scans / units);
-    store.byKind.forEach((k, v) -> System.out.printf("     %s: %.2f per unit, %.2f µs each%n", k, (double) v[0] / units, v[1] / 1e3 / v[0]));
-    store.byKind.clear();
-    store.gets = store.getNanos = store.writes = store.writeNanos = store.scans = 0;
+    out.printf("   RocksDB per unit: %.2f reads by key (%.2f µs), %.2f keys written in batches (%.2f µs)%n",
+        (double) store.reads.calls / units, store.reads.nanos / 1e3 / units, (double) store.writes.calls / units,
+        store.writes.nanos / 1e3 / units);
+    store.readsByKind.forEach((kind, tally) -> out.printf("     %-40s %5.2f per unit, %5.2f µs each%n", kind,
+        (double) tally.calls / units, tally.nanos / 1e3 / tally.calls));
     return new Round(addNanos / 1e3 / units, requestNanos / 1e3 / units, finishNanos / 1e3 / units,
         store.nanos / 1e3 / units);
   }
 
   private record Timed(EngineResult result, long nanos) {}
 
-  /** The time spent in the store's calls (the iterators' steps included). */
-  private static final class TimedStore implements KeyValueStore {
-    private final KeyValueStore store;
-    long nanos;
-    long gets;
-    long getNanos;
-    long writes;
-    long writeNanos;
-    long scans;
-    String phase = "";
-    java.util.Map<String, long[]> byKind = new java.util.TreeMap<>();
-
-    TimedStore(KeyValueStore store) {
-      this.store = store;
-    }
-
-    @Override
-    public byte[] get(byte[] key) {
-      long started = System.nanoTime();
-      byte[] value = store.get(key);
-      long took = System.nanoTime() - started;
-      nanos += took;
-      getNanos += took;
-      gets++;
-      String kind = phase + " " + (io.coordinate.engine.state.Keys.isIndex(key) ? "index" : "record") + (value == null ? " miss" : " hit");
-      byKind.merge(kind, new long[] {1, took}, (a, b) -> new long[] {a[0] + b[0], a[1] + b[1]});
-      return value;
-    }
-
-    @Override
-    public void put(byte[] key, byte[] value) {
-      long started = System.nanoTime();
-      store.put(key, value);
-      nanos += System.nanoTime() - started;
-    }
-
-    @Override
-    public void delete(byte[] key) {
-      long started = System.nanoTime();
-      store.delete(key);
-      nanos += System.nanoTime() - started;
-    }
-
-    @Override
-    public void putAll(List<KeyValueIterator.Entry> writes) {
-      long started = System.nanoTime();
-      store.putAll(writes);
-      long took = System.nanoTime() - started;
-      nanos += took;
-      writeNanos += took;
-      this.writes += writes.size();
-    }
-
-    @Override
-    public KeyValueIterator range(byte[] from, byte[] to) {
-      long started = System.nanoTime();
-      KeyValueIterator it = store.range(from, to);
-      scans++;
-      nanos += System.nanoTime() - started;
-      return new KeyValueIterator() {
-        @Override
-        public boolean hasNext() {
-          long started = System.nanoTime();
-          boolean has = it.hasNext();
-          nanos += System.nanoTime() - started;
-          return has;
-        }
-
-        @Override
-        public Entry next() {
-          long started = System.nanoTime();
-          Entry next = it.next();
-          nanos += System.nanoTime() - started;
-          return next;
-        }
-
-        @Override
-        public void close() {
-          it.close();
-        }
-      };
-    }
-  }
-
   /** Parse the command's bytes, apply it, write every output as bytes: what the stream thread does around it. */
   private Timed timed(Engine engine, long now, ObjectNode body) {
-    store.phase = body.get("command").asText();
+    store.command = body.get("command").asText();
     byte[] bytes = Json.bytes(body);
     long started = System.nanoTime();
     EngineResult result = engine.process(CommandParser.parse("bench", bytes), now);
