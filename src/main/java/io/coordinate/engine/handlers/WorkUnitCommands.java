@@ -54,6 +54,7 @@ public final class WorkUnitCommands {
     }
     CoordinateState state = ctx.state();
     String ns = ctx.namespace();
+    state.prefetchUnits(ns, spec.name(), units.stream().map(NewUnit::name).toList());
     ArrayNode names = Json.MAPPER.createArrayNode();
     for (NewUnit unit : units) {
       WorkUnitRecord before = state.unit(ns, spec.name(), unit.name());

@@ -10,8 +10,9 @@ public interface ReadableKeyValueStore {
   KeyValueIterator range(byte[] from, byte[] to);
 
   /**
-   * The caller read {@code key}'s current value elsewhere (an index entry that carries it): a store that keeps
-   * what a command read may keep this too. The value must be exactly the stored one.
+   * The caller read {@code key}'s current value elsewhere (an index entry that carries it, a range scan): a store
+   * that keeps what a command read may keep this too. The value must be exactly the stored one; null: the key is
+   * absent.
    */
   default void known(byte[] key, byte[] value) {}
 

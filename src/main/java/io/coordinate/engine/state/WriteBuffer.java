@@ -53,7 +53,8 @@ public final class WriteBuffer implements KeyValueStore {
   @Override
   public void known(byte[] key, byte[] value) {
     if (reads.size() < MAX_READS_KEPT) {
-      reads.putIfAbsent(new ByteKey(key), value); // a write of the key, if any, is in pending and is seen first
+      // a write of the key, if any, is in pending and is seen first
+      reads.putIfAbsent(new ByteKey(key), value == null ? TOMBSTONE : value);
     }
   }
 

@@ -95,10 +95,45 @@ class CoordinateStateTest {
     h.addUnits("spec", "a", "b", "c");
     h.expire(h.requestOne()).ok(); // a holds its expired attempt: its entry carries no value
     List<String> storeReads = new ArrayList<>();
-    KeyValueStore counting = new KeyValueStore() {
+    StateReader reader = new StateReader(new WriteBuffer(countingReads(storeReads)));
+
+    assertThat(reader.bestAvailableUnits(NS, "spec", 3)).containsExactly("a", "b", "c");
+    assertThat(reader.unit(NS, "spec", "b").status()).isEqualTo(UnitStatus.AVAILABLE);
+    assertThat(reader.unit(NS, "spec", "c").name()).isEqualTo("c");
+    assertThat(storeReads).as("b and c came with the scan").isEmpty();
+    assertThat(reader.unit(NS, "spec", "a").attemptCount()).isEqualTo(1);
+    assertThat(storeReads).containsExactly(HexFormat.of().formatHex(Keys.unit(NS, "spec", "a")));
+  }
+
+  @Test
+  void aBatchOfCloseNamesIsReadInOneScanAndSpreadNamesOneByOne() {
+    h.setSpec("{\"name\":\"spec\"}");
+    h.addUnits("spec", "u-02", "u-04");
+    List<String> storeReads = new ArrayList<>();
+    StateReader reader = new StateReader(new WriteBuffer(countingReads(storeReads)));
+
+    reader.prefetchUnits(NS, "spec", List.of("u-03", "u-01", "u-02", "u-04"));
+
+    assertThat(reader.unit(NS, "spec", "u-01")).isNull();
+    assertThat(reader.unit(NS, "spec", "u-02").name()).isEqualTo("u-02");
+    assertThat(reader.unit(NS, "spec", "u-03")).isNull();
+    assertThat(reader.unit(NS, "spec", "u-04").name()).isEqualTo("u-04");
+    assertThat(storeReads).as("all four came with the scan").isEmpty();
+
+    h.addUnits("spec", "v-1", "v-2", "v-3", "v-4", "v-5"); // between w-0 and w-9: more others than the batch
+    StateReader spread = new StateReader(new WriteBuffer(countingReads(storeReads)));
+    spread.prefetchUnits(NS, "spec", List.of("u-00", "w-9"));
+    assertThat(spread.unit(NS, "spec", "u-00")).isNull();
+    assertThat(spread.unit(NS, "spec", "w-9")).isNull();
+    assertThat(storeReads).as("read by key").hasSize(2);
+  }
+
+  /** The harness's store, recording the keys read by key (scans are not recorded); writes are dropped. */
+  private KeyValueStore countingReads(List<String> reads) {
+    return new KeyValueStore() {
       @Override
       public byte[] get(byte[] key) {
-        storeReads.add(HexFormat.of().formatHex(key));
+        reads.add(HexFormat.of().formatHex(key));
         return h.store().get(key);
       }
 
@@ -113,14 +148,6 @@ class CoordinateStateTest {
       @Override
       public void delete(byte[] key) {}
     };
-    StateReader reader = new StateReader(new WriteBuffer(counting));
-
-    assertThat(reader.bestAvailableUnits(NS, "spec", 3)).containsExactly("a", "b", "c");
-    assertThat(reader.unit(NS, "spec", "b").status()).isEqualTo(UnitStatus.AVAILABLE);
-    assertThat(reader.unit(NS, "spec", "c").name()).isEqualTo("c");
-    assertThat(storeReads).as("b and c came with the scan").isEmpty();
-    assertThat(reader.unit(NS, "spec", "a").attemptCount()).isEqualTo(1);
-    assertThat(storeReads).containsExactly(HexFormat.of().formatHex(Keys.unit(NS, "spec", "a")));
   }
 
   @Test
