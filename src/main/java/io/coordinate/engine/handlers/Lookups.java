@@ -6,6 +6,7 @@ import io.coordinate.engine.state.WorkSpecRecord;
 import io.coordinate.engine.state.WorkUnitRecord;
 import io.coordinate.protocol.CommandRejection;
 import io.coordinate.protocol.ErrorCode;
+import java.util.OptionalLong;
 
 /** Finds what a command names, or rejects it with the matching {@code no_such_*} code. */
 final class Lookups {
@@ -28,18 +29,23 @@ final class Lookups {
     return unit;
   }
 
-  /** The attempt named by the command's {@code attempt_id}: the one place attempt ids are parsed. */
+  /** The attempt named by the command's {@code attempt_id}. */
   static AttemptRecord attempt(CommandContext ctx) {
     String id = ctx.command().requiredString("attempt_id");
-    AttemptRecord attempt = null;
-    try {
-      attempt = ctx.state().attempt(ctx.namespace(), Long.parseLong(id));
-    } catch (NumberFormatException e) {
-      // not one of ours: fall through to no_such_attempt
-    }
+    OptionalLong seq = attemptSeq(id);
+    AttemptRecord attempt = seq.isPresent() ? ctx.state().attempt(ctx.namespace(), seq.getAsLong()) : null;
     if (attempt == null) {
       throw new CommandRejection(ErrorCode.NO_SUCH_ATTEMPT, "no attempt \"" + id + "\"");
     }
     return attempt;
+  }
+
+  /** The number inside an attempt id: the one place attempt ids are parsed. Empty: not one of ours. */
+  static OptionalLong attemptSeq(String id) {
+    try {
+      return OptionalLong.of(Long.parseLong(id));
+    } catch (NumberFormatException e) {
+      return OptionalLong.empty();
+    }
   }
 }

@@ -101,19 +101,36 @@ public class StateReader {
    * more than as many other units again: then each unit is read by key, as without this.
    */
   public void prefetchUnits(String ns, String spec, List<String> names) {
-    if (names.size() < 2) {
-      return;
-    }
     List<byte[]> keys = new ArrayList<>(names.size());
     for (String name : names) {
       keys.add(Keys.unit(ns, spec, name));
+    }
+    prefetch(keys);
+  }
+
+  /**
+   * The same for the index entries that find the units of a batch of attempts ({@code finish_attempts}): the
+   * attempts of one request have consecutive numbers, so their entries lie side by side.
+   */
+  public void prefetchAttemptUnits(String ns, List<Long> attemptSeqs) {
+    List<byte[]> keys = new ArrayList<>(attemptSeqs.size());
+    for (long seq : attemptSeqs) {
+      keys.add(Keys.attemptUnit(ns, seq));
+    }
+    prefetch(keys);
+  }
+
+  /** Reads the keys' range in one scan, if it holds at most as many other keys again, and tells the store. */
+  private void prefetch(List<byte[]> keys) {
+    if (keys.size() < 2) {
+      return;
     }
     keys.sort(Arrays::compareUnsigned);
     Map<ByteKey, byte[]> found = new HashMap<>();
     try (KeyValueIterator it = store.range(keys.get(0), successor(keys.get(keys.size() - 1)))) {
       for (int budget = 2 * keys.size(); it.hasNext(); budget--) {
         if (budget == 0) {
-          return; // the names are spread among other units: read each by key
+          return; // the keys are spread among others: read each by key
         }
         KeyValueIterator.Entry entry = it.next();
         found.put(new ByteKey(entry.key()), entry.value());

@@ -128,6 +128,23 @@ class CoordinateStateTest {
     assertThat(storeReads).as("read by key").hasSize(2);
   }
 
+  @Test
+  void theAttemptsOfOneRequestFindTheirUnitsInOneScan() {
+    h.setSpec("{\"name\":\"spec\"}");
+    h.addUnits("spec", "a", "b", "c");
+    List<Long> seqs = h.request("count", 3).stream().map(attempt -> Long.parseLong(attempt.id())).toList();
+    List<String> storeReads = new ArrayList<>();
+    StateReader reader = new StateReader(new WriteBuffer(countingReads(storeReads)));
+
+    reader.prefetchAttemptUnits(NS, seqs);
+
+    assertThat(seqs.stream().map(seq -> reader.attempt(NS, seq).unit())).containsExactly("a", "b", "c");
+    assertThat(storeReads).as("only the units, read by key; their index entries came with the scan")
+        .containsExactly(HexFormat.of().formatHex(Keys.unit(NS, "spec", "a")),
+            HexFormat.of().formatHex(Keys.unit(NS, "spec", "b")),
+            HexFormat.of().formatHex(Keys.unit(NS, "spec", "c")));
+  }
+
   /** The harness's store, recording the keys read by key (scans are not recorded); writes are dropped. */
   private KeyValueStore countingReads(List<String> reads) {
     return new KeyValueStore() {
