@@ -27,11 +27,10 @@ public final class UnitTransitions {
     AttemptRecord attempt =
         new AttemptRecord(seq, unit.spec(), unit.name(), worker, AttemptStatus.PENDING, unit.data(), now,
             now + lifetimeMillis, null);
-    state.startAttempt(ns, unit, attempt);
     // an ordinary attempt never belongs to a round of replicas (a round that has not started is dropped)
     WorkUnitRecord started = unit.withActiveAttempt(seq, UnitStatus.PENDING)
         .withAttemptCount(unit.attemptCount() + 1).withReplication(null);
-    state.writeUnit(ns, unit, started);
+    state.startAttempt(ns, unit, started, attempt);
     return attempt;
   }
 

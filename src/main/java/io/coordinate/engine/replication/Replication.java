@@ -112,10 +112,10 @@ public final class Replication {
     long deadline = now + (config.delayBound() != null ? Times.secondsToMillis(config.delayBound()) : lifetimeMillis);
     AttemptRecord attempt = new AttemptRecord(seq, unit.spec(), unit.name(), worker, AttemptStatus.PENDING,
         unit.data(), now, deadline, null, true);
-    state.startAttempt(ns, unit, attempt);
     ReplicationState next = round.withReplica(new Replica(seq, worker, host, deadline, null, ValidateState.INIT, null));
     WorkUnitRecord after = unit.withReplication(next).withAttemptCount(unit.attemptCount() + 1);
-    state.writeUnit(ns, unit, after.withStatus(Quorum.needed(config, next) > 0 ? unit.status() : UnitStatus.PENDING));
+    state.startAttempt(ns, unit,
+        after.withStatus(Quorum.needed(config, next) > 0 ? unit.status() : UnitStatus.PENDING), attempt);
     return attempt;
   }
 

@@ -85,6 +85,11 @@ public final class CoordinateState extends StateReader {
 
   /** Creates ({@code before == null}), changes or deletes ({@code after == null}) a unit and its indexes. */
   public void writeUnit(String ns, WorkUnitRecord before, WorkUnitRecord after) {
+    writeUnit(ns, before, after, null);
+  }
+
+  /** {@link #writeUnit}; {@code started}, if given, is a new attempt for the unit's value to hold from now on. */
+  private void writeUnit(String ns, WorkUnitRecord before, WorkUnitRecord after, AttemptRecord started) {
     WorkUnitRecord any = after != null ? after : before;
     String spec = any.spec();
     String name = any.name();
@@ -102,15 +107,21 @@ public final class CoordinateState extends StateReader {
     }
     if (after != null) {
       byte[] unitKey = Keys.unit(ns, spec, name);
-      byte[] stored = store.get(unitKey); // keep the attempt the unit holds (a new unit: read already, to add it)
-      byte[] value = UnitValue.of(ValueCodec.encode(after), UnitValue.attemptSeq(stored), UnitValue.attempt(stored));
+      byte[] value;
+      if (started != null) {
+        value = UnitValue.of(ValueCodec.encode(after), started.seq(), ValueCodec.encode(started));
+      } else {
+        byte[] stored = store.get(unitKey); // keep the attempt the unit holds (a new unit: read already, to add it)
+        value = UnitValue.of(ValueCodec.encode(after), UnitValue.attemptSeq(stored), UnitValue.attempt(stored));
+      }
       writable.put(unitKey, value);
       if (after.status() == UnitStatus.AVAILABLE) {
         byte[] key = Keys.available(ns, spec, after.priority(), name);
         // The entry carries the unit's value, so that a request reads the units it hands out with its index scan
-        // (a RocksDB lookup less per unit). Only while the unit holds no attempt: only this method changes such a
-        // value, and it rewrites the entry. Empty: read the unit (see storeAttempt).
-        writable.put(key, UnitValue.attemptSeq(stored) < 0 ? value : ValueCodec.EMPTY);
+        // (a RocksDB lookup less per unit). Only while the unit holds no attempt: this method writes every change
+        // of such a value (and storeAttempt empties the entry of a unit whose value it changes). Empty: read the
+        // unit.
+        writable.put(key, UnitValue.hasAttempt(value) ? ValueCodec.EMPTY : value);
         if (hints != null) {
           hints.inserted(ns, spec, key);
         }
@@ -265,15 +276,30 @@ public final class CoordinateState extends StateReader {
 
   /** Creates or changes an attempt, keeping the unit's and worker's attempt lists and the deadline index. */
   public void writeAttempt(String ns, AttemptRecord before, AttemptRecord after) {
-    writeAttempt(ns, before, after, null);
+    writeAttemptIndexes(ns, before, after);
+    storeAttempt(ns, before == null, after);
+    listener.attemptChanged(ns, before, after);
   }
 
-  /** Creates {@code attempt} of {@code unit}, as stored now: {@link #writeAttempt} that need not read the unit. */
-  public void startAttempt(String ns, WorkUnitRecord unit, AttemptRecord attempt) {
-    writeAttempt(ns, null, attempt, unit);
+  /**
+   * Starts {@code attempt} at a unit, which moves from {@code before} (as stored) to {@code after}: the attempt's
+   * index entries, then the unit's value written once, holding the new attempt (the one it held moves to a record
+   * of its own), with the unit's own indexes. Events: the attempt's, then the unit's.
+   */
+  public void startAttempt(String ns, WorkUnitRecord before, WorkUnitRecord after, AttemptRecord attempt) {
+    writeAttemptIndexes(ns, null, attempt);
+    byte[] unitKey = Keys.unit(ns, before.spec(), before.name());
+    byte[] stored = store.get(unitKey);
+    if (UnitValue.hasAttempt(stored)) {
+      writable.put(Keys.attempt(ns, UnitValue.attemptSeq(stored)), UnitValue.attempt(stored));
+    }
+    writable.put(Keys.attemptUnit(ns, attempt.seq()), unitKey);
+    listener.attemptChanged(ns, null, attempt);
+    writeUnit(ns, before, after, attempt);
   }
 
-  private void writeAttempt(String ns, AttemptRecord before, AttemptRecord after, WorkUnitRecord unit) {
+  /** The unit's and the worker's attempt lists, the worker's active list and the deadline index. */
+  private void writeAttemptIndexes(String ns, AttemptRecord before, AttemptRecord after) {
     long seq = after.seq();
     if (before == null) {
       writable.put(Keys.unitAttempt(ns, after.spec(), after.unit(), seq), ValueCodec.EMPTY);
@@ -293,15 +319,13 @@ public final class CoordinateState extends StateReader {
     } else if (wasPending) {
       writable.delete(Keys.workerActiveAttempt(ns, after.worker(), seq));
     }
-    storeAttempt(ns, before == null, after, unit);
-    listener.attemptChanged(ns, before, after);
   }
 
   /**
    * Puts the attempt where it lives: a new attempt in its unit's value (the one the unit held moves to a record
    * of its own), a held one where it is, any other in its own record (see {@link UnitValue}).
    */
-  private void storeAttempt(String ns, boolean created, AttemptRecord attempt, WorkUnitRecord known) {
+  private void storeAttempt(String ns, boolean created, AttemptRecord attempt) {
     long seq = attempt.seq();
     byte[] unitKey = Keys.unit(ns, attempt.spec(), attempt.unit());
     byte[] stored = store.get(unitKey);
@@ -311,7 +335,7 @@ public final class CoordinateState extends StateReader {
         writable.put(Keys.attempt(ns, held), UnitValue.attempt(stored));
       } else if (created) {
         // the unit's value changes outside writeUnit: an available-index entry must no longer carry the old one
-        WorkUnitRecord unit = known != null ? known : ValueCodec.decode(UnitValue.unit(stored), WorkUnitRecord.class);
+        WorkUnitRecord unit = ValueCodec.decode(UnitValue.unit(stored), WorkUnitRecord.class);
         if (unit.status() == UnitStatus.AVAILABLE) {
           writable.put(Keys.available(ns, unit.spec(), unit.priority(), unit.name()), ValueCodec.EMPTY);
         }
