@@ -19,14 +19,12 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.apache.kafka.streams.StreamsConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -83,7 +81,7 @@ public final class BenchRun {
         ? AppConfig.DEFAULT_COMMIT_INTERVAL_MS : options.commitIntervalMs();
     Path tmp = Files.createTempDirectory("coordinate-bench-");
     // Ctrl-C during a run: the broker's log and the stores (up to GBs with --scale-sizes 10000000) must not stay.
-    Thread cleanup = new Thread(() -> deleteRecursively(tmp), "bench-cleanup");
+    Thread cleanup = new Thread(() -> EngineBench.deleteRecursively(tmp), "bench-cleanup");
     Runtime.getRuntime().addShutdownHook(cleanup);
     BenchReport report = new BenchReport(new BenchReport.Config(startedAt.toString(), git("rev-parse", "--short=12",
         "HEAD"), gitDirty(), embedded ? "embedded" : options.bootstrapServers(), options.units(), options.workers(),
@@ -101,7 +99,7 @@ public final class BenchRun {
         report.scale(figures);
       }
     } finally {
-      deleteRecursively(tmp);
+      EngineBench.deleteRecursively(tmp);
       Runtime.getRuntime().removeShutdownHook(cleanup);
     }
     return report;
@@ -273,13 +271,5 @@ public final class BenchRun {
   private Boolean gitDirty() {
     String status = git("status", "--porcelain", "--untracked-files=no");
     return status == null ? null : !status.isEmpty();
-  }
-
-  private static void deleteRecursively(Path dir) {
-    try (Stream<Path> paths = Files.walk(dir)) {
-      paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    } catch (IOException | UncheckedIOException e) {
-      LOG.warn("could not delete {}: {}", dir, e.toString());
-    }
   }
 }

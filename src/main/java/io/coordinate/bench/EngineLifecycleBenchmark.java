@@ -1,5 +1,10 @@
 package io.coordinate.bench;
 
+import static io.coordinate.bench.EngineBench.command;
+import static io.coordinate.bench.EngineBench.deleteRecursively;
+import static io.coordinate.bench.EngineBench.send;
+import static io.coordinate.bench.EngineBench.tempDir;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -14,15 +19,12 @@ import io.coordinate.streams.BoundedRocksDbMemory;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.function.Consumer;
-import java.util.stream.Stream;
 import org.rocksdb.Options;
 
 /**
@@ -50,7 +52,7 @@ public final class EngineLifecycleBenchmark {
   }
 
   public List<Round> run(int units, int batch, int rounds) {
-    Path dir = tempDir();
+    Path dir = tempDir("coordinate-bench-engine-");
     List<Round> measured = new ArrayList<>();
     // the app's RocksDB settings: the shared bounded cache and memtables, partitioned index and filters
     Consumer<Options> appSettings = options -> new BoundedRocksDbMemory().setConfig("bench", options, Map.of());
@@ -125,7 +127,7 @@ public final class EngineLifecycleBenchmark {
     store.command = body.get("command").asText();
     byte[] bytes = Json.bytes(body);
     long started = System.nanoTime();
-    EngineResult result = engine.process(CommandParser.parse("bench", bytes), now);
+    EngineResult result = engine.process(CommandParser.parse(EngineBench.NAMESPACE, bytes), now);
     long size = 0;
     for (List<OutRecord> records : List.of(result.events(), result.assignments(), result.replies())) {
       for (OutRecord record : records) {
@@ -142,36 +144,6 @@ public final class EngineLifecycleBenchmark {
   private static JsonNode parse(byte[] json) {
     try {
       return Json.parse(json);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  private static ObjectNode command(String name) {
-    ObjectNode command = Json.object();
-    command.put("command", name);
-    command.put("namespace", "bench");
-    return command;
-  }
-
-  private static void send(Engine engine, long now, ObjectNode body) {
-    EngineResult result = engine.process(CommandParser.parse("bench", Json.bytes(body)), now);
-    if (result.rejected()) {
-      throw new IllegalStateException(result.rejection().getMessage());
-    }
-  }
-
-  private static Path tempDir() {
-    try {
-      return Files.createTempDirectory("coordinate-bench-engine-");
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  private static void deleteRecursively(Path dir) {
-    try (Stream<Path> paths = Files.walk(dir)) {
-      paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

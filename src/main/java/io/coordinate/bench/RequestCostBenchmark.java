@@ -1,5 +1,10 @@
 package io.coordinate.bench;
 
+import static io.coordinate.bench.EngineBench.command;
+import static io.coordinate.bench.EngineBench.deleteRecursively;
+import static io.coordinate.bench.EngineBench.send;
+import static io.coordinate.bench.EngineBench.tempDir;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -10,16 +15,11 @@ import io.coordinate.engine.state.SplitStore;
 import io.coordinate.protocol.Command;
 import io.coordinate.protocol.Json;
 import io.coordinate.storage.RocksDbKeyValueStore;
-import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.SplittableRandom;
-import java.util.stream.Stream;
 
 /**
  * The cost of {@code request_attempts} as a spec grows: the engine on a real RocksDB store (no Kafka), one
@@ -61,13 +61,13 @@ public final class RequestCostBenchmark {
   }
 
   private Figure measure(int size, int requests) {
-    Path dir = tempDir();
+    Path dir = tempDir("coordinate-bench-");
     // records and indexes in two RocksDB instances, as the app keeps them (SplitStore)
     try (RocksDbKeyValueStore records = new RocksDbKeyValueStore(dir.resolve("records"));
         RocksDbKeyValueStore indexes = new RocksDbKeyValueStore(dir.resolve("indexes"))) {
       Engine engine = new Engine(new SplitStore(records, indexes), new SplittableRandom(1));
       long now = 1_800_000_000_000L;
-      send(engine, now, "{\"command\":\"set_work_spec\",\"namespace\":\"bench\",\"work_spec\":{\"name\":\"spec\"}}");
+      send(engine, now, command("set_work_spec").set("work_spec", Json.object().put("name", "spec")));
       SplittableRandom random = new SplittableRandom(42);
       long started = System.nanoTime();
       for (int first = 0; first < size; first += ADD_BATCH) {
@@ -127,39 +127,5 @@ public final class RequestCostBenchmark {
       send(engine, now, again);
     }
     return timed / 1e3 / requests;
-  }
-
-  private static ObjectNode command(String name) {
-    ObjectNode command = Json.object();
-    command.put("command", name);
-    command.put("namespace", "bench");
-    return command;
-  }
-
-  private static void send(Engine engine, long now, String json) {
-    send(engine, now, (ObjectNode) Json.parse(json));
-  }
-
-  private static void send(Engine engine, long now, ObjectNode body) {
-    EngineResult result = engine.process(Command.of(body), now);
-    if (result.rejected()) {
-      throw new IllegalStateException(result.rejection().getMessage());
-    }
-  }
-
-  private static Path tempDir() {
-    try {
-      return Files.createTempDirectory("coordinate-bench-");
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  private static void deleteRecursively(Path dir) {
-    try (Stream<Path> paths = Files.walk(dir)) {
-      paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 }

@@ -6,6 +6,7 @@ import io.coordinate.engine.state.Keys;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 
 /**
  * A store that times its calls, for {@link EngineLifecycleBenchmark}: all of them (the iterators' steps included),
@@ -29,6 +30,8 @@ final class TimedStore implements KeyValueStore {
   /** The command being applied: reads are tallied under it. */
   String command = "";
   long nanos;
+  /** The time of the last call. */
+  private long lastNanos;
   final Tally reads = new Tally();
   /** Keys written, and the time of the batches that wrote them. */
   final Tally writes = new Tally();
@@ -46,60 +49,42 @@ final class TimedStore implements KeyValueStore {
 
   @Override
   public byte[] get(byte[] key) {
-    long started = System.nanoTime();
-    byte[] value = store.get(key);
-    long took = System.nanoTime() - started;
-    nanos += took;
-    reads.add(took);
+    byte[] value = timed(() -> store.get(key));
+    reads.add(lastNanos);
     String kind = command + " " + (Keys.isIndex(key) ? "index entry" : "record") + (value == null ? " absent" : "");
-    readsByKind.computeIfAbsent(kind, k -> new Tally()).add(took);
+    readsByKind.computeIfAbsent(kind, k -> new Tally()).add(lastNanos);
     return value;
   }
 
   @Override
   public void put(byte[] key, byte[] value) {
-    long started = System.nanoTime();
-    store.put(key, value);
-    nanos += System.nanoTime() - started;
+    timedRun(() -> store.put(key, value));
   }
 
   @Override
   public void delete(byte[] key) {
-    long started = System.nanoTime();
-    store.delete(key);
-    nanos += System.nanoTime() - started;
+    timedRun(() -> store.delete(key));
   }
 
   @Override
   public void putAll(List<KeyValueIterator.Entry> batch) {
-    long started = System.nanoTime();
-    store.putAll(batch);
-    long took = System.nanoTime() - started;
-    nanos += took;
+    timedRun(() -> store.putAll(batch));
     writes.calls += batch.size();
-    writes.nanos += took;
+    writes.nanos += lastNanos;
   }
 
   @Override
   public KeyValueIterator range(byte[] from, byte[] to) {
-    long started = System.nanoTime();
-    KeyValueIterator it = store.range(from, to);
-    nanos += System.nanoTime() - started;
+    KeyValueIterator it = timed(() -> store.range(from, to));
     return new KeyValueIterator() {
       @Override
       public boolean hasNext() {
-        long started = System.nanoTime();
-        boolean has = it.hasNext();
-        nanos += System.nanoTime() - started;
-        return has;
+        return timed(it::hasNext);
       }
 
       @Override
       public Entry next() {
-        long started = System.nanoTime();
-        Entry next = it.next();
-        nanos += System.nanoTime() - started;
-        return next;
+        return timed(it::next);
       }
 
       @Override
@@ -107,5 +92,21 @@ final class TimedStore implements KeyValueStore {
         it.close();
       }
     };
+  }
+
+  /** Makes the call and adds its time to {@link #nanos}; {@link #lastNanos} is that time. */
+  private <T> T timed(Supplier<T> call) {
+    long started = System.nanoTime();
+    T result = call.get();
+    lastNanos = System.nanoTime() - started;
+    nanos += lastNanos;
+    return result;
+  }
+
+  private void timedRun(Runnable call) {
+    timed(() -> {
+      call.run();
+      return null;
+    });
   }
 }

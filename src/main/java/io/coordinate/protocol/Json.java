@@ -3,6 +3,7 @@ package io.coordinate.protocol;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.SerializableString;
+import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -48,6 +49,24 @@ public final class Json {
   /** The JSON of a tree, as {@link #MAPPER} writes it (see {@link TreeWriter}: the outputs' hot path). */
   public static byte[] bytes(JsonNode node) {
     return TreeWriter.bytes(node);
+  }
+
+  /** Writes JSON into a generator of {@link #MAPPER}'s factory. */
+  @FunctionalInterface
+  public interface Writing {
+    void write(JsonGenerator out) throws IOException;
+  }
+
+  /** The JSON that {@code writing} writes, as bytes; {@code sizeHint}: the bytes expected, to size the buffer. */
+  public static byte[] bytes(int sizeHint, Writing writing) {
+    try (ByteArrayBuilder bytes = new ByteArrayBuilder(sizeHint);
+        JsonGenerator out = MAPPER.getFactory().createGenerator(bytes)) {
+      writing.write(out);
+      out.flush();
+      return bytes.toByteArray();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /**

@@ -3,10 +3,8 @@ package io.coordinate.protocol;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.SerializableString;
 import com.fasterxml.jackson.core.io.SerializedString;
-import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -27,14 +25,7 @@ final class TreeWriter {
   private TreeWriter() {}
 
   static byte[] bytes(JsonNode node) {
-    try (ByteArrayBuilder out = new ByteArrayBuilder(256);
-        JsonGenerator generator = Json.MAPPER.getFactory().createGenerator(out)) {
-      write(node, generator);
-      generator.flush();
-      return out.toByteArray();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return Json.bytes(256, out -> write(node, out));
   }
 
   static void write(JsonNode node, JsonGenerator generator) throws IOException {

@@ -1,7 +1,5 @@
 package io.coordinate.engine.handlers;
 
-import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.coordinate.engine.CommandContext;
@@ -23,8 +21,6 @@ import io.coordinate.protocol.CommandRejection;
 import io.coordinate.protocol.CommandType;
 import io.coordinate.protocol.Json;
 import io.coordinate.protocol.Times;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -92,8 +88,7 @@ public final class RequestAttemptsHandler {
    * or more, and a tree of them cost as much again to build as to write.
    */
   private static byte[] assignmentJson(String ns, String worker, String requestId, List<AttemptRecord> attempts) {
-    try (ByteArrayBuilder bytes = new ByteArrayBuilder(256 + 192 * attempts.size());
-        JsonGenerator out = Json.MAPPER.getFactory().createGenerator(bytes)) {
+    return Json.bytes(256 + 192 * attempts.size(), out -> {
       out.writeStartObject();
       out.writeFieldName(Json.encoded("namespace"));
       out.writeString(ns);
@@ -121,11 +116,7 @@ public final class RequestAttemptsHandler {
       }
       out.writeEndArray();
       out.writeEndObject();
-      out.flush();
-      return bytes.toByteArray();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    });
   }
 
   private static List<SpecLoad> loads(CommandContext ctx) {

@@ -118,9 +118,8 @@ public final class CoordinateState extends StateReader {
       if (after.status() == UnitStatus.AVAILABLE) {
         byte[] key = Keys.available(ns, spec, after.priority(), name);
         // The entry carries the unit's value, so that a request reads the units it hands out with its index scan
-        // (a RocksDB lookup less per unit). Only while the unit holds no attempt: this method writes every change
-        // of such a value (and storeAttempt empties the entry of a unit whose value it changes). Empty: read the
-        // unit.
+        // (a RocksDB lookup less per unit). Only while the unit holds no attempt: every change of such a value is
+        // made here (storeAttempt changes only values that hold one). Empty: read the unit.
         writable.put(key, UnitValue.hasAttempt(value) ? ValueCodec.EMPTY : value);
         if (hints != null) {
           hints.inserted(ns, spec, key);
@@ -274,11 +273,26 @@ public final class CoordinateState extends StateReader {
 
   // --- attempts ---
 
-  /** Creates or changes an attempt, keeping the unit's and worker's attempt lists and the deadline index. */
+  /**
+   * Changes an attempt (its status, lease or data), keeping the worker's active list and the deadline index.
+   * An attempt is created by {@link #startAttempt}.
+   */
   public void writeAttempt(String ns, AttemptRecord before, AttemptRecord after) {
+    Objects.requireNonNull(before, "an attempt is created by startAttempt");
     writeAttemptIndexes(ns, before, after);
-    storeAttempt(ns, before == null, after);
+    storeAttempt(ns, after);
     listener.attemptChanged(ns, before, after);
+  }
+
+  /** The index entries of a stored attempt, derived again by {@link IndexRebuild}; the records stay as they are. */
+  void deriveAttempt(String ns, AttemptRecord attempt) {
+    writeNewAttemptIndexes(ns, attempt, Keys.unit(ns, attempt.spec(), attempt.unit()));
+  }
+
+  /** A new attempt's index entries: {@link #writeAttemptIndexes}, and the attempt → unit entry. */
+  private void writeNewAttemptIndexes(String ns, AttemptRecord attempt, byte[] unitKey) {
+    writeAttemptIndexes(ns, null, attempt);
+    writable.put(Keys.attemptUnit(ns, attempt.seq()), unitKey);
   }
 
   /**
@@ -287,13 +301,12 @@ public final class CoordinateState extends StateReader {
    * of its own), with the unit's own indexes. Events: the attempt's, then the unit's.
    */
   public void startAttempt(String ns, WorkUnitRecord before, WorkUnitRecord after, AttemptRecord attempt) {
-    writeAttemptIndexes(ns, null, attempt);
     byte[] unitKey = Keys.unit(ns, before.spec(), before.name());
+    writeNewAttemptIndexes(ns, attempt, unitKey);
     byte[] stored = store.get(unitKey);
     if (UnitValue.hasAttempt(stored)) {
       writable.put(Keys.attempt(ns, UnitValue.attemptSeq(stored)), UnitValue.attempt(stored));
     }
-    writable.put(Keys.attemptUnit(ns, attempt.seq()), unitKey);
     listener.attemptChanged(ns, null, attempt);
     writeUnit(ns, before, after, attempt);
   }
@@ -322,30 +335,18 @@ public final class CoordinateState extends StateReader {
   }
 
   /**
-   * Puts the attempt where it lives: a new attempt in its unit's value (the one the unit held moves to a record
-   * of its own), a held one where it is, any other in its own record (see {@link UnitValue}).
+   * Puts a changed attempt where it lives: in its unit's value if the unit holds it, else in its own record (see
+   * {@link UnitValue}). A value that holds an attempt is never in the available index (see {@link #writeUnit}), so
+   * no index entry carries what changes here.
    */
-  private void storeAttempt(String ns, boolean created, AttemptRecord attempt) {
+  private void storeAttempt(String ns, AttemptRecord attempt) {
     long seq = attempt.seq();
     byte[] unitKey = Keys.unit(ns, attempt.spec(), attempt.unit());
     byte[] stored = store.get(unitKey);
-    long held = UnitValue.attemptSeq(stored);
-    if (stored != null && (created || held == seq)) {
-      if (created && held >= 0) {
-        writable.put(Keys.attempt(ns, held), UnitValue.attempt(stored));
-      } else if (created) {
-        // the unit's value changes outside writeUnit: an available-index entry must no longer carry the old one
-        WorkUnitRecord unit = ValueCodec.decode(UnitValue.unit(stored), WorkUnitRecord.class);
-        if (unit.status() == UnitStatus.AVAILABLE) {
-          writable.put(Keys.available(ns, unit.spec(), unit.priority(), unit.name()), ValueCodec.EMPTY);
-        }
-      }
+    if (UnitValue.attemptSeq(stored) == seq) {
       writable.put(unitKey, UnitValue.of(UnitValue.unit(stored), seq, ValueCodec.encode(attempt)));
     } else {
       writable.put(Keys.attempt(ns, seq), ValueCodec.encode(attempt));
-    }
-    if (created) {
-      writable.put(Keys.attemptUnit(ns, seq), unitKey);
     }
   }
 

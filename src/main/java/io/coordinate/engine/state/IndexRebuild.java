@@ -109,7 +109,7 @@ public final class IndexRebuild {
     }
 
     private void attempt(String ns, byte[] value) {
-      derive.writeAttempt(ns, null, ValueCodec.decode(value, AttemptRecord.class));
+      derive.deriveAttempt(ns, ValueCodec.decode(value, AttemptRecord.class));
       attempts++;
     }
   }
