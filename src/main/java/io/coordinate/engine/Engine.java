@@ -74,7 +74,7 @@ public final class Engine {
       }
       state.ensureNamespace(command.namespace(), now);
       JsonNode result = handler.handle(new CommandContext(command, now, state, output, random));
-      state.flushCounts();
+      state.flush();
       buffer.commit();
       hints.commit();
       if (command.replyTo() != null) {
@@ -146,7 +146,7 @@ public final class Engine {
       }
     }
     state.checkTimeFloors();
-    state.flushCounts();
+    state.flush();
     buffer.commit();
     hints.commit();
     hints.timeStepCommitted();

@@ -9,7 +9,6 @@ import io.coordinate.protocol.Command;
 import io.coordinate.protocol.CommandRejection;
 import io.coordinate.protocol.CommandType;
 import io.coordinate.protocol.Json;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -42,11 +41,6 @@ public final class BatchCommands {
         throw CommandRejection.badCommand("\"data\" must be an object");
       }
     }
-    List<Long> seqs = new ArrayList<>(items.size());
-    for (JsonNode item : items) {
-      Lookups.attemptSeq(item.get("attempt_id").asText()).ifPresent(seqs::add);
-    }
-    ctx.state().prefetchAttemptUnits(ctx.namespace(), seqs);
     int finished = 0;
     ArrayNode errors = Json.MAPPER.createArrayNode();
     for (JsonNode item : items) {

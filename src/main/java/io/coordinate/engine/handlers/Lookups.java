@@ -41,7 +41,7 @@ final class Lookups {
   }
 
   /** The number inside an attempt id: the one place attempt ids are parsed. Empty: not one of ours. */
-  static OptionalLong attemptSeq(String id) {
+  private static OptionalLong attemptSeq(String id) {
     try {
       return OptionalLong.of(Long.parseLong(id));
     } catch (NumberFormatException e) {

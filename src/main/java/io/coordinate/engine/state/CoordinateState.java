@@ -18,6 +18,8 @@ public final class CoordinateState extends StateReader {
   private StateListener listener = StateListener.NONE;
   /** The unit counts' moves not written yet, in the order first moved (see {@link #addToCount}). */
   private final Map<CountKey, Long> countDeltas = new LinkedHashMap<>();
+  /** The attempt indexes kept by block: changed in memory, written by {@link #flush}. */
+  private final AttemptBlocks blocks;
 
   public CoordinateState(KeyValueStore store) {
     this(store, null);
@@ -26,6 +28,7 @@ public final class CoordinateState extends StateReader {
   public CoordinateState(KeyValueStore store, ScanHints hints) {
     super(store, hints);
     this.writable = store;
+    this.blocks = new AttemptBlocks(store);
   }
 
   public void setListener(StateListener listener) {
@@ -52,7 +55,15 @@ public final class CoordinateState extends StateReader {
   /** Removes every record of the namespace (but its attempt sequence). */
   public void destroyNamespace(String ns) {
     specsChanged();
+    // the deadline index lies outside the namespace's range: its pending attempts leave it first
+    for (WorkerRecord worker : workers(ns)) {
+      for (AttemptRecord attempt : workerActiveAttempts(ns, worker.name())) {
+        blocks.mark(AttemptBlocks.Kind.DEADLINE, ns, null, attempt.expirationTime(), attempt.seq(), false);
+      }
+    }
+    blocks.flush();
     deleteRange(Keys.namespaceData(ns));
+    blocks.forgetNamespace(ns);
     countDeltas.keySet().removeIf(count -> count.ns().equals(ns));
     writable.delete(Keys.namespace(ns));
     listener.namespaceDestroyed(ns);
@@ -221,8 +232,16 @@ public final class CoordinateState extends StateReader {
 
   private record CountKey(String ns, String spec, UnitStatus status) {}
 
-  /** Writes the counts' moves summed so far; the engine calls it before it commits a command's writes. */
-  public void flushCounts() {
+  /**
+   * Writes what is kept in memory until then: the attempt indexes' blocks and the counts' moves. The engine calls
+   * it before it commits a command's writes, a rebuild after each chunk of records.
+   */
+  public void flush() {
+    blocks.flush();
+    flushCounts();
+  }
+
+  private void flushCounts() {
     countDeltas.forEach((count, delta) -> {
       if (delta != 0) {
         addToCount(Keys.count(count.ns(), count.spec(), count.status()), delta);
@@ -260,12 +279,13 @@ public final class CoordinateState extends StateReader {
   private void deleteUnitAttempts(String ns, WorkUnitRecord unit) {
     List<AttemptRecord> attempts = unitAttempts(ns, unit.spec(), unit.name());
     for (AttemptRecord attempt : attempts) {
-      writable.delete(Keys.attempt(ns, attempt.seq()));
-      writable.delete(Keys.attemptUnit(ns, attempt.seq()));
-      writable.delete(Keys.workerAttempt(ns, attempt.worker(), attempt.seq()));
-      writable.delete(Keys.workerActiveAttempt(ns, attempt.worker(), attempt.seq()));
+      long seq = attempt.seq();
+      writable.delete(Keys.attempt(ns, seq));
+      blocks.setUnitKey(ns, seq, null);
+      blocks.mark(AttemptBlocks.Kind.WORKER_ATTEMPTS, ns, attempt.worker(), 0, seq, false);
+      blocks.mark(AttemptBlocks.Kind.WORKER_ACTIVE, ns, attempt.worker(), 0, seq, false);
       if (attempt.status() == AttemptStatus.PENDING) {
-        writable.delete(Keys.attemptDeadline(attempt.expirationTime(), ns, attempt.seq()));
+        blocks.mark(AttemptBlocks.Kind.DEADLINE, ns, null, attempt.expirationTime(), seq, false);
       }
     }
     deleteRange(Keys.unitAttempts(ns, unit.spec(), unit.name()));
@@ -292,7 +312,7 @@ public final class CoordinateState extends StateReader {
   /** A new attempt's index entries: {@link #writeAttemptIndexes}, and the attempt → unit entry. */
   private void writeNewAttemptIndexes(String ns, AttemptRecord attempt, byte[] unitKey) {
     writeAttemptIndexes(ns, null, attempt);
-    writable.put(Keys.attemptUnit(ns, attempt.seq()), unitKey);
+    blocks.setUnitKey(ns, attempt.seq(), unitKey);
   }
 
   /**
@@ -302,6 +322,7 @@ public final class CoordinateState extends StateReader {
    */
   public void startAttempt(String ns, WorkUnitRecord before, WorkUnitRecord after, AttemptRecord attempt) {
     byte[] unitKey = Keys.unit(ns, before.spec(), before.name());
+    blocks.starting(ns, attempt.seq());
     writeNewAttemptIndexes(ns, attempt, unitKey);
     byte[] stored = store.get(unitKey);
     if (UnitValue.hasAttempt(stored)) {
@@ -314,23 +335,24 @@ public final class CoordinateState extends StateReader {
   /** The unit's and the worker's attempt lists, the worker's active list and the deadline index. */
   private void writeAttemptIndexes(String ns, AttemptRecord before, AttemptRecord after) {
     long seq = after.seq();
+    String worker = after.worker();
     if (before == null) {
       writable.put(Keys.unitAttempt(ns, after.spec(), after.unit(), seq), ValueCodec.EMPTY);
-      writable.put(Keys.workerAttempt(ns, after.worker(), seq), ValueCodec.EMPTY);
+      blocks.mark(AttemptBlocks.Kind.WORKER_ATTEMPTS, ns, worker, 0, seq, true);
     }
     boolean wasPending = before != null && before.status() == AttemptStatus.PENDING;
     boolean isPending = after.status() == AttemptStatus.PENDING;
     if (wasPending && (!isPending || before.expirationTime() != after.expirationTime())) {
-      writable.delete(Keys.attemptDeadline(before.expirationTime(), ns, seq));
+      blocks.mark(AttemptBlocks.Kind.DEADLINE, ns, null, before.expirationTime(), seq, false);
     }
     if (isPending) {
-      writable.put(Keys.attemptDeadline(after.expirationTime(), ns, seq), ValueCodec.EMPTY);
+      blocks.mark(AttemptBlocks.Kind.DEADLINE, ns, null, after.expirationTime(), seq, true);
       if (hints != null) {
         hints.deadlineInserted(after.expirationTime());
       }
-      writable.put(Keys.workerActiveAttempt(ns, after.worker(), seq), ValueCodec.EMPTY);
+      blocks.mark(AttemptBlocks.Kind.WORKER_ACTIVE, ns, worker, 0, seq, true);
     } else if (wasPending) {
-      writable.delete(Keys.workerActiveAttempt(ns, after.worker(), seq));
+      blocks.mark(AttemptBlocks.Kind.WORKER_ACTIVE, ns, worker, 0, seq, false);
     }
   }
 
@@ -370,6 +392,7 @@ public final class CoordinateState extends StateReader {
 
   /** Before a time step commits: keeps each time index's floor below any due entry still in place. */
   public void checkTimeFloors() {
+    blocks.flush();
     if (hints != null) {
       hints.deadlines.checkDueRemoved(store);
       hints.delayed.checkDueRemoved(store);
@@ -389,7 +412,32 @@ public final class CoordinateState extends StateReader {
 
   /** Drops a deadline entry that no longer matches a pending attempt. */
   public void dropStaleDeadline(Keys.AttemptDeadlineKey key) {
-    writable.delete(Keys.attemptDeadline(key.expiration(), key.namespace(), key.attemptSeq()));
+    blocks.mark(AttemptBlocks.Kind.DEADLINE, key.namespace(), null, key.expiration(), key.attemptSeq(), false);
+  }
+
+  // --- reads that see the blocks' changes ---
+
+  @Override
+  protected byte[] attemptUnitKey(String ns, long seq) {
+    return blocks.unitKey(ns, seq);
+  }
+
+  @Override
+  public List<AttemptRecord> workerActiveAttempts(String ns, String worker) {
+    blocks.flush();
+    return super.workerActiveAttempts(ns, worker);
+  }
+
+  @Override
+  public List<AttemptRecord> workerAttempts(String ns, String worker) {
+    blocks.flush();
+    return super.workerAttempts(ns, worker);
+  }
+
+  @Override
+  public List<Keys.AttemptDeadlineKey> dueAttemptDeadlines(long now, int limit) {
+    blocks.flush();
+    return super.dueAttemptDeadlines(now, limit);
   }
 
   private void deleteRange(byte[] prefix) {

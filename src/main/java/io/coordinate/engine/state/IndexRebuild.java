@@ -14,6 +14,12 @@ import java.util.List;
  */
 public final class IndexRebuild {
 
+  /**
+   * The indexes' layout: 2 since the attempt indexes hold one entry per block of attempts ({@link AttemptBlocks});
+   * indexes of another layout (1: no layout key, one entry per attempt) are rebuilt.
+   */
+  public static final long LAYOUT = 2;
+
   /** Keys handled per pass: a rebuild never holds more than this in memory, whatever the store's size. */
   private static final int CHUNK = 10_000;
 
@@ -27,10 +33,11 @@ public final class IndexRebuild {
     return ValueCodec.decodeLong(records.get(Keys.stateVersion()));
   }
 
-  /** Whether the indexes were derived from the records as they are now. */
+  /** Whether the indexes were derived from the records as they are now, in this version's layout. */
   public static boolean inStep(ReadableKeyValueStore records, ReadableKeyValueStore indexes) {
     byte[] indexVersion = indexes.get(Keys.indexVersion());
-    return indexVersion != null && ValueCodec.decodeLong(indexVersion) == stateVersion(records);
+    return indexVersion != null && ValueCodec.decodeLong(indexVersion) == stateVersion(records)
+        && ValueCodec.decodeLong(indexes.get(Keys.indexLayout())) == LAYOUT;
   }
 
   /** Records that one more command was applied to both stores; returns the new version. */
@@ -55,8 +62,9 @@ public final class IndexRebuild {
     Derivation derivation = new Derivation(records, indexes);
     forEachChunk(records, entries -> {
       entries.forEach(derivation::accept);
-      derivation.derive.flushCounts();
+      derivation.derive.flush();
     });
+    indexes.put(Keys.indexLayout(), ValueCodec.encodeLong(LAYOUT));
     indexes.put(Keys.indexVersion(), ValueCodec.encodeLong(stateVersion(records)));
     return new Result(derivation.units, derivation.attempts, derivation.workers, dropped, derivation.migrated);
   }

@@ -11,7 +11,7 @@ import java.util.List;
  * 01 [ns]                                   namespace registry          → NamespaceRecord
  * 02 [ns]                                   attempt sequence            → long (kept by destroy_namespace)
  * 03 [not_before][ns][spec][unit]           delayed units, by due time  → empty
- * 04 [expiration][ns][attempt seq]          pending attempts, by expiry → empty
+ * 04 [expiration][ns][block]               pending attempts, by expiry → bitmap of the block ({@link AttemptBlocks})
  * 05 [purge_at][ns][spec][unit]             finished/failed units to purge (retention) → empty
  * 10 [ns] 'S' [spec]                        work spec                   → WorkSpecRecord
  * 10 [ns] 'K' [spec][status]                unit count by status        → long
@@ -19,18 +19,20 @@ import java.util.List;
  * 10 [ns] 'V' [spec][priority desc][unit]   available units, best first → empty
  * 10 [ns] 'H' [spec][unit][attempt seq]     a unit's attempts           → empty
  * 10 [ns] 'A' [attempt seq]                 attempt not held by its unit → AttemptRecord
- * 10 [ns] 'X' [attempt seq]                 the unit holding an attempt → the unit's key ({@link UnitValue})
+ * 10 [ns] 'X' [block]                      the units holding the block's attempts → their keys ({@link AttemptBlocks})
  * 10 [ns] 'W' [worker]                      worker                      → WorkerRecord
  * 10 [ns] 'C' [parent][child]               worker children             → empty
- * 10 [ns] 'P' [worker][attempt seq]         a worker's active attempts  → empty
- * 10 [ns] 'Q' [worker][attempt seq]         a worker's attempts         → empty
+ * 10 [ns] 'P' [worker][block]             a worker's active attempts  → bitmap of the block
+ * 10 [ns] 'Q' [worker][block]               a worker's attempts         → bitmap of the block
  * 10 [ns] 'F' [parent] 'p' [attempt seq][child]  children parked under an attempt of the parent → empty
  * 10 [ns] 'F' [parent] 'o'|'c' [child]      open / closed children      → empty
  * 10 [ns] 'G' [predecessor][heir]           heirs                       → empty
  * 10 [ns] 'N' [unit] 'p'|'o'|'c'|'h'        counts of those four lists  → long
  * </pre>
  *
- * A unit written here as {@code [unit]} is its spec then its name ({@link UnitRef}).
+ * A unit written here as {@code [unit]} is its spec then its name ({@link UnitRef}). A {@code [block]} is an
+ * attempt number divided by 64: the attempt indexes that one request fills for many attempts at once hold one
+ * entry per 64 consecutive attempts, whose value tells which of them it lists ({@link AttemptBlocks}).
  * Family entries and counts are derived from the members' {@link UnitFamily} by
  * {@link CoordinateState#writeUnit}: nothing else writes them.
  *
@@ -43,6 +45,7 @@ import java.util.List;
  * <pre>
  * 06                                        state version (records)     → long, one step per command
  * 07                                        index version (indexes)     → long, equal to 06 when in step
+ * 08                                        index layout (indexes)      → long, {@link IndexRebuild#LAYOUT}
  * </pre>
  *
  * Store names and this layout are part of the changelog format: changing them is a migration.
@@ -56,6 +59,7 @@ public final class Keys {
   static final byte PURGES = 0x05;
   static final byte STATE_VERSION = 0x06;
   static final byte INDEX_VERSION = 0x07;
+  static final byte INDEX_LAYOUT = 0x08;
   static final byte NAMESPACE_DATA = 0x10;
 
   static final byte SPEC = 'S';
@@ -114,8 +118,9 @@ public final class Keys {
     return new DelayedUnitKey(time, reader.string(), reader.string(), reader.string());
   }
 
-  public static byte[] attemptDeadline(long expiration, String ns, long attemptSeq) {
-    return new KeyWriter().tag(ATTEMPT_DEADLINES).int64(expiration).string(ns).int64(attemptSeq).toBytes();
+  /** The deadline entry of a block of attempts that expire at {@code expiration}. */
+  public static byte[] attemptDeadlineBlock(long expiration, String ns, long block) {
+    return new KeyWriter().tag(ATTEMPT_DEADLINES).int64(expiration).string(ns).int64(block).toBytes();
   }
 
   public static byte[] attemptDeadlinesBefore(long exclusiveTime) {
@@ -126,10 +131,10 @@ public final class Keys {
     return new byte[] {ATTEMPT_DEADLINES};
   }
 
-  public static AttemptDeadlineKey parseAttemptDeadline(byte[] key) {
+  public static AttemptDeadlineBlockKey parseAttemptDeadlineBlock(byte[] key) {
     KeyReader reader = new KeyReader(key, 1);
     long time = reader.int64();
-    return new AttemptDeadlineKey(time, reader.string(), reader.int64());
+    return new AttemptDeadlineBlockKey(time, reader.string(), reader.int64());
   }
 
   /** A finished or failed unit to purge at {@code purgeAt} (a spec's {@code retention}, SEMANTICS §1). */
@@ -211,6 +216,10 @@ public final class Keys {
     return new byte[] {INDEX_VERSION};
   }
 
+  public static byte[] indexLayout() {
+    return new byte[] {INDEX_LAYOUT};
+  }
+
   /** What a record key holds, for {@link IndexRebuild}: a unit, an attempt, a worker, or something else. */
   static byte recordTag(byte[] key) {
     int tag = namespaceTagOffset(key);
@@ -283,9 +292,9 @@ public final class Keys {
     return ns(ns).tag(ATTEMPT).int64(attemptSeq).toBytes();
   }
 
-  /** Index entry: which unit's value holds the attempt (see {@link UnitValue}). */
-  public static byte[] attemptUnit(String ns, long attemptSeq) {
-    return ns(ns).tag(ATTEMPT_UNIT).int64(attemptSeq).toBytes();
+  /** Index entry: which units' values hold the attempts of a block (see {@link UnitValue}). */
+  public static byte[] attemptUnitsBlock(String ns, long block) {
+    return ns(ns).tag(ATTEMPT_UNIT).int64(block).toBytes();
   }
 
   public static byte[] worker(String ns, String worker) {
@@ -304,16 +313,16 @@ public final class Keys {
     return ns(ns).tag(WORKER_CHILD).string(parent).toBytes();
   }
 
-  public static byte[] workerActiveAttempt(String ns, String worker, long attemptSeq) {
-    return ns(ns).tag(WORKER_ACTIVE).string(worker).int64(attemptSeq).toBytes();
+  public static byte[] workerActiveBlock(String ns, String worker, long block) {
+    return ns(ns).tag(WORKER_ACTIVE).string(worker).int64(block).toBytes();
   }
 
   public static byte[] workerActiveAttempts(String ns, String worker) {
     return ns(ns).tag(WORKER_ACTIVE).string(worker).toBytes();
   }
 
-  public static byte[] workerAttempt(String ns, String worker, long attemptSeq) {
-    return ns(ns).tag(WORKER_ATTEMPTS).string(worker).int64(attemptSeq).toBytes();
+  public static byte[] workerAttemptBlock(String ns, String worker, long block) {
+    return ns(ns).tag(WORKER_ATTEMPTS).string(worker).int64(block).toBytes();
   }
 
   public static byte[] workerAttempts(String ns, String worker) {
@@ -382,7 +391,7 @@ public final class Keys {
     return new KeyReader(key, prefix.length).string();
   }
 
-  /** The attempt sequence number at the end of a key. */
+  /** The attempt sequence number (or block number) at the end of a key. */
   public static long trailingSeq(byte[] key) {
     return new KeyReader(key, key.length - 8).int64();
   }
@@ -406,8 +415,11 @@ public final class Keys {
   /** A parsed {@link #delayedUnit} key. */
   public record DelayedUnitKey(long notBefore, String namespace, String spec, String unit) {}
 
-  /** A parsed {@link #attemptDeadline} key. */
+  /** A pending attempt due at {@code expiration}, one of those an {@link #attemptDeadlineBlock} entry lists. */
   public record AttemptDeadlineKey(long expiration, String namespace, long attemptSeq) {}
+
+  /** A parsed {@link #attemptDeadlineBlock} key. */
+  public record AttemptDeadlineBlockKey(long expiration, String namespace, long block) {}
 
   /** A parsed {@link #purge} key. */
   public record PurgeKey(long purgeAt, String namespace, String spec, String unit) {}

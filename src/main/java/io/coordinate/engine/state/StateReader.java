@@ -108,18 +108,6 @@ public class StateReader {
     prefetch(keys);
   }
 
-  /**
-   * The same for the index entries that find the units of a batch of attempts ({@code finish_attempts}): the
-   * attempts of one request have consecutive numbers, so their entries lie side by side.
-   */
-  public void prefetchAttemptUnits(String ns, List<Long> attemptSeqs) {
-    List<byte[]> keys = new ArrayList<>(attemptSeqs.size());
-    for (long seq : attemptSeqs) {
-      keys.add(Keys.attemptUnit(ns, seq));
-    }
-    prefetch(keys);
-  }
-
   /** Reads the keys' range in one scan, if it holds at most as many other keys again, and tells the store. */
   private void prefetch(List<byte[]> keys) {
     if (keys.size() < 2) {
@@ -250,7 +238,7 @@ public class StateReader {
 
   /** An attempt: held by its unit's value (the unit's latest), or in a record of its own. */
   public AttemptRecord attempt(String ns, long seq) {
-    byte[] unitKey = store.get(Keys.attemptUnit(ns, seq));
+    byte[] unitKey = attemptUnitKey(ns, seq);
     if (unitKey != null) {
       byte[] stored = store.get(unitKey);
       if (UnitValue.attemptSeq(stored) == seq) {
@@ -260,17 +248,24 @@ public class StateReader {
     return ValueCodec.decode(store.get(Keys.attempt(ns, seq)), AttemptRecord.class);
   }
 
+  /** The key of the unit whose value holds the attempt, or null (its entry in the attempt's block). */
+  protected byte[] attemptUnitKey(String ns, long seq) {
+    return AttemptBlocks.unitKeyIn(store.get(Keys.attemptUnitsBlock(ns, AttemptBlocks.block(seq))), seq);
+  }
+
   /** A unit's attempts, oldest first. */
   public List<AttemptRecord> unitAttempts(String ns, String spec, String unit) {
     return attemptsOf(Keys.unitAttempts(ns, spec, unit), ns);
   }
 
+  /** A worker's pending attempts, oldest first. */
   public List<AttemptRecord> workerActiveAttempts(String ns, String worker) {
-    return attemptsOf(Keys.workerActiveAttempts(ns, worker), ns);
+    return attempts(ns, AttemptBlocks.seqsUnder(store, Keys.workerActiveAttempts(ns, worker)));
   }
 
+  /** A worker's attempts, oldest first. */
   public List<AttemptRecord> workerAttempts(String ns, String worker) {
-    return attemptsOf(Keys.workerAttempts(ns, worker), ns);
+    return attempts(ns, AttemptBlocks.seqsUnder(store, Keys.workerAttempts(ns, worker)));
   }
 
   // --- workers ---
@@ -293,32 +288,48 @@ public class StateReader {
   /** Delayed units whose not-before time is at or before {@code now}: due for release. */
   public List<Keys.DelayedUnitKey> dueDelayedUnits(long now, int limit) {
     return dueEntries(Keys.delayedUnitsStart(), hints == null ? null : hints.delayed, now + 1, limit,
-        Keys::parseDelayedUnit);
+        (entry, due) -> due.add(Keys.parseDelayedUnit(entry.key())));
   }
 
-  /** Pending attempts whose expiration is strictly before {@code now} ({@code expiration == now} is alive). */
+  /**
+   * Pending attempts whose expiration is strictly before {@code now} ({@code expiration == now} is alive), at most
+   * {@code limit}. The index lists them by block: a block taken in part is seen again by the next step.
+   */
   public List<Keys.AttemptDeadlineKey> dueAttemptDeadlines(long now, int limit) {
     return dueEntries(Keys.attemptDeadlinesStart(), hints == null ? null : hints.deadlines, now, limit,
-        Keys::parseAttemptDeadline);
+        (entry, due) -> {
+          Keys.AttemptDeadlineBlockKey key = Keys.parseAttemptDeadlineBlock(entry.key());
+          List<Long> seqs = new ArrayList<>();
+          AttemptBlocks.addSeqs(key.block(), entry.value(), seqs);
+          for (int i = 0; i < seqs.size() && due.size() < limit; i++) {
+            due.add(new Keys.AttemptDeadlineKey(key.expiration(), key.namespace(), seqs.get(i)));
+          }
+        });
   }
 
   /** Finished or failed units whose purge time ({@code retention}) is at or before {@code now}. */
   public List<Keys.PurgeKey> duePurges(long now, int limit) {
-    return dueEntries(Keys.purgesStart(), hints == null ? null : hints.purges, now + 1, limit, Keys::parsePurge);
+    return dueEntries(Keys.purgesStart(), hints == null ? null : hints.purges, now + 1, limit,
+        (entry, due) -> due.add(Keys.parsePurge(entry.key())));
   }
 
   /**
    * The entries of a time index (keys {@code [tag][time]...}) with time before {@code exclusiveBound}, at
-   * most {@code limit}. With a floor (the engine's), the scan starts there, is skipped when nothing can be
+   * at most {@code limit}, each entry adding what it lists. With a floor (the engine's), the scan starts there, is skipped when nothing can be
    * due, and looks one entry further to learn when the next one is due.
    */
   private <T> List<T> dueEntries(byte[] indexPrefix, TimeFloor floor, long exclusiveBound, int limit,
-      java.util.function.Function<byte[], T> parse) {
+      java.util.function.BiConsumer<KeyValueIterator.Entry, List<T>> expand) {
+    List<T> due = new ArrayList<>();
     if (floor == null) {
       byte[] end = new KeyWriter().tag(indexPrefix[0]).int64(exclusiveBound).toBytes();
-      return collect(indexPrefix, end, limit, e -> parse.apply(e.key()));
+      try (KeyValueIterator it = store.range(indexPrefix, end)) {
+        while (it.hasNext() && due.size() < limit) {
+          expand.accept(it.next(), due);
+        }
+      }
+      return due;
     }
-    List<T> due = new ArrayList<>();
     if (floor.nothingDueBefore(exclusiveBound)) {
       return due;
     }
@@ -330,7 +341,8 @@ public class StateReader {
           floor.learned(Long.MAX_VALUE);
           break;
         }
-        byte[] key = it.next().key();
+        KeyValueIterator.Entry entry = it.next();
+        byte[] key = entry.key();
         long time = new KeyReader(key, 1).int64();
         if (time >= exclusiveBound) {
           floor.learned(time);
@@ -339,7 +351,7 @@ public class StateReader {
         if (due.size() >= limit) {
           break; // more is due than one step takes: learn nothing, scan again next time
         }
-        due.add(parse.apply(key));
+        expand.accept(entry, due);
         floor.due(key);
       }
     }
@@ -349,8 +361,12 @@ public class StateReader {
   // --- helpers ---
 
   private List<AttemptRecord> attemptsOf(byte[] indexPrefix, String ns) {
+    return attempts(ns, collect(indexPrefix, Integer.MAX_VALUE, e -> Keys.trailingSeq(e.key())));
+  }
+
+  private List<AttemptRecord> attempts(String ns, List<Long> seqs) {
     List<AttemptRecord> attempts = new ArrayList<>();
-    for (Long seq : collect(indexPrefix, Integer.MAX_VALUE, e -> Keys.trailingSeq(e.key()))) {
+    for (Long seq : seqs) {
       AttemptRecord attempt = attempt(ns, seq);
       if (attempt != null) {
         attempts.add(attempt);

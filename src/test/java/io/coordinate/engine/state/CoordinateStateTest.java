@@ -129,20 +129,78 @@ class CoordinateStateTest {
   }
 
   @Test
-  void theAttemptsOfOneRequestFindTheirUnitsInOneScan() {
+  void theAttemptsOfOneRequestFindTheirUnitsThroughOneBlockEntry() {
     h.setSpec("{\"name\":\"spec\"}");
     h.addUnits("spec", "a", "b", "c");
     List<Long> seqs = h.request("count", 3).stream().map(attempt -> Long.parseLong(attempt.id())).toList();
+    assertThat(seqs).containsExactly(1L, 2L, 3L);
     List<String> storeReads = new ArrayList<>();
     StateReader reader = new StateReader(new WriteBuffer(countingReads(storeReads)));
 
-    reader.prefetchAttemptUnits(NS, seqs);
-
     assertThat(seqs.stream().map(seq -> reader.attempt(NS, seq).unit())).containsExactly("a", "b", "c");
-    assertThat(storeReads).as("only the units, read by key; their index entries came with the scan")
-        .containsExactly(HexFormat.of().formatHex(Keys.unit(NS, "spec", "a")),
+    assertThat(storeReads).as("the block's entry once, then the units by key")
+        .containsExactly(HexFormat.of().formatHex(Keys.attemptUnitsBlock(NS, 0)),
+            HexFormat.of().formatHex(Keys.unit(NS, "spec", "a")),
             HexFormat.of().formatHex(Keys.unit(NS, "spec", "b")),
             HexFormat.of().formatHex(Keys.unit(NS, "spec", "c")));
+  }
+
+  @Test
+  void aRequestWritesOneEntryPerBlockOfItsAttemptsAndTheirFinishDeletesThem() {
+    h.setSpec("{\"name\":\"spec\"}");
+    List<String> names = new ArrayList<>();
+    for (int i = 0; i < 70; i++) {
+      names.add(String.format("u%02d", i));
+    }
+    h.addUnits("spec", names.toArray(String[]::new));
+    List<Attempt> started = h.request("count", 70);
+    assertThat(started).extracting(Attempt::id).first().isEqualTo("1");
+    assertThat(started).extracting(Attempt::id).last().isEqualTo("70");
+    long expiration = h.reader().attempt(NS, 1).expirationTime();
+    check();
+
+    // attempts 1-63 in block 0, 64-70 in block 1
+    assertThat(keys(Keys.workerAttempts(NS, "worker"))).extracting(HexFormat.of()::formatHex).containsExactly(
+        HexFormat.of().formatHex(Keys.workerAttemptBlock(NS, "worker", 0)),
+        HexFormat.of().formatHex(Keys.workerAttemptBlock(NS, "worker", 1)));
+    assertThat(AttemptBlocks.decodeBits(h.store().get(Keys.workerActiveBlock(NS, "worker", 0))))
+        .isEqualTo(-2L); // every bit but 0: there is no attempt 0
+    assertThat(AttemptBlocks.decodeBits(h.store().get(Keys.workerActiveBlock(NS, "worker", 1)))).isEqualTo(0x7FL);
+    assertThat(AttemptBlocks.decodeBits(h.store().get(Keys.attemptDeadlineBlock(expiration, NS, 1))))
+        .isEqualTo(0x7FL);
+    assertThat(AttemptBlocks.unitKeyIn(h.store().get(Keys.attemptUnitsBlock(NS, 1)), 70))
+        .isEqualTo(Keys.unit(NS, "spec", "u69"));
+
+    h.finish(started.get(69)).ok();
+    assertThat(AttemptBlocks.decodeBits(h.store().get(Keys.workerActiveBlock(NS, "worker", 1)))).isEqualTo(0x3FL);
+    check();
+    for (Attempt attempt : started.subList(0, 69)) {
+      h.finish(attempt).ok();
+    }
+    check();
+    assertThat(keys(Keys.workerActiveAttempts(NS, "worker"))).isEmpty();
+    assertThat(h.reader().dueAttemptDeadlines(Long.MAX_VALUE, 10)).isEmpty();
+    assertThat(keys(Keys.workerAttempts(NS, "worker"))).hasSize(2);
+    assertThat(h.reader().workerAttempts(NS, "worker")).hasSize(70);
+  }
+
+  @Test
+  void dueDeadlinesComeInAttemptOrderUpToTheLimitAcrossBlocks() {
+    h.setSpec("{\"name\":\"spec\"}");
+    List<String> names = new ArrayList<>();
+    for (int i = 0; i < 70; i++) {
+      names.add(String.format("u%02d", i));
+    }
+    h.addUnits("spec", names.toArray(String[]::new));
+    h.request("count", 70);
+    long after = h.reader().attempt(NS, 1).expirationTime() + 1;
+
+    assertThat(h.reader().dueAttemptDeadlines(after, 1)).extracting(Keys.AttemptDeadlineKey::attemptSeq)
+        .containsExactly(1L);
+    assertThat(h.reader().dueAttemptDeadlines(after, 65)).extracting(Keys.AttemptDeadlineKey::attemptSeq)
+        .containsExactlyElementsOf(LongStream.rangeClosed(1, 65).boxed().toList());
+    assertThat(h.reader().dueAttemptDeadlines(after, 100)).hasSize(70);
+    assertThat(h.reader().dueAttemptDeadlines(after - 1, 100)).as("expiration == now is alive").isEmpty();
   }
 
   /** The harness's store, recording the keys read by key (scans are not recorded); writes are dropped. */
@@ -406,11 +464,11 @@ class CoordinateStateTest {
         .filter(a -> a.status() == AttemptStatus.PENDING)
         .map(a -> new Keys.AttemptDeadlineKey(a.expirationTime(), NS, a.seq())).toList()));
     for (WorkerRecord worker : r.workers(NS)) {
-      assertThat(seqs(Keys.workerActiveAttempts(NS, worker.name()))).as("active attempts of %s", worker.name())
+      assertThat(blockSeqs(Keys.workerActiveAttempts(NS, worker.name()))).as("active attempts of %s", worker.name())
           .containsExactlyElementsOf(attempts.stream()
               .filter(a -> a.worker().equals(worker.name()) && a.status() == AttemptStatus.PENDING)
               .map(AttemptRecord::seq).toList());
-      assertThat(seqs(Keys.workerAttempts(NS, worker.name()))).as("attempts of %s", worker.name())
+      assertThat(blockSeqs(Keys.workerAttempts(NS, worker.name()))).as("attempts of %s", worker.name())
           .containsExactlyElementsOf(attempts.stream().filter(a -> a.worker().equals(worker.name()))
               .map(AttemptRecord::seq).toList());
       assertThat(r.workerChildren(NS, worker.name())).as("children of %s", worker.name())
@@ -551,5 +609,10 @@ class CoordinateStateTest {
 
   private List<Long> seqs(byte[] prefix) {
     return keys(prefix).stream().map(Keys::trailingSeq).toList();
+  }
+
+  /** The attempt numbers that the block entries under a prefix list. */
+  private List<Long> blockSeqs(byte[] prefix) {
+    return AttemptBlocks.seqsUnder(h.store(), prefix);
   }
 }

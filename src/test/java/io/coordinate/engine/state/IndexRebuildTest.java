@@ -35,6 +35,31 @@ class IndexRebuildTest {
   }
 
   @Test
+  void indexesOfTheLayoutBeforeAttemptBlocksAreNotInStepAndTheRebuildReplacesTheirEntries() {
+    EngineHarness h = new EngineHarness();
+    h.setSpec("{\"name\":\"s\"}");
+    h.addUnits("s", "a");
+    Attempt a = h.requestOne();
+    InMemoryKeyValueStore indexes = new InMemoryKeyValueStore();
+    IndexRebuild.rebuild(h.store().records(), indexes);
+    assertThat(IndexRebuild.inStep(h.store().records(), indexes)).isTrue();
+    // as an earlier version left them: no layout key, one entry per attempt (10 [ns] 'P' [worker][attempt seq])
+    indexes.delete(Keys.indexLayout());
+    byte[] perAttempt = new KeyWriter().tag(Keys.NAMESPACE_DATA).string("ns").tag(Keys.WORKER_ACTIVE)
+        .string("worker").int64(Long.parseLong(a.id())).toBytes();
+    indexes.put(perAttempt, ValueCodec.EMPTY);
+    assertThat(IndexRebuild.inStep(h.store().records(), indexes)).isFalse();
+
+    IndexRebuild.rebuild(h.store().records(), indexes);
+
+    assertThat(IndexRebuild.inStep(h.store().records(), indexes)).isTrue();
+    assertThat(indexes.get(perAttempt)).isNull();
+    assertThat(ValueCodec.decodeLong(indexes.get(Keys.indexLayout()))).isEqualTo(IndexRebuild.LAYOUT);
+    assertThat(new StateReader(new SplitStore(h.store().records(), indexes)).workerActiveAttempts("ns", "worker"))
+        .extracting(AttemptRecord::id).containsExactly(a.id());
+  }
+
+  @Test
   void aRebuildReplacesWhateverTheIndexesHeld() {
     EngineHarness h = new EngineHarness();
     h.setSpec("{\"name\":\"s\"}");

@@ -198,7 +198,7 @@ class KeysTest {
   void timeIndexKeysOrderByTimeAndParseBack() {
     List<Long> times = longs().subList(0, 80);
     assertOrderPreserved(times, Long::compare, t -> Keys.delayedUnit(t, "ns", "spec", "unit"));
-    assertOrderPreserved(times, Long::compare, t -> Keys.attemptDeadline(t, "ns", 1));
+    assertOrderPreserved(times, Long::compare, t -> Keys.attemptDeadlineBlock(t, "ns", 1));
     assertOrderPreserved(times, Long::compare, t -> Keys.purge(t, "ns", "spec", "unit"));
     for (long t : times) {
       String ns = randomString();
@@ -206,9 +206,9 @@ class KeysTest {
       String unit = randomString();
       assertThat(Keys.parseDelayedUnit(Keys.delayedUnit(t, ns, spec, unit)))
           .isEqualTo(new Keys.DelayedUnitKey(t, ns, spec, unit));
-      long seq = random.nextLong();
-      assertThat(Keys.parseAttemptDeadline(Keys.attemptDeadline(t, ns, seq)))
-          .isEqualTo(new Keys.AttemptDeadlineKey(t, ns, seq));
+      long block = random.nextLong();
+      assertThat(Keys.parseAttemptDeadlineBlock(Keys.attemptDeadlineBlock(t, ns, block)))
+          .isEqualTo(new Keys.AttemptDeadlineBlockKey(t, ns, block));
       assertThat(Keys.parsePurge(Keys.purge(t, ns, spec, unit))).isEqualTo(new Keys.PurgeKey(t, ns, spec, unit));
       assertThat(Arrays.compareUnsigned(Keys.purge(t, ns, spec, unit), Keys.purgesBefore(t))).isPositive();
       byte[] due = Keys.delayedUnit(t, ns, spec, unit);
@@ -216,7 +216,7 @@ class KeysTest {
         assertThat(Arrays.compareUnsigned(due, Keys.delayedUnitsBefore(t + 1))).isNegative();
       }
       assertThat(Arrays.compareUnsigned(due, Keys.delayedUnitsBefore(t))).isPositive();
-      assertThat(Arrays.compareUnsigned(Keys.attemptDeadline(t, ns, seq), Keys.attemptDeadlinesBefore(t)))
+      assertThat(Arrays.compareUnsigned(Keys.attemptDeadlineBlock(t, ns, block), Keys.attemptDeadlinesBefore(t)))
           .isPositive();
     }
   }
@@ -231,7 +231,8 @@ class KeysTest {
     for (long seq : longs()) {
       assertThat(Keys.trailingSeq(Keys.attempt("ns", seq))).isEqualTo(seq);
       assertThat(Keys.trailingSeq(Keys.unitAttempt("ns", "spec", "unit", seq))).isEqualTo(seq);
-      assertThat(Keys.trailingSeq(Keys.workerActiveAttempt("ns", "w", seq))).isEqualTo(seq);
+      assertThat(Keys.trailingSeq(Keys.workerActiveBlock("ns", "w", seq))).isEqualTo(seq);
+      assertThat(Keys.trailingSeq(Keys.workerAttemptBlock("ns", "w", seq))).isEqualTo(seq);
     }
     for (UnitStatus status : UnitStatus.values()) {
       assertThat(Keys.countStatus(Keys.count("ns", "spec", status))).isEqualTo(status);

@@ -26,8 +26,8 @@ class SplitStoreTest {
     store.put(Keys.available("ns", "s", 1.0, "u"), V);
     store.put(Keys.count("ns", "s", UnitStatus.AVAILABLE), V);
     store.put(Keys.unitAttempt("ns", "s", "u", 7), V);
-    store.put(Keys.workerActiveAttempt("ns", "w", 7), V);
-    store.put(Keys.attemptDeadline(5, "ns", 7), V);
+    store.put(Keys.workerActiveBlock("ns", "w", 0), V);
+    store.put(Keys.attemptDeadlineBlock(5, "ns", 0), V);
     store.put(Keys.delayedUnit(5, "ns", "s", "u"), V);
     store.put(Keys.purge(5, "ns", "s", "u"), V);
     store.put(Keys.heir("ns", new UnitRef("s", "u"), new UnitRef("s", "h")), V);
@@ -58,7 +58,7 @@ class SplitStoreTest {
       store.put(Keys.unit(ns, "s", "u"), V);
       store.put(Keys.available(ns, "s", 0, "u"), V);
       store.put(Keys.namespace(ns), V);
-      store.put(Keys.attemptDeadline(1, ns, 1), V);
+      store.put(Keys.attemptDeadlineBlock(1, ns, 0), V);
     }
     assertThat(records.size()).isEqualTo(8); // 4 distinct namespaces × (unit, registry entry)
     assertThat(indexes.size()).isEqualTo(8);

@@ -1,0 +1,123 @@
+package io.coordinate.engine.state;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The block entries' values, and a command's changes to them written once. */
+class AttemptBlocksTest {
+
+  private final InMemoryKeyValueStore store = new InMemoryKeyValueStore();
+
+  @Test
+  void attemptNumbersMapToBlocksOf64() {
+    assertThat(AttemptBlocks.block(1)).isZero();
+    assertThat(AttemptBlocks.block(63)).isZero();
+    assertThat(AttemptBlocks.block(64)).isEqualTo(1);
+    assertThat(AttemptBlocks.block(130)).isEqualTo(2);
+  }
+
+  @Test
+  void aBitmapListsItsAttemptsAscendingWithTheHighestBitToo() {
+    long bits = (1L << 63) | (1L << 5) | 1L;
+    List<Long> seqs = new ArrayList<>();
+    AttemptBlocks.addSeqs(2, AttemptBlocks.encodeBits(bits), seqs);
+    assertThat(seqs).containsExactly(128L, 133L, 191L);
+    assertThat(AttemptBlocks.decodeBits(AttemptBlocks.encodeBits(bits))).isEqualTo(bits);
+    assertThat(AttemptBlocks.decodeBits(null)).isZero();
+  }
+
+  @Test
+  void aUnitsEntryFindsEachKeyByItsAttemptAndIsNullWhenEmpty() {
+    byte[][] keys = new byte[64][];
+    keys[3] = bytes("unit-three");
+    keys[63] = bytes("");
+    keys[10] = bytes("unit-ten");
+    byte[] value = AttemptBlocks.encodeUnits(keys);
+
+    assertThat(AttemptBlocks.unitKeyIn(value, 64 + 3)).isEqualTo(bytes("unit-three"));
+    assertThat(AttemptBlocks.unitKeyIn(value, 64 + 10)).isEqualTo(bytes("unit-ten"));
+    assertThat(AttemptBlocks.unitKeyIn(value, 64 + 63)).isEmpty();
+    assertThat(AttemptBlocks.unitKeyIn(value, 64 + 4)).isNull();
+    assertThat(AttemptBlocks.unitKeyIn(null, 4)).isNull();
+    assertThat(AttemptBlocks.decodeUnits(value)).isEqualTo(keys);
+    assertThat(AttemptBlocks.encodeUnits(new byte[64][])).isNull();
+  }
+
+  @Test
+  void changesReachTheStoreOnlyAtFlushAndAnEmptiedEntryIsDeleted() {
+    AttemptBlocks blocks = new AttemptBlocks(store);
+    for (long seq = 60; seq <= 66; seq++) {
+      blocks.mark(AttemptBlocks.Kind.WORKER_ACTIVE, "ns", "w", 0, seq, true);
+      blocks.setUnitKey("ns", seq, bytes("u" + seq));
+    }
+    assertThat(store.size()).isZero();
+    assertThat(blocks.unitKey("ns", 65)).isEqualTo(bytes("u65"));
+
+    blocks.flush();
+
+    assertThat(AttemptBlocks.decodeBits(store.get(Keys.workerActiveBlock("ns", "w", 0)))).isEqualTo(0xFL << 60);
+    assertThat(AttemptBlocks.decodeBits(store.get(Keys.workerActiveBlock("ns", "w", 1)))).isEqualTo(0x7L);
+    assertThat(AttemptBlocks.unitKeyIn(store.get(Keys.attemptUnitsBlock("ns", 1)), 66)).isEqualTo(bytes("u66"));
+    assertThat(store.size()).isEqualTo(4);
+
+    AttemptBlocks next = new AttemptBlocks(store);
+    for (long seq = 64; seq <= 66; seq++) {
+      next.mark(AttemptBlocks.Kind.WORKER_ACTIVE, "ns", "w", 0, seq, false);
+      next.setUnitKey("ns", seq, null);
+    }
+    next.flush();
+    assertThat(store.get(Keys.workerActiveBlock("ns", "w", 1))).isNull();
+    assertThat(store.get(Keys.attemptUnitsBlock("ns", 1))).isNull();
+    assertThat(store.size()).isEqualTo(2);
+  }
+
+  @Test
+  void theEntriesOfABlockWhoseFirstAttemptStartsNowAreNotLookedFor() {
+    List<byte[]> reads = new ArrayList<>();
+    KeyValueStore counting = new KeyValueStore() {
+      @Override
+      public byte[] get(byte[] key) {
+        reads.add(key);
+        return store.get(key);
+      }
+
+      @Override
+      public KeyValueIterator range(byte[] from, byte[] to) {
+        return store.range(from, to);
+      }
+
+      @Override
+      public void put(byte[] key, byte[] value) {
+        store.put(key, value);
+      }
+
+      @Override
+      public void delete(byte[] key) {
+        store.delete(key);
+      }
+    };
+    AttemptBlocks blocks = new AttemptBlocks(counting);
+    for (long seq = 62; seq <= 66; seq++) {
+      blocks.starting("ns", seq);
+      blocks.mark(AttemptBlocks.Kind.WORKER_ATTEMPTS, "ns", "w", 0, seq, true);
+      blocks.mark(AttemptBlocks.Kind.DEADLINE, "ns", null, 1000, seq, true);
+      blocks.setUnitKey("ns", seq, bytes("u" + seq));
+    }
+    assertThat(reads).as("block 0's three entries; block 1 starts at 64").containsExactly(
+        Keys.workerAttemptBlock("ns", "w", 0), Keys.attemptDeadlineBlock(1000, "ns", 0),
+        Keys.attemptUnitsBlock("ns", 0));
+
+    blocks.flush();
+    reads.clear();
+    blocks.mark(AttemptBlocks.Kind.WORKER_ACTIVE, "ns", "w", 0, 65, true);
+    assertThat(reads).as("after a flush the block's entries are in the store").hasSize(1);
+  }
+
+  private static byte[] bytes(String text) {
+    return text.getBytes(StandardCharsets.UTF_8);
+  }
+}
