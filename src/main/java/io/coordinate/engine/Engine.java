@@ -14,6 +14,7 @@ import io.coordinate.engine.replication.Replication;
 import io.coordinate.engine.state.AttemptRecord;
 import io.coordinate.engine.state.AttemptStatus;
 import io.coordinate.engine.state.CoordinateState;
+import io.coordinate.engine.state.DecodedSpecs;
 import io.coordinate.engine.state.Keys;
 import io.coordinate.engine.state.KeyValueStore;
 import io.coordinate.engine.state.ScanHints;
@@ -42,6 +43,7 @@ public final class Engine {
   private final RandomGenerator random;
   private final HandlerRegistry registry = new HandlerRegistry();
   private final ScanHints hints = new ScanHints();
+  private final DecodedSpecs decodedSpecs = new DecodedSpecs();
 
   public Engine(KeyValueStore store, RandomGenerator random) {
     this.store = store;
@@ -64,7 +66,7 @@ public final class Engine {
     EngineResult timeStep = advanceTime(now, Integer.MAX_VALUE);
     Output output = new Output(now);
     WriteBuffer buffer = new WriteBuffer(store);
-    CoordinateState state = new CoordinateState(buffer, hints);
+    CoordinateState state = new CoordinateState(buffer, hints, decodedSpecs);
     state.setListener(new EventRecorder(output));
     CommandRejection rejection = null;
     try {
@@ -105,7 +107,7 @@ public final class Engine {
   public EngineResult advanceTime(long now, int limit) {
     Output output = new Output(now);
     WriteBuffer buffer = new WriteBuffer(store);
-    CoordinateState state = new CoordinateState(buffer, hints);
+    CoordinateState state = new CoordinateState(buffer, hints, decodedSpecs);
     state.setListener(new EventRecorder(output));
     List<Keys.AttemptDeadlineKey> dueDeadlines = state.dueAttemptDeadlines(now, limit);
     for (Keys.AttemptDeadlineKey due : dueDeadlines) {

@@ -20,15 +20,22 @@ public final class CoordinateState extends StateReader {
   private final Map<CountKey, Long> countDeltas = new LinkedHashMap<>();
   /** The attempt indexes kept by block: changed in memory, written by {@link #flush}. */
   private final AttemptBlocks blocks;
+  private final DecodedSpecs decodedSpecs;
 
   public CoordinateState(KeyValueStore store) {
     this(store, null);
   }
 
   public CoordinateState(KeyValueStore store, ScanHints hints) {
+    this(store, hints, null);
+  }
+
+  /** @param decodedSpecs specs decoded by earlier commands (the engine's), or null */
+  public CoordinateState(KeyValueStore store, ScanHints hints, DecodedSpecs decodedSpecs) {
     super(store, hints);
     this.writable = store;
     this.blocks = new AttemptBlocks(store);
+    this.decodedSpecs = decodedSpecs;
   }
 
   public void setListener(StateListener listener) {
@@ -304,9 +311,15 @@ public final class CoordinateState extends StateReader {
     listener.attemptChanged(ns, before, after);
   }
 
-  /** The index entries of a stored attempt, derived again by {@link IndexRebuild}; the records stay as they are. */
-  void deriveAttempt(String ns, AttemptRecord attempt) {
+  /**
+   * The index entries of a stored attempt, derived again by {@link IndexRebuild}; the records stay as they are.
+   * {@code ownRecord}: the attempt is in a record of its own, not held by its unit's value.
+   */
+  void deriveAttempt(String ns, AttemptRecord attempt, boolean ownRecord) {
     writeNewAttemptIndexes(ns, attempt, Keys.unit(ns, attempt.spec(), attempt.unit()));
+    if (ownRecord) {
+      writable.put(Keys.unitAttempt(ns, attempt.spec(), attempt.unit(), attempt.seq()), ValueCodec.EMPTY);
+    }
   }
 
   /** A new attempt's index entries: {@link #writeAttemptIndexes}, and the attempt → unit entry. */
@@ -326,18 +339,19 @@ public final class CoordinateState extends StateReader {
     writeNewAttemptIndexes(ns, attempt, unitKey);
     byte[] stored = store.get(unitKey);
     if (UnitValue.hasAttempt(stored)) {
-      writable.put(Keys.attempt(ns, UnitValue.attemptSeq(stored)), UnitValue.attempt(stored));
+      long held = UnitValue.attemptSeq(stored);
+      writable.put(Keys.attempt(ns, held), UnitValue.attempt(stored));
+      writable.put(Keys.unitAttempt(ns, before.spec(), before.name(), held), ValueCodec.EMPTY);
     }
     listener.attemptChanged(ns, null, attempt);
     writeUnit(ns, before, after, attempt);
   }
 
-  /** The unit's and the worker's attempt lists, the worker's active list and the deadline index. */
+  /** The worker's attempt lists and the deadline index. */
   private void writeAttemptIndexes(String ns, AttemptRecord before, AttemptRecord after) {
     long seq = after.seq();
     String worker = after.worker();
     if (before == null) {
-      writable.put(Keys.unitAttempt(ns, after.spec(), after.unit(), seq), ValueCodec.EMPTY);
       blocks.mark(AttemptBlocks.Kind.WORKER_ATTEMPTS, ns, worker, 0, seq, true);
     }
     boolean wasPending = before != null && before.status() == AttemptStatus.PENDING;
@@ -413,6 +427,11 @@ public final class CoordinateState extends StateReader {
   /** Drops a deadline entry that no longer matches a pending attempt. */
   public void dropStaleDeadline(Keys.AttemptDeadlineKey key) {
     blocks.mark(AttemptBlocks.Kind.DEADLINE, key.namespace(), null, key.expiration(), key.attemptSeq(), false);
+  }
+
+  @Override
+  protected WorkSpecRecord decodeSpec(byte[] key, byte[] stored) {
+    return decodedSpecs == null ? super.decodeSpec(key, stored) : decodedSpecs.decode(key, stored);
   }
 
   // --- reads that see the blocks' changes ---

@@ -15,8 +15,9 @@ import java.util.List;
 public final class IndexRebuild {
 
   /**
-   * The indexes' layout: 2 since the attempt indexes hold one entry per block of attempts ({@link AttemptBlocks});
-   * indexes of another layout (1: no layout key, one entry per attempt) are rebuilt.
+   * The indexes' layout: 2 since the attempt indexes hold one entry per block of attempts ({@link AttemptBlocks})
+   * and a unit's attempt list only the attempts not held by the unit's value; indexes of another layout (1: no
+   * layout key, one entry per attempt) are rebuilt.
    */
   public static final long LAYOUT = 2;
 
@@ -102,10 +103,10 @@ public final class IndexRebuild {
           units++;
           byte[] held = UnitValue.attempt(entry.value());
           if (held != null) {
-            attempt(ns, held);
+            attempt(ns, held, false);
           }
         }
-        case Keys.ATTEMPT -> attempt(Keys.dataNamespace(key), entry.value());
+        case Keys.ATTEMPT -> attempt(Keys.dataNamespace(key), entry.value(), true);
         case Keys.WORKER -> {
           derive.writeWorker(Keys.dataNamespace(key), null, ValueCodec.decode(entry.value(), WorkerRecord.class));
           workers++;
@@ -116,8 +117,8 @@ public final class IndexRebuild {
       }
     }
 
-    private void attempt(String ns, byte[] value) {
-      derive.deriveAttempt(ns, ValueCodec.decode(value, AttemptRecord.class));
+    private void attempt(String ns, byte[] value, boolean ownRecord) {
+      derive.deriveAttempt(ns, ValueCodec.decode(value, AttemptRecord.class), ownRecord);
       attempts++;
     }
   }

@@ -48,7 +48,8 @@ public class StateReader {
     SpecKey key = new SpecKey(ns, name);
     WorkSpecRecord spec = specs.get(key);
     if (spec == null) {
-      spec = ValueCodec.decode(store.get(Keys.spec(ns, name)), WorkSpecRecord.class);
+      byte[] specKey = Keys.spec(ns, name);
+      spec = decodeSpec(specKey, store.get(specKey));
       if (spec != null) {
         specs.put(key, spec);
       }
@@ -65,7 +66,12 @@ public class StateReader {
 
   /** Every spec of the namespace, in name order (a namespace has few specs; units are what is many). */
   public List<WorkSpecRecord> specs(String ns) {
-    return collect(Keys.allSpecs(ns), Integer.MAX_VALUE, e -> ValueCodec.decode(e.value(), WorkSpecRecord.class));
+    return collect(Keys.allSpecs(ns), Integer.MAX_VALUE, e -> decodeSpec(e.key(), e.value()));
+  }
+
+  /** A spec's stored value decoded (null: none); the engine's state keeps decoded specs across commands. */
+  protected WorkSpecRecord decodeSpec(byte[] key, byte[] stored) {
+    return ValueCodec.decode(stored, WorkSpecRecord.class);
   }
 
   /** Stored unit counts by status, zero counts omitted. */
@@ -255,7 +261,16 @@ public class StateReader {
 
   /** A unit's attempts, oldest first. */
   public List<AttemptRecord> unitAttempts(String ns, String spec, String unit) {
-    return attemptsOf(Keys.unitAttempts(ns, spec, unit), ns);
+    // the list names the attempts in records of their own; the latest, held by the unit's value, comes last
+    List<AttemptRecord> attempts = attemptsOf(Keys.unitAttempts(ns, spec, unit), ns);
+    byte[] stored = store.get(Keys.unit(ns, spec, unit));
+    if (UnitValue.hasAttempt(stored)) {
+      long held = UnitValue.attemptSeq(stored);
+      if (attempts.isEmpty() || attempts.get(attempts.size() - 1).seq() < held) {
+        attempts.add(ValueCodec.decode(UnitValue.attempt(stored), AttemptRecord.class));
+      }
+    }
+    return attempts;
   }
 
   /** A worker's pending attempts, oldest first. */
