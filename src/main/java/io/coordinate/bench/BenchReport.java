@@ -104,6 +104,8 @@ public final class BenchReport {
   private Baseline baseline;
   private double[] baselineRates;
   private double[] lifecycleRates;
+  private Warmup baselineWarmup;
+  private Warmup lifecycleWarmup;
   private Share share;
   private Lifecycle lifecycle;
   private Latency latency;
@@ -115,15 +117,20 @@ public final class BenchReport {
     this.config = config;
   }
 
+  /** The warm-up runs before a phase's measured runs, and the JIT compilers' cores during each measured run. */
+  public record Warmup(int runs, double[] jitCoresOfEachRun) {}
+
   /** Several measured runs of the baseline: the median one is the figure, all rates go to the details. */
-  public BenchReport baselineRuns(List<Baseline> runs) {
+  public BenchReport baselineRuns(List<Baseline> runs, Warmup warmup) {
     baselineRates = runs.stream().mapToDouble(Baseline::recordsPerSecond).toArray();
+    baselineWarmup = warmup;
     return baseline(median(runs, Baseline::recordsPerSecond));
   }
 
   /** Several measured runs of the lifecycle: the median one is the figure, all rates go to the details. */
-  public BenchReport lifecycleRuns(List<Lifecycle> runs) {
+  public BenchReport lifecycleRuns(List<Lifecycle> runs, Warmup warmup) {
     lifecycleRates = runs.stream().mapToDouble(Lifecycle::unitsPerSecond).toArray();
+    lifecycleWarmup = warmup;
     return lifecycle(median(runs, Lifecycle::unitsPerSecond));
   }
 
@@ -307,6 +314,19 @@ public final class BenchReport {
     return targets;
   }
 
+  /** After how many warm-up runs, and how busy the JIT compilers were during each measured run. */
+  private static String warmupNote(Warmup warmup) {
+    if (warmup == null) {
+      return "";
+    }
+    StringBuilder text = new StringBuilder("; after ").append(warmup.runs()).append(" warm-up run(s); JIT ");
+    double[] cores = warmup.jitCoresOfEachRun();
+    for (int i = 0; i < cores.length; i++) {
+      text.append(i == 0 ? "" : " / ").append(Double.isNaN(cores[i]) ? "?" : String.format(Locale.ROOT, "%.2f", cores[i]));
+    }
+    return text.append(" cores").toString();
+  }
+
   private static String rates(double[] rates, String unit) {
     StringBuilder text = new StringBuilder();
     for (double rate : rates) {
@@ -334,6 +354,7 @@ public final class BenchReport {
       put(b, "startup_seconds", baseline.startupSeconds(), 3);
       put(b, "other_processes_cpu_cores", baseline.otherCpuCores(), 2);
       putRates(b, "records_per_s_of_each_run", baselineRates);
+      putWarmup(b, baselineWarmup);
     }
     if (share != null) {
       ObjectNode s = details.putObject("share_group");
@@ -361,6 +382,7 @@ public final class BenchReport {
       }
       put(l, "other_processes_cpu_cores", lifecycle.otherCpuCores(), 2);
       putRates(l, "units_per_s_of_each_run", lifecycleRates);
+      putWarmup(l, lifecycleWarmup);
     }
     if (latency != null) {
       ObjectNode l = details.putObject("latency");
@@ -421,7 +443,8 @@ public final class BenchReport {
           String.format(Locale.ROOT, "%,d records in %.2f s (startup %.2f s not counted)%s", baseline.records(),
               baseline.seconds(), baseline.startupSeconds(), others(baseline.otherCpuCores()))));
       if (baselineRates != null && baselineRates.length > 1) {
-        rows.add(row("   each run", rates(baselineRates, "records/s"), "the median one is the figure"));
+        rows.add(row("   each run", rates(baselineRates, "records/s"), "the median one is the figure"
+            + warmupNote(baselineWarmup)));
       }
     }
     if (share != null) {
@@ -439,7 +462,8 @@ public final class BenchReport {
               lifecycle.workSeconds(), lifecycle.requests(), lifecycle.finishErrors(), lifecycle.cpuCores(),
               100 * lifecycle.streamThreadBusy(), others(lifecycle.otherCpuCores()))));
       if (lifecycleRates != null && lifecycleRates.length > 1) {
-        rows.add(row("   each run", rates(lifecycleRates, "units/s"), "the median one is the figure"));
+        rows.add(row("   each run", rates(lifecycleRates, "units/s"), "the median one is the figure"
+            + warmupNote(lifecycleWarmup)));
       }
       rows.add(row("c. lifecycle: end to end", rate(lifecycle.endToEndUnitsPerSecond(), "units/s"), "add + work"));
       double[] tenths = lifecycle.tenthRates();
@@ -541,6 +565,16 @@ public final class BenchReport {
 
   private static String millis(LatencyRecorder.Summary summary) {
     return String.format(Locale.ROOT, "p50 %.1f / p99 %.1f ms", summary.p50Ms(), summary.p99Ms());
+  }
+
+  private static void putWarmup(ObjectNode json, Warmup warmup) {
+    if (warmup != null) {
+      json.put("warmup_runs", warmup.runs());
+      ArrayNode jit = json.putArray("jit_cores_of_each_run");
+      for (double cores : warmup.jitCoresOfEachRun()) {
+        jit.add(Double.isNaN(cores) ? null : Math.round(cores * 100) / 100.0);
+      }
+    }
   }
 
   private static void put(ObjectNode json, String key, Double value, int decimals) {

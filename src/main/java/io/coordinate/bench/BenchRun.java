@@ -55,6 +55,7 @@ public final class BenchRun {
    * @param commitIntervalMs the app's (and so the baseline's) commit interval, or null for the app's default
    * @param latencyRate      units/s of the latency load, or null for half the lifecycle's throughput
    * @param warmup           fraction of the units run first, untimed, for the baseline and the lifecycle
+   * @param warmupMaxSeconds how long warm-up runs may go on while the JIT compilers have not settled
    * @param repeat           measured runs of the baseline and of the lifecycle; each reports its median run
    * @param memoryUnits      units loaded into the app alone by the memory phase
    * @param memoryBatch      units per add_work_units of the memory phase
@@ -62,7 +63,7 @@ public final class BenchRun {
    */
   public record Options(int units, int workers, int batch, int inflight, int shareConsumers, String bootstrapServers,
       Long commitIntervalMs, Set<String> phases, List<Integer> scaleSizes, int scaleRequests, double latencySeconds,
-      Double latencyRate, double warmup, int repeat, long memoryUnits, int memoryBatch, String memoryHeap,
+      Double latencyRate, double warmup, double warmupMaxSeconds, int repeat, long memoryUnits, int memoryBatch, String memoryHeap,
       Path home) {}
 
   private final Options options;
@@ -172,16 +173,19 @@ public final class BenchRun {
       long warmupUnits = Math.round(options.units() * options.warmup());
       if (phases.contains(BASELINE)) {
         progress.println("== a. baseline: pass-through Kafka Streams topology, " + options.units() + " records");
-        if (warmupUnits > 0) {
-          BaselineTopology.run(kafka, settings, runId + "-baseline-warmup", warmupUnits, partitions,
-              tmp.resolve("baseline-warmup"));
-        }
+        int warmupRuns = warmUp(warmupUnits, i -> {
+          String name = runId + "-baseline-warmup" + (i == 1 ? "" : "-" + i);
+          BaselineTopology.run(kafka, settings, name, warmupUnits, partitions, tmp.resolve(name));
+        });
         List<BenchReport.Baseline> runs = new ArrayList<>();
+        double[] jit = new double[options.repeat()];
         for (int i = 1; i <= options.repeat(); i++) {
           String name = runId + "-baseline" + (i == 1 ? "" : "-" + i);
+          JitActivity activity = JitActivity.start();
           runs.add(BaselineTopology.run(kafka, settings, name, options.units(), partitions, tmp.resolve(name)));
+          jit[i - 1] = activity.cores();
         }
-        report.baselineRuns(runs);
+        report.baselineRuns(runs, new BenchReport.Warmup(warmupRuns, jit));
       }
       if (phases.contains(SHARE)) {
         progress.println("== b. peer: share group, " + options.units() + " records, " + options.shareConsumers()
@@ -195,17 +199,18 @@ public final class BenchRun {
           progress.println("== c. lifecycle: " + options.units() + " units, " + options.workers() + " workers, batch "
               + options.batch() + ", " + options.inflight() + " request(s) in flight per worker");
           LifecycleLoad load = new LifecycleLoad(client, options.workers(), options.batch(), options.inflight());
-          if (warmupUnits > 0) {
-            load.run("bench-warmup", warmupUnits);
-          }
+          int warmupRuns = warmUp(warmupUnits, i -> load.run("bench-warmup" + (i == 1 ? "" : "-" + i), warmupUnits));
           List<BenchReport.Lifecycle> runs = new ArrayList<>();
+          double[] jit = new double[options.repeat()];
           for (int i = 1; i <= options.repeat(); i++) {
+            JitActivity activity = JitActivity.start();
             runs.add(load.run(i == 1 ? "bench" : "bench-" + i, options.units()));
+            jit[i - 1] = activity.cores();
           }
-          report.lifecycleRuns(runs);
+          report.lifecycleRuns(runs, new BenchReport.Warmup(warmupRuns, jit));
           lifecycle = report.lifecycle();
           report.resources(resources(kafka, config, topics, embedded,
-              (long) options.units() * options.repeat() + warmupUnits));
+              (long) options.units() * options.repeat() + warmupUnits * warmupRuns));
         }
         if (phases.contains(LATENCY)) {
           double rate = options.latencyRate() != null ? options.latencyRate()
@@ -217,6 +222,31 @@ public final class BenchRun {
       }
     } finally {
       app.close();
+    }
+  }
+
+  private interface WarmupRun {
+    void run(int number) throws Exception;
+  }
+
+  /**
+   * Untimed runs before the measured ones: at least one, then more while the JIT compilers used more than
+   * {@link JitActivity#SETTLED_CORES} during the last one, for at most {@code --warmup-max-seconds}. Returns how
+   * many ran.
+   */
+  private int warmUp(long units, WarmupRun run) throws Exception {
+    if (units <= 0) {
+      return 0;
+    }
+    long deadline = System.nanoTime() + (long) (options.warmupMaxSeconds() * 1e9);
+    for (int i = 1; ; i++) {
+      JitActivity activity = JitActivity.start();
+      run.run(i);
+      double cores = activity.cores();
+      progress.printf("   warm-up run %d: JIT compilers %.2f cores%n", i, cores);
+      if (!(cores > JitActivity.SETTLED_CORES) || System.nanoTime() > deadline) {
+        return i;
+      }
     }
   }
 

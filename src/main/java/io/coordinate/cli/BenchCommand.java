@@ -105,6 +105,13 @@ final class BenchCommand implements Callable<Integer> {
           + "${DEFAULT-VALUE}).")
   double warmup;
 
+  // One run is not enough on two cores: C2 takes about a minute to compile the hot code of the broker, the app and
+  // the clients in this JVM, at most of a core, which the measured threads then lack.
+  @Option(names = "--warmup-max-seconds", defaultValue = "150",
+      description = "Warm-up runs go on while the JIT compilers used more than 0.15 cores in the last one, for at "
+          + "most this long (default: ${DEFAULT-VALUE}).")
+  double warmupMaxSeconds;
+
   @Option(names = "--repeat", defaultValue = "3",
       description = "Measured runs of the baseline and of the lifecycle; the median of each is reported (default: "
           + "${DEFAULT-VALUE}).")
@@ -126,9 +133,11 @@ final class BenchCommand implements Callable<Integer> {
     if (skipScale) {
       selected.remove(BenchRun.SCALE);
     }
-    if (units < 1 || workers < 1 || batch < 1 || inflight < 1 || shareConsumers < 1 || warmup < 0 || repeat < 1) {
+    if (units < 1 || workers < 1 || batch < 1 || inflight < 1 || shareConsumers < 1 || warmup < 0 || repeat < 1
+        || warmupMaxSeconds < 0) {
       throw new CommandLine.ParameterException(spec.commandLine(),
-          "--units, --workers, --batch, --inflight, --share-consumers and --repeat must be >= 1, --warmup >= 0");
+          "--units, --workers, --batch, --inflight, --share-consumers and --repeat must be >= 1, --warmup and "
+              + "--warmup-max-seconds >= 0");
     }
     if (memoryUnits < MIN_MEMORY_UNITS || memoryBatch < 1 || memoryBatch > WorkUnitCommands.MAX_UNITS_PER_COMMAND
         || !memoryHeap.matches("[1-9][0-9]*[kKmMgG]?")) {
@@ -139,7 +148,7 @@ final class BenchCommand implements Callable<Integer> {
     Path home = Path.of(System.getProperty("coordinate.home", "."));
     BenchRun.Options options = new BenchRun.Options(units, workers, batch, inflight, shareConsumers,
         bootstrapServers, commitIntervalMs, selected, scaleSizes, scaleRequests, latencySeconds, latencyRate, warmup,
-        repeat, memoryUnits, memoryBatch, memoryHeap, home);
+        warmupMaxSeconds, repeat, memoryUnits, memoryBatch, memoryHeap, home);
     BenchReport report = new BenchRun(options, System.err).run();
     Path file = BenchRun.write(report, resultsDir != null ? resultsDir : home.resolve("bench/results"));
     System.err.println("wrote " + file);

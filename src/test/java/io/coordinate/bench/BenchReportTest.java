@@ -47,8 +47,9 @@ class BenchReportTest {
     BenchReport report = new BenchReport(config())
         .baselineRuns(List.of(new BenchReport.Baseline(200_000, 2.0, 1.0, 0), // 100,000 records/s
             new BenchReport.Baseline(200_000, 4.0, 1.0, 0), // 50,000
-            new BenchReport.Baseline(200_000, 2.5, 1.0, 0))) // 80,000
-        .lifecycleRuns(List.of(fast, slow, middle));
+            new BenchReport.Baseline(200_000, 2.5, 1.0, 0)), // 80,000
+            new BenchReport.Warmup(2, new double[] {0.1, 0.05, Double.NaN}))
+        .lifecycleRuns(List.of(fast, slow, middle), new BenchReport.Warmup(4, new double[] {0.12, 0.0, 0.31}));
 
     JsonNode json = report.toJson();
 
@@ -57,7 +58,12 @@ class BenchReportTest {
     assertThat(json.get("ratio").asDouble()).isEqualTo(0.25);
     assertThat(json.at("/details/baseline/records_per_s_of_each_run").toString()).isEqualTo("[100000.0,50000.0,80000.0]");
     assertThat(json.at("/details/lifecycle/units_per_s_of_each_run").toString()).isEqualTo("[25000.0,10000.0,20000.0]");
-    assertThat(report.table()).contains("100,000 / 50,000 / 80,000 records/s", "25,000 / 10,000 / 20,000 units/s");
+    assertThat(json.at("/details/baseline/warmup_runs").asInt()).isEqualTo(2);
+    assertThat(json.at("/details/baseline/jit_cores_of_each_run").toString()).isEqualTo("[0.1,0.05,null]");
+    assertThat(json.at("/details/lifecycle/warmup_runs").asInt()).isEqualTo(4);
+    assertThat(json.at("/details/lifecycle/jit_cores_of_each_run").toString()).isEqualTo("[0.12,0.0,0.31]");
+    assertThat(report.table()).contains("100,000 / 50,000 / 80,000 records/s", "25,000 / 10,000 / 20,000 units/s",
+        "after 2 warm-up run(s); JIT 0.10 / 0.05 / ? cores", "after 4 warm-up run(s); JIT 0.12 / 0.00 / 0.31 cores");
   }
 
   private static BenchReport.Lifecycle lifecycle(double workSeconds) {
