@@ -5,9 +5,11 @@ import com.fasterxml.jackson.core.SerializableString;
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.coordinate.protocol.Json;
+import io.coordinate.protocol.RepeatedText;
 import io.coordinate.protocol.Times;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.IdentityHashMap;
 import java.util.Iterator;
 import java.util.Map;
 
@@ -22,6 +24,8 @@ final class EventBatch {
   private final ByteArrayBuilder bytes = new ByteArrayBuilder(512);
   private final JsonGenerator out;
   private boolean inEvent;
+  /** Per field name (the constants of {@link EventRecorder}), the last value written and its encoded form. */
+  private final Map<SerializableString, RepeatedText> repeats = new IdentityHashMap<>();
 
   EventBatch(String ns, long now) {
     try {
@@ -59,6 +63,21 @@ final class EventBatch {
 
   EventBatch string(SerializableString name, String value) {
     return field(name, out -> out.writeString(value));
+  }
+
+  /**
+   * A string that repeats from one event to the next under this name (the spec, the worker, an expiration time):
+   * written from its encoded form while it is the same (see {@link RepeatedText}).
+   */
+  EventBatch repeated(SerializableString name, String value) {
+    SerializableString encoded = repeats.computeIfAbsent(name, n -> new RepeatedText()).of(value);
+    return field(name, out -> {
+      if (encoded == null) {
+        out.writeNull();
+      } else {
+        out.writeString(encoded);
+      }
+    });
   }
 
   /** A value from a small fixed set (a status, say), encoded already. */

@@ -73,9 +73,9 @@ final class EventRecorder implements StateListener {
   @Override
   public void specChanged(String ns, WorkSpecRecord before, WorkSpecRecord after) {
     if (after == null) {
-      output.event(ns, WORK_SPEC_DELETED).string(WORK_SPEC_NAME, before.name());
+      output.event(ns, WORK_SPEC_DELETED).repeated(WORK_SPEC_NAME, before.name());
     } else {
-      output.event(ns, WORK_SPEC_SET).string(WORK_SPEC_NAME, after.name()).bool(CREATED, before == null);
+      output.event(ns, WORK_SPEC_SET).repeated(WORK_SPEC_NAME, after.name()).bool(CREATED, before == null);
     }
   }
 
@@ -108,7 +108,7 @@ final class EventRecorder implements StateListener {
       return; // only the attempt bookkeeping changed: the attempt's own event says it
     }
     WorkUnitRecord unit = after != null ? after : before;
-    event.string(WORK_SPEC_NAME, unit.spec()).string(WORK_UNIT_NAME, unit.name());
+    event.repeated(WORK_SPEC_NAME, unit.spec()).string(WORK_UNIT_NAME, unit.name());
     if (after != null) {
       event.symbol(STATUS, UNIT_STATUSES.get(after.status()));
       event.node(PRIORITY, Numbers.node(after.priority()));
@@ -132,13 +132,13 @@ final class EventRecorder implements StateListener {
     for (Replica replica : after.replicas()) {
       Replica old = sameRound ? before.replica(replica.seq()) : null;
       if (old != null && (old.outcome() != replica.outcome() || old.validateState() != replica.validateState())) {
-        output.event(ns, REPLICA_UPDATED).string(WORK_SPEC_NAME, unit.spec())
+        output.event(ns, REPLICA_UPDATED).repeated(WORK_SPEC_NAME, unit.spec())
             .string(WORK_UNIT_NAME, unit.name()).fields(Assimilation.replica(replica));
       }
     }
     if (after.assimilatedAt() != null && (!sameRound || before.assimilatedAt() == null)) {
       EventBatch event = output.event(ns, UNIT_ASSIMILATED);
-      event.string(WORK_SPEC_NAME, unit.spec()).string(WORK_UNIT_NAME, unit.name()).number(ROUND, after.round());
+      event.repeated(WORK_SPEC_NAME, unit.spec()).string(WORK_UNIT_NAME, unit.name()).number(ROUND, after.round());
       if (after.canonical() != null) {
         event.string(CANONICAL_ATTEMPT_ID, Long.toString(after.canonical()));
       }
@@ -172,11 +172,11 @@ final class EventRecorder implements StateListener {
       };
     }
     EventBatch event = output.event(ns, type);
-    event.string(WORK_SPEC_NAME, after.spec()).string(WORK_UNIT_NAME, after.unit());
-    event.string(ATTEMPT_ID, after.id()).string(WORKER, after.worker())
+    event.repeated(WORK_SPEC_NAME, after.spec()).string(WORK_UNIT_NAME, after.unit());
+    event.string(ATTEMPT_ID, after.id()).repeated(WORKER, after.worker())
         .symbol(STATUS, ATTEMPT_STATUSES.get(after.status()));
     if (after.status() == AttemptStatus.PENDING) {
-      event.string(EXPIRATION_TIME, Times.format(after.expirationTime()));
+      event.repeated(EXPIRATION_TIME, Times.format(after.expirationTime()));
     }
   }
 

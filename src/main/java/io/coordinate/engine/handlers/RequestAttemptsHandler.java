@@ -1,5 +1,6 @@
 package io.coordinate.engine.handlers;
 
+import com.fasterxml.jackson.core.SerializableString;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.coordinate.engine.CommandContext;
@@ -20,6 +21,7 @@ import io.coordinate.protocol.Command;
 import io.coordinate.protocol.CommandRejection;
 import io.coordinate.protocol.CommandType;
 import io.coordinate.protocol.Json;
+import io.coordinate.protocol.RepeatedText;
 import io.coordinate.protocol.Times;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -36,6 +38,18 @@ import java.util.Set;
  * passes over the units its worker's host already has one of (at most {@link Replication#MAX_UNITS_SKIPPED}).
  */
 public final class RequestAttemptsHandler {
+
+  // the assignment's field names
+  private static final SerializableString NAMESPACE = Json.encoded("namespace");
+  private static final SerializableString WORKER = Json.encoded("worker");
+  private static final SerializableString REQUEST_ID = Json.encoded("request_id");
+  private static final SerializableString ATTEMPTS = Json.encoded("attempts");
+  private static final SerializableString ATTEMPT_ID = Json.encoded("attempt_id");
+  private static final SerializableString WORK_SPEC_NAME = Json.encoded("work_spec_name");
+  private static final SerializableString WORK_UNIT_NAME = Json.encoded("work_unit_name");
+  private static final SerializableString DATA = Json.encoded("data");
+  private static final SerializableString START_TIME = Json.encoded("start_time");
+  private static final SerializableString EXPIRATION_TIME = Json.encoded("expiration_time");
 
   public static final double DEFAULT_LIFETIME_SECONDS = 900;
 
@@ -88,30 +102,34 @@ public final class RequestAttemptsHandler {
    * or more, and a tree of them cost as much again to build as to write.
    */
   private static byte[] assignmentJson(String ns, String worker, String requestId, List<AttemptRecord> attempts) {
+    // a request's attempts share their spec (most often) and their start and expiration times
+    RepeatedText spec = new RepeatedText();
+    RepeatedText start = new RepeatedText();
+    RepeatedText expiration = new RepeatedText();
     return Json.bytes(256 + 192 * attempts.size(), out -> {
       out.writeStartObject();
-      out.writeFieldName(Json.encoded("namespace"));
+      out.writeFieldName(NAMESPACE);
       out.writeString(ns);
-      out.writeFieldName(Json.encoded("worker"));
+      out.writeFieldName(WORKER);
       out.writeString(worker);
-      out.writeFieldName(Json.encoded("request_id"));
+      out.writeFieldName(REQUEST_ID);
       out.writeString(requestId); // null: written as null
-      out.writeFieldName(Json.encoded("attempts"));
+      out.writeFieldName(ATTEMPTS);
       out.writeStartArray();
       for (AttemptRecord attempt : attempts) {
         out.writeStartObject();
-        out.writeFieldName(Json.encoded("attempt_id"));
+        out.writeFieldName(ATTEMPT_ID);
         out.writeString(attempt.id());
-        out.writeFieldName(Json.encoded("work_spec_name"));
-        out.writeString(attempt.spec());
-        out.writeFieldName(Json.encoded("work_unit_name"));
+        out.writeFieldName(WORK_SPEC_NAME);
+        out.writeString(spec.of(attempt.spec()));
+        out.writeFieldName(WORK_UNIT_NAME);
         out.writeString(attempt.unit());
-        out.writeFieldName(Json.encoded("data"));
+        out.writeFieldName(DATA);
         Json.write(out, attempt.data());
-        out.writeFieldName(Json.encoded("start_time"));
-        out.writeString(Times.format(attempt.startTime()));
-        out.writeFieldName(Json.encoded("expiration_time"));
-        out.writeString(Times.format(attempt.expirationTime()));
+        out.writeFieldName(START_TIME);
+        out.writeString(start.of(Times.format(attempt.startTime())));
+        out.writeFieldName(EXPIRATION_TIME);
+        out.writeString(expiration.of(Times.format(attempt.expirationTime())));
         out.writeEndObject();
       }
       out.writeEndArray();
