@@ -35,7 +35,7 @@ final class AttemptBlocks {
   static final int SHIFT = 6;
   private static final int SIZE = 1 << SHIFT;
 
-  /** The three bitmap indexes. */
+  /** The three bitmap indexes: a worker's attempts and active attempts ({@link #markWorker}), the deadlines. */
   enum Kind {
     WORKER_ATTEMPTS, WORKER_ACTIVE, DEADLINE
   }
@@ -102,14 +102,21 @@ final class AttemptBlocks {
     return !newBlocks.isEmpty() && newBlocks.contains(new UnitsKey(ns, block));
   }
 
-  /** Lists ({@code on}) or unlists the attempt in a bitmap entry; {@code worker} or {@code expiration} as the kind needs. */
-  void mark(Kind kind, String ns, String worker, long expiration, long seq, boolean on) {
-    BitsKey key = new BitsKey(kind, ns, kind == Kind.DEADLINE ? null : worker, kind == Kind.DEADLINE ? expiration : 0,
-        block(seq));
+  /** Lists ({@code on}) or unlists the attempt in its worker's attempts or active attempts. */
+  void markWorker(Kind kind, String ns, String worker, long seq, boolean on) {
+    mark(new BitsKey(kind, ns, worker, 0, block(seq)), seq, on);
+  }
+
+  /** Lists ({@code on}) or unlists the attempt among those expiring at {@code expiration}. */
+  void markDeadline(String ns, long expiration, long seq, boolean on) {
+    mark(new BitsKey(Kind.DEADLINE, ns, null, expiration, block(seq)), seq, on);
+  }
+
+  private void mark(BitsKey key, long seq, boolean on) {
     Bits entry = bits.get(key);
     if (entry == null) {
       entry = new Bits();
-      entry.value = isNew(ns, key.block()) ? 0 : decodeBits(store.get(key.key()));
+      entry.value = isNew(key.ns(), key.block()) ? 0 : decodeBits(store.get(key.key()));
       bits.put(key, entry);
     }
     long mask = 1L << offset(seq);

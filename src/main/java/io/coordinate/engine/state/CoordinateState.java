@@ -65,7 +65,7 @@ public final class CoordinateState extends StateReader {
     // the deadline index lies outside the namespace's range: its pending attempts leave it first
     for (WorkerRecord worker : workers(ns)) {
       for (AttemptRecord attempt : workerActiveAttempts(ns, worker.name())) {
-        blocks.mark(AttemptBlocks.Kind.DEADLINE, ns, null, attempt.expirationTime(), attempt.seq(), false);
+        blocks.markDeadline(ns, attempt.expirationTime(), attempt.seq(), false);
       }
     }
     blocks.flush();
@@ -289,10 +289,10 @@ public final class CoordinateState extends StateReader {
       long seq = attempt.seq();
       writable.delete(Keys.attempt(ns, seq));
       blocks.setUnitKey(ns, seq, null);
-      blocks.mark(AttemptBlocks.Kind.WORKER_ATTEMPTS, ns, attempt.worker(), 0, seq, false);
-      blocks.mark(AttemptBlocks.Kind.WORKER_ACTIVE, ns, attempt.worker(), 0, seq, false);
+      blocks.markWorker(AttemptBlocks.Kind.WORKER_ATTEMPTS, ns, attempt.worker(), seq, false);
+      blocks.markWorker(AttemptBlocks.Kind.WORKER_ACTIVE, ns, attempt.worker(), seq, false);
       if (attempt.status() == AttemptStatus.PENDING) {
-        blocks.mark(AttemptBlocks.Kind.DEADLINE, ns, null, attempt.expirationTime(), seq, false);
+        blocks.markDeadline(ns, attempt.expirationTime(), seq, false);
       }
     }
     deleteRange(Keys.unitAttempts(ns, unit.spec(), unit.name()));
@@ -352,21 +352,21 @@ public final class CoordinateState extends StateReader {
     long seq = after.seq();
     String worker = after.worker();
     if (before == null) {
-      blocks.mark(AttemptBlocks.Kind.WORKER_ATTEMPTS, ns, worker, 0, seq, true);
+      blocks.markWorker(AttemptBlocks.Kind.WORKER_ATTEMPTS, ns, worker, seq, true);
     }
     boolean wasPending = before != null && before.status() == AttemptStatus.PENDING;
     boolean isPending = after.status() == AttemptStatus.PENDING;
     if (wasPending && (!isPending || before.expirationTime() != after.expirationTime())) {
-      blocks.mark(AttemptBlocks.Kind.DEADLINE, ns, null, before.expirationTime(), seq, false);
+      blocks.markDeadline(ns, before.expirationTime(), seq, false);
     }
     if (isPending) {
-      blocks.mark(AttemptBlocks.Kind.DEADLINE, ns, null, after.expirationTime(), seq, true);
+      blocks.markDeadline(ns, after.expirationTime(), seq, true);
       if (hints != null) {
         hints.deadlineInserted(after.expirationTime());
       }
-      blocks.mark(AttemptBlocks.Kind.WORKER_ACTIVE, ns, worker, 0, seq, true);
+      blocks.markWorker(AttemptBlocks.Kind.WORKER_ACTIVE, ns, worker, seq, true);
     } else if (wasPending) {
-      blocks.mark(AttemptBlocks.Kind.WORKER_ACTIVE, ns, worker, 0, seq, false);
+      blocks.markWorker(AttemptBlocks.Kind.WORKER_ACTIVE, ns, worker, seq, false);
     }
   }
 
@@ -426,7 +426,7 @@ public final class CoordinateState extends StateReader {
 
   /** Drops a deadline entry that no longer matches a pending attempt. */
   public void dropStaleDeadline(Keys.AttemptDeadlineKey key) {
-    blocks.mark(AttemptBlocks.Kind.DEADLINE, key.namespace(), null, key.expiration(), key.attemptSeq(), false);
+    blocks.markDeadline(key.namespace(), key.expiration(), key.attemptSeq(), false);
   }
 
   @Override

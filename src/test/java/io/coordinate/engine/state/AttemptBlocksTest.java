@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -51,7 +52,7 @@ class AttemptBlocksTest {
   void changesReachTheStoreOnlyAtFlushAndAnEmptiedEntryIsDeleted() {
     AttemptBlocks blocks = new AttemptBlocks(store);
     for (long seq = 60; seq <= 66; seq++) {
-      blocks.mark(AttemptBlocks.Kind.WORKER_ACTIVE, "ns", "w", 0, seq, true);
+      blocks.markWorker(AttemptBlocks.Kind.WORKER_ACTIVE, "ns", "w", seq, true);
       blocks.setUnitKey("ns", seq, bytes("u" + seq));
     }
     assertThat(store.size()).isZero();
@@ -66,7 +67,7 @@ class AttemptBlocksTest {
 
     AttemptBlocks next = new AttemptBlocks(store);
     for (long seq = 64; seq <= 66; seq++) {
-      next.mark(AttemptBlocks.Kind.WORKER_ACTIVE, "ns", "w", 0, seq, false);
+      next.markWorker(AttemptBlocks.Kind.WORKER_ACTIVE, "ns", "w", seq, false);
       next.setUnitKey("ns", seq, null);
     }
     next.flush();
@@ -77,44 +78,26 @@ class AttemptBlocksTest {
 
   @Test
   void theEntriesOfABlockWhoseFirstAttemptStartsNowAreNotLookedFor() {
-    List<byte[]> reads = new ArrayList<>();
-    KeyValueStore counting = new KeyValueStore() {
-      @Override
-      public byte[] get(byte[] key) {
-        reads.add(key);
-        return store.get(key);
-      }
-
-      @Override
-      public KeyValueIterator range(byte[] from, byte[] to) {
-        return store.range(from, to);
-      }
-
-      @Override
-      public void put(byte[] key, byte[] value) {
-        store.put(key, value);
-      }
-
-      @Override
-      public void delete(byte[] key) {
-        store.delete(key);
-      }
-    };
+    RecordingStore counting = new RecordingStore(store);
     AttemptBlocks blocks = new AttemptBlocks(counting);
     for (long seq = 62; seq <= 66; seq++) {
       blocks.starting("ns", seq);
-      blocks.mark(AttemptBlocks.Kind.WORKER_ATTEMPTS, "ns", "w", 0, seq, true);
-      blocks.mark(AttemptBlocks.Kind.DEADLINE, "ns", null, 1000, seq, true);
+      blocks.markWorker(AttemptBlocks.Kind.WORKER_ATTEMPTS, "ns", "w", seq, true);
+      blocks.markDeadline("ns", 1000, seq, true);
       blocks.setUnitKey("ns", seq, bytes("u" + seq));
     }
-    assertThat(reads).as("block 0's three entries; block 1 starts at 64").containsExactly(
-        Keys.workerAttemptBlock("ns", "w", 0), Keys.attemptDeadlineBlock(1000, "ns", 0),
-        Keys.attemptUnitsBlock("ns", 0));
+    assertThat(counting.reads).as("block 0's three entries; block 1 starts at 64").containsExactly(
+        hex(Keys.workerAttemptBlock("ns", "w", 0)), hex(Keys.attemptDeadlineBlock(1000, "ns", 0)),
+        hex(Keys.attemptUnitsBlock("ns", 0)));
 
     blocks.flush();
-    reads.clear();
-    blocks.mark(AttemptBlocks.Kind.WORKER_ACTIVE, "ns", "w", 0, 65, true);
-    assertThat(reads).as("after a flush the block's entries are in the store").hasSize(1);
+    counting.reads.clear();
+    blocks.markWorker(AttemptBlocks.Kind.WORKER_ACTIVE, "ns", "w", 65, true);
+    assertThat(counting.reads).as("after a flush the block's entries are in the store").hasSize(1);
+  }
+
+  private static String hex(byte[] key) {
+    return HexFormat.of().formatHex(key);
   }
 
   private static byte[] bytes(String text) {

@@ -94,23 +94,23 @@ class CoordinateStateTest {
     h.setSpec("{\"name\":\"spec\"}");
     h.addUnits("spec", "a", "b", "c");
     h.expire(h.requestOne()).ok(); // a holds its expired attempt: its entry carries no value
-    List<String> storeReads = new ArrayList<>();
-    StateReader reader = new StateReader(new WriteBuffer(countingReads(storeReads)));
+    RecordingStore recorded = new RecordingStore(h.store(), HexFormat.of()::formatHex, false);
+    StateReader reader = new StateReader(new WriteBuffer(recorded));
 
     assertThat(reader.bestAvailableUnits(NS, "spec", 3)).containsExactly("a", "b", "c");
     assertThat(reader.unit(NS, "spec", "b").status()).isEqualTo(UnitStatus.AVAILABLE);
     assertThat(reader.unit(NS, "spec", "c").name()).isEqualTo("c");
-    assertThat(storeReads).as("b and c came with the scan").isEmpty();
+    assertThat(recorded.reads).as("b and c came with the scan").isEmpty();
     assertThat(reader.unit(NS, "spec", "a").attemptCount()).isEqualTo(1);
-    assertThat(storeReads).containsExactly(HexFormat.of().formatHex(Keys.unit(NS, "spec", "a")));
+    assertThat(recorded.reads).containsExactly(HexFormat.of().formatHex(Keys.unit(NS, "spec", "a")));
   }
 
   @Test
   void aBatchOfCloseNamesIsReadInOneScanAndSpreadNamesOneByOne() {
     h.setSpec("{\"name\":\"spec\"}");
     h.addUnits("spec", "u-02", "u-04");
-    List<String> storeReads = new ArrayList<>();
-    StateReader reader = new StateReader(new WriteBuffer(countingReads(storeReads)));
+    RecordingStore recorded = new RecordingStore(h.store(), HexFormat.of()::formatHex, false);
+    StateReader reader = new StateReader(new WriteBuffer(recorded));
 
     reader.prefetchUnits(NS, "spec", List.of("u-03", "u-01", "u-02", "u-04"));
 
@@ -118,14 +118,14 @@ class CoordinateStateTest {
     assertThat(reader.unit(NS, "spec", "u-02").name()).isEqualTo("u-02");
     assertThat(reader.unit(NS, "spec", "u-03")).isNull();
     assertThat(reader.unit(NS, "spec", "u-04").name()).isEqualTo("u-04");
-    assertThat(storeReads).as("all four came with the scan").isEmpty();
+    assertThat(recorded.reads).as("all four came with the scan").isEmpty();
 
     h.addUnits("spec", "v-1", "v-2", "v-3", "v-4", "v-5"); // between w-0 and w-9: more others than the batch
-    StateReader spread = new StateReader(new WriteBuffer(countingReads(storeReads)));
+    StateReader spread = new StateReader(new WriteBuffer(recorded));
     spread.prefetchUnits(NS, "spec", List.of("u-00", "w-9"));
     assertThat(spread.unit(NS, "spec", "u-00")).isNull();
     assertThat(spread.unit(NS, "spec", "w-9")).isNull();
-    assertThat(storeReads).as("read by key").hasSize(2);
+    assertThat(recorded.reads).as("read by key").hasSize(2);
   }
 
   @Test
@@ -134,11 +134,11 @@ class CoordinateStateTest {
     h.addUnits("spec", "a", "b", "c");
     List<Long> seqs = h.request("count", 3).stream().map(attempt -> Long.parseLong(attempt.id())).toList();
     assertThat(seqs).containsExactly(1L, 2L, 3L);
-    List<String> storeReads = new ArrayList<>();
-    StateReader reader = new StateReader(new WriteBuffer(countingReads(storeReads)));
+    RecordingStore recorded = new RecordingStore(h.store(), HexFormat.of()::formatHex, false);
+    StateReader reader = new StateReader(new WriteBuffer(recorded));
 
     assertThat(seqs.stream().map(seq -> reader.attempt(NS, seq).unit())).containsExactly("a", "b", "c");
-    assertThat(storeReads).as("the block's entry once, then the units by key")
+    assertThat(recorded.reads).as("the block's entry once, then the units by key")
         .containsExactly(HexFormat.of().formatHex(Keys.attemptUnitsBlock(NS, 0)),
             HexFormat.of().formatHex(Keys.unit(NS, "spec", "a")),
             HexFormat.of().formatHex(Keys.unit(NS, "spec", "b")),
@@ -147,12 +147,7 @@ class CoordinateStateTest {
 
   @Test
   void aRequestWritesOneEntryPerBlockOfItsAttemptsAndTheirFinishDeletesThem() {
-    h.setSpec("{\"name\":\"spec\"}");
-    List<String> names = new ArrayList<>();
-    for (int i = 0; i < 70; i++) {
-      names.add(String.format("u%02d", i));
-    }
-    h.addUnits("spec", names.toArray(String[]::new));
+    addSeventyUnits();
     List<Attempt> started = h.request("count", 70);
     assertThat(started).extracting(Attempt::id).first().isEqualTo("1");
     assertThat(started).extracting(Attempt::id).last().isEqualTo("70");
@@ -184,14 +179,19 @@ class CoordinateStateTest {
     assertThat(h.reader().workerAttempts(NS, "worker")).hasSize(70);
   }
 
-  @Test
-  void dueDeadlinesComeInAttemptOrderUpToTheLimitAcrossBlocks() {
+  /** Units u00-u69 in "spec": a request for all of them fills attempt blocks 0 (1-63) and 1 (64-70). */
+  private void addSeventyUnits() {
     h.setSpec("{\"name\":\"spec\"}");
     List<String> names = new ArrayList<>();
     for (int i = 0; i < 70; i++) {
       names.add(String.format("u%02d", i));
     }
     h.addUnits("spec", names.toArray(String[]::new));
+  }
+
+  @Test
+  void dueDeadlinesComeInAttemptOrderUpToTheLimitAcrossBlocks() {
+    addSeventyUnits();
     h.request("count", 70);
     long after = h.reader().attempt(NS, 1).expirationTime() + 1;
 
@@ -201,28 +201,6 @@ class CoordinateStateTest {
         .containsExactlyElementsOf(LongStream.rangeClosed(1, 65).boxed().toList());
     assertThat(h.reader().dueAttemptDeadlines(after, 100)).hasSize(70);
     assertThat(h.reader().dueAttemptDeadlines(after - 1, 100)).as("expiration == now is alive").isEmpty();
-  }
-
-  /** The harness's store, recording the keys read by key (scans are not recorded); writes are dropped. */
-  private KeyValueStore countingReads(List<String> reads) {
-    return new KeyValueStore() {
-      @Override
-      public byte[] get(byte[] key) {
-        reads.add(HexFormat.of().formatHex(key));
-        return h.store().get(key);
-      }
-
-      @Override
-      public KeyValueIterator range(byte[] from, byte[] to) {
-        return h.store().range(from, to);
-      }
-
-      @Override
-      public void put(byte[] key, byte[] value) {}
-
-      @Override
-      public void delete(byte[] key) {}
-    };
   }
 
   @Test

@@ -98,7 +98,7 @@ class WriteBufferTest {
   @Test
   void commitAppliesEveryWriteOnceAndEmptiesTheBuffer() {
     base.put(b("gone"), b("x"));
-    CountingStore counting = new CountingStore(base);
+    RecordingStore counting = new RecordingStore(base, WriteBufferTest::s, true);
     WriteBuffer writes = new WriteBuffer(counting);
     writes.put(b("counter"), b("1"));
     writes.put(b("counter"), b("2"));
@@ -119,7 +119,7 @@ class WriteBufferTest {
   @Test
   void aCommandAsksTheStoreForAKeyOnceAndStillSeesItsOwnWritesFirst() {
     base.put(b("unit"), b("1"));
-    CountingStore counting = new CountingStore(base);
+    RecordingStore counting = new RecordingStore(base, WriteBufferTest::s, true);
     WriteBuffer writes = new WriteBuffer(counting);
 
     assertThat(s(writes.get(b("unit")))).isEqualTo("1");
@@ -196,39 +196,5 @@ class WriteBufferTest {
       chars[i] = (char) ('a' + random.nextInt(6));
     }
     return new String(chars);
-  }
-
-  /** Records the writes that reach the store. */
-  private static final class CountingStore implements KeyValueStore {
-    private final KeyValueStore delegate;
-    private final List<String> writes = new ArrayList<>();
-    private final List<String> reads = new ArrayList<>();
-
-    CountingStore(KeyValueStore delegate) {
-      this.delegate = delegate;
-    }
-
-    @Override
-    public byte[] get(byte[] key) {
-      reads.add(s(key));
-      return delegate.get(key);
-    }
-
-    @Override
-    public KeyValueIterator range(byte[] from, byte[] to) {
-      return delegate.range(from, to);
-    }
-
-    @Override
-    public void put(byte[] key, byte[] value) {
-      writes.add("put " + s(key));
-      delegate.put(key, value);
-    }
-
-    @Override
-    public void delete(byte[] key) {
-      writes.add("delete " + s(key));
-      delegate.delete(key);
-    }
   }
 }
