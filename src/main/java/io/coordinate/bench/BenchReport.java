@@ -63,9 +63,13 @@ public final class BenchReport {
     }
   }
 
-  /** (d) latency under a rate-limited load. */
+  /**
+   * (d) latency under a rate-limited load; a request's round trip also in two parts, on the wall clock in whole
+   * milliseconds: until the app processed it, and from then until the worker read its assignment.
+   */
   public record Latency(double targetUnitsPerSecond, double achievedUnitsPerSecond, double seconds, int inflight,
-      LatencyRecorder.Summary request, LatencyRecorder.Summary addToAttempt, double otherCpuCores) {}
+      LatencyRecorder.Summary request, LatencyRecorder.Summary requestToProcessed,
+      LatencyRecorder.Summary processedToSeen, LatencyRecorder.Summary addToAttempt, double otherCpuCores) {}
 
   /**
    * (e) memory and disk after the lifecycle load. The RSS is this whole bench JVM's (the app, the load generator
@@ -392,6 +396,10 @@ public final class BenchReport {
       l.put("inflight_per_worker", latency.inflight());
       l.put("requests", latency.request().count());
       put(l, "request_max_ms", latency.request().maxMs(), 2);
+      put(l, "request_to_processed_p50_ms", latency.requestToProcessed().p50Ms(), 0);
+      put(l, "request_to_processed_p99_ms", latency.requestToProcessed().p99Ms(), 0);
+      put(l, "processed_to_seen_p50_ms", latency.processedToSeen().p50Ms(), 0);
+      put(l, "processed_to_seen_p99_ms", latency.processedToSeen().p99Ms(), 0);
       l.put("units", latency.addToAttempt().count());
       put(l, "add_to_attempt_max_ms", latency.addToAttempt().maxMs(), 2);
       put(l, "other_processes_cpu_cores", latency.otherCpuCores(), 2);
@@ -489,6 +497,8 @@ public final class BenchReport {
           latency.targetUnitsPerSecond());
       rows.add(row("d. request -> assignment", millis(latency.request()),
           load + ", " + latency.request().count() + " requests" + others(latency.otherCpuCores())));
+      rows.add(row("   until the app processed it", millis(latency.requestToProcessed()),
+          "then until the worker read it: " + millis(latency.processedToSeen()) + " (the wait for the commit)"));
       rows.add(row("d. add -> first attempt", millis(latency.addToAttempt()),
           latency.addToAttempt().count() + " units"));
     }

@@ -29,8 +29,11 @@ import org.apache.kafka.common.TopicPartition;
  */
 final class CommandClient implements AutoCloseable {
 
-  /** A record as it arrived: the dispatcher's clock at arrival and the parsed value. */
-  record Received(long nanos, JsonNode value) {}
+  /**
+   * A record as it arrived: the dispatcher's clock at arrival, the wall clock then, the record's timestamp (the
+   * app's wall clock when it processed the command that made it) and the parsed value.
+   */
+  record Received(long nanos, long wallMillis, long timestampMillis, JsonNode value) {}
 
   private final TopicNames topics;
   private final String replyTo;
@@ -104,13 +107,14 @@ final class CommandClient implements AutoCloseable {
       while (!stopped) {
         for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(50))) {
           long now = System.nanoTime();
+          long wall = System.currentTimeMillis();
           if (record.topic().equals(topics.assignments())) {
             BlockingQueue<Received> inbox = inboxes.get(record.key());
             if (inbox != null) {
-              inbox.add(new Received(now, parse(record.value())));
+              inbox.add(new Received(now, wall, record.timestamp(), parse(record.value())));
             }
           } else if (replyTo.equals(record.key())) {
-            replyHandler.accept(new Received(now, parse(record.value())));
+            replyHandler.accept(new Received(now, wall, record.timestamp(), parse(record.value())));
           }
         }
       }

@@ -48,12 +48,15 @@ final class LatencyProbe {
     return (int) Math.max(1, Math.ceil(2 * rate * 0.150 / ((double) workers * batch)));
   }
 
-  private long request(String namespace, String worker, long sequence) {
+  /** When a request was handed to the producer: the client's clock and the wall clock. */
+  private record Sent(long nanos, long wallMillis) {}
+
+  private Sent request(String namespace, String worker, long sequence) {
     ObjectNode request = CommandClient.command("request_attempts", namespace);
     request.put("worker", worker).put("count", batch).put("request_id", worker + "-" + sequence);
-    long sentAt = System.nanoTime();
+    Sent sent = new Sent(System.nanoTime(), System.currentTimeMillis());
     client.send(namespace, request);
-    return sentAt;
+    return sent;
   }
 
   BenchReport.Latency run(String namespace, double rate, double seconds) throws InterruptedException {
@@ -64,6 +67,10 @@ final class LatencyProbe {
 
     LatencyRecorder requestLatency = new LatencyRecorder();
     LatencyRecorder addLatency = new LatencyRecorder();
+    // The request's round trip in two parts, on the wall clock (ms) of this JVM and of the app: until the app
+    // processed it (the assignment's timestamp) and from then until the worker read it (the commit's share).
+    LatencyRecorder toProcessed = new LatencyRecorder();
+    LatencyRecorder processedToSeen = new LatencyRecorder();
     ConcurrentHashMap<String, Long> addedAt = new ConcurrentHashMap<>();
     AtomicLong sent = new AtomicLong();
     AtomicReference<Throwable> failure = new AtomicReference<>();
@@ -119,7 +126,7 @@ final class LatencyProbe {
       Thread thread = new Thread(() -> {
         try {
           // Answers to one worker come in the order of its requests: the head is the oldest outstanding.
-          ArrayDeque<Long> sentAt = new ArrayDeque<>();
+          ArrayDeque<Sent> sentAt = new ArrayDeque<>();
           long sequence = 0;
           boolean stopping = false;
           for (int i = 0; i < inflight; i++) {
@@ -131,9 +138,11 @@ final class LatencyProbe {
               client.checkHealthy();
               throw new IllegalStateException(worker + ": no assignment for 60 s");
             }
-            long requestSent = sentAt.remove();
-            if (requestSent >= countFrom && requestSent < loadEnds) {
-              requestLatency.record(assignment.nanos() - requestSent);
+            Sent requestSent = sentAt.remove();
+            if (requestSent.nanos() >= countFrom && requestSent.nanos() < loadEnds) {
+              requestLatency.record(assignment.nanos() - requestSent.nanos());
+              toProcessed.record((assignment.timestampMillis() - requestSent.wallMillis()) * 1_000_000);
+              processedToSeen.record((assignment.wallMillis() - assignment.timestampMillis()) * 1_000_000);
             }
             JsonNode attempts = assignment.value().path("attempts");
             if (!attempts.isEmpty()) {
@@ -177,7 +186,6 @@ final class LatencyProbe {
     LOG.info("latency: {} units at {} units/s; {} requests counted ({} in flight per worker)", sent.get(), achieved,
         requestLatency.count(), inflight);
     return new BenchReport.Latency(rate, achieved, seconds, inflight, requestLatency.summary(),
-        addLatency.summary(),
-        cpu.otherProcessesCores());
+        toProcessed.summary(), processedToSeen.summary(), addLatency.summary(), cpu.otherProcessesCores());
   }
 }

@@ -21,6 +21,7 @@ class BenchReportTest {
         .lifecycle(new BenchReport.Lifecycle(200_000, 4.0, 10.0, 4_000, 0, 1.9, 0.3, 100, 1_600,
             new double[] {30_000, 28_000, 26_000, 24_000, 22_000, 20_000, 18_000, 16_000, 14_000, 12_000}, 0.97)) // 20,000 units/s
         .latency(new BenchReport.Latency(10_000, 9_990, 20, 4, new LatencyRecorder.Summary(500, 120, 190, 250),
+            new LatencyRecorder.Summary(500, 20, 45, 60), new LatencyRecorder.Summary(500, 100, 150, 190),
             new LatencyRecorder.Summary(9_000, 180, 260, 300), 0.05))
         .resources(new BenchReport.Resources(800L << 20, 900L << 20, true, 220_000, 22L << 20, 44L << 20, 11L << 20))
         .scale(List.of(new BenchReport.ScaleFigure(10_000, 1e5, 20, 400),
@@ -92,6 +93,9 @@ class BenchReportTest {
     assertThat(json.get("config").get("units").asInt()).isEqualTo(200_000);
     assertThat(json.get("details").get("lifecycle").get("client_bound").asBoolean()).isTrue(); // 100 ms < 2 x 100
     assertThat(json.get("details").get("lifecycle").get("units_per_s_by_tenth").get(9).asDouble()).isEqualTo(12_000.0);
+    assertThat(json.at("/details/latency/request_to_processed_p99_ms").asDouble()).isEqualTo(45.0);
+    assertThat(json.at("/details/latency/processed_to_seen_p50_ms").asDouble()).isEqualTo(100.0);
+    assertThat(json.at("/details/latency/processed_to_seen_p99_ms").asDouble()).isEqualTo(150.0);
     assertThat(json.get("git_commit").asText()).isEqualTo("abc123");
   }
 
@@ -177,7 +181,8 @@ class BenchReportTest {
     assertThat(table).contains("a. baseline", "40,000 records/s", "b. peer", "100,000 records/s",
         "c. lifecycle: request+finish", "20,000 units/s", "ratio to baseline", "0.500", "CLIENT-BOUND",
         "30,000 / 12,000 units/s", "stream thread 97% busy",
-        "d. request -> assignment", "p50 120.0 / p99 190.0 ms", "e. request_attempts @ 10,000,000 units",
+        "d. request -> assignment", "p50 120.0 / p99 190.0 ms", "until the app processed it", "p50 20.0 / p99 45.0 ms",
+        "then until the worker read it: p50 100.0 / p99 150.0 ms", "e. request_attempts @ 10,000,000 units",
         "e. RSS of the whole bench JVM", "not the app's: broker + app + load generator in one JVM",
         "e. disk per million units", "f. app alone: add", "25,000 units/s", "f. app alone: RSS at 10,000,000 units",
         "700 MiB", "peak 900 MiB; heap 300 MiB committed (-Xmx512m) + non-heap 90 MiB; RocksDB cache 256 MiB; "

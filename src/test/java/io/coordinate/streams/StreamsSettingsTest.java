@@ -1,0 +1,37 @@
+package io.coordinate.streams;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.coordinate.app.AppConfig;
+import java.nio.file.Path;
+import java.util.Properties;
+import org.apache.kafka.streams.StreamsConfig;
+import org.junit.jupiter.api.Test;
+
+class StreamsSettingsTest {
+
+  private final Properties props =
+      StreamsSettings.of(AppConfig.defaults("127.0.0.1:9092", 8080, Path.of("/var/lib/coordinate")));
+
+  @Test
+  void exactlyOnceWithTheConfiguredCommitInterval() {
+    assertThat(props.get(StreamsConfig.PROCESSING_GUARANTEE_CONFIG)).isEqualTo("exactly_once_v2");
+    assertThat(props.get(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG)).isEqualTo(100L);
+    assertThat(props.get(StreamsConfig.STATE_DIR_CONFIG)).isEqualTo("/var/lib/coordinate");
+    assertThat(props.get(StreamsConfig.APPLICATION_SERVER_CONFIG)).isEqualTo("127.0.0.1:8080");
+  }
+
+  @Test
+  void anIdlePollBlocksATenthOfTheCommitIntervalAtMost() {
+    // a commit is checked for between polls: a long idle poll delays it, and every output with it
+    assertThat(props.get(StreamsConfig.POLL_MS_CONFIG)).isEqualTo(10L);
+    assertThat(new StreamsConfig(props).getLong(StreamsConfig.POLL_MS_CONFIG)).isEqualTo(10L);
+  }
+
+  @Test
+  void producerBatchesUpTo128KibCompressedWithLz4() {
+    assertThat(props.get(StreamsConfig.producerPrefix("batch.size"))).isEqualTo(131_072);
+    assertThat(props.get(StreamsConfig.producerPrefix("linger.ms"))).isEqualTo(5);
+    assertThat(props.get(StreamsConfig.producerPrefix("compression.type"))).isEqualTo("lz4");
+  }
+}
