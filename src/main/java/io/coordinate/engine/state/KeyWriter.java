@@ -11,8 +11,18 @@ import java.util.Arrays;
  */
 public final class KeyWriter {
 
-  private byte[] bytes = new byte[64];
+  private byte[] bytes;
   private int length;
+
+  public KeyWriter() {
+    bytes = new byte[64];
+  }
+
+  /** A key that starts with {@code prefix} (an encoded prefix kept for reuse: it is copied, not kept). */
+  public KeyWriter(byte[] prefix) {
+    bytes = Arrays.copyOf(prefix, prefix.length + 48);
+    length = prefix.length;
+  }
 
   public KeyWriter tag(byte tag) {
     ensure(1);

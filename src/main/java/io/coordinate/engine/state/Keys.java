@@ -2,6 +2,7 @@ package io.coordinate.engine.state;
 
 import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * The one owner of every key layout of the state store. All records and indexes live in one ordered key
@@ -239,7 +240,7 @@ public final class Keys {
   }
 
   public static byte[] spec(String ns, String spec) {
-    return ns(ns).tag(SPEC).string(spec).toBytes();
+    return specPrefix(ns, SPEC, spec).toBytes();
   }
 
   public static byte[] allSpecs(String ns) {
@@ -247,11 +248,11 @@ public final class Keys {
   }
 
   public static byte[] count(String ns, String spec, UnitStatus status) {
-    return ns(ns).tag(COUNT).string(spec).tag(status.code()).toBytes();
+    return specPrefix(ns, COUNT, spec).tag(status.code()).toBytes();
   }
 
   public static byte[] counts(String ns, String spec) {
-    return ns(ns).tag(COUNT).string(spec).toBytes();
+    return specPrefix(ns, COUNT, spec).toBytes();
   }
 
   public static UnitStatus countStatus(byte[] key) {
@@ -259,19 +260,19 @@ public final class Keys {
   }
 
   public static byte[] unit(String ns, String spec, String unit) {
-    return ns(ns).tag(UNIT).string(spec).string(unit).toBytes();
+    return specPrefix(ns, UNIT, spec).string(unit).toBytes();
   }
 
   public static byte[] units(String ns, String spec) {
-    return ns(ns).tag(UNIT).string(spec).toBytes();
+    return specPrefix(ns, UNIT, spec).toBytes();
   }
 
   public static byte[] available(String ns, String spec, double priority, String unit) {
-    return ns(ns).tag(AVAILABLE).string(spec).float64Descending(priority).string(unit).toBytes();
+    return specPrefix(ns, AVAILABLE, spec).float64Descending(priority).string(unit).toBytes();
   }
 
   public static byte[] availableUnits(String ns, String spec) {
-    return ns(ns).tag(AVAILABLE).string(spec).toBytes();
+    return specPrefix(ns, AVAILABLE, spec).toBytes();
   }
 
   /** The unit name at the end of an {@link #available} key. */
@@ -281,11 +282,11 @@ public final class Keys {
   }
 
   public static byte[] unitAttempt(String ns, String spec, String unit, long attemptSeq) {
-    return ns(ns).tag(UNIT_ATTEMPTS).string(spec).string(unit).int64(attemptSeq).toBytes();
+    return specPrefix(ns, UNIT_ATTEMPTS, spec).string(unit).int64(attemptSeq).toBytes();
   }
 
   public static byte[] unitAttempts(String ns, String spec, String unit) {
-    return ns(ns).tag(UNIT_ATTEMPTS).string(spec).string(unit).toBytes();
+    return specPrefix(ns, UNIT_ATTEMPTS, spec).string(unit).toBytes();
   }
 
   public static byte[] attempt(String ns, long attemptSeq) {
@@ -409,8 +410,39 @@ public final class Keys {
   }
 
   static KeyWriter ns(String ns) {
-    return new KeyWriter().tag(NAMESPACE_DATA).string(ns);
+    Prefix last = lastNamespace;
+    if (last == null || !last.matches(ns, null)) {
+      last = new Prefix(ns, null, new KeyWriter().tag(NAMESPACE_DATA).string(ns).toBytes());
+      lastNamespace = last;
+    }
+    return new KeyWriter(last.bytes);
   }
+
+  /**
+   * {@code 10 [ns] tag [spec]}, the start of a spec's units, available units, counts and attempt lists: a command's
+   * keys nearly all share their namespace and spec, so the last prefix of each tag is kept encoded.
+   */
+  private static KeyWriter specPrefix(String ns, byte tag, String spec) {
+    Prefix last = lastSpec[tag & 0xFF];
+    if (last == null || !last.matches(ns, spec)) {
+      last = new Prefix(ns, spec, ns(ns).tag(tag).string(spec).toBytes());
+      lastSpec[tag & 0xFF] = last;
+    }
+    return new KeyWriter(last.bytes);
+  }
+
+  /**
+   * An encoded key prefix and the names it encodes. Immutable, so threads that share the caches (the stream
+   * threads, the HTTP API's) at worst build one again; they never see one half-written.
+   */
+  private record Prefix(String ns, String spec, byte[] bytes) {
+    boolean matches(String ns, String spec) {
+      return this.ns.equals(ns) && Objects.equals(this.spec, spec);
+    }
+  }
+
+  private static Prefix lastNamespace;
+  private static final Prefix[] lastSpec = new Prefix[256];
 
   /** A parsed {@link #delayedUnit} key. */
   public record DelayedUnitKey(long notBefore, String namespace, String spec, String unit) {}

@@ -290,4 +290,19 @@ class KeysTest {
     assertThat(Keys.prefixEnd(new byte[] {1, (byte) 0xFF})).isEqualTo(new byte[] {2});
     assertThat(Keys.prefixEnd(new byte[] {1, 2})).isEqualTo(new byte[] {1, 3});
   }
+
+  @Test
+  void keysOfOtherNamespacesAndSpecsInTurnAreThoseBuiltFromScratch() {
+    // the last namespace and spec prefixes are kept encoded: a change of either must not reuse them
+    String[][] names = {{"ns", "spec"}, {"ns", "spec2"}, {"ns2", "spec"}, {"ns", "spec"}, {"n", "sspec"},
+        {"ns\u0000", "spec"}, {"ns", "\u00e9t\u00e9"}, {"ns", "spec"}};
+    for (String[] n : names) {
+      byte[] namespace = new KeyWriter().tag(Keys.NAMESPACE_DATA).string(n[0]).toBytes();
+      assertThat(Keys.unit(n[0], n[1], "u1")).isEqualTo(
+          new KeyWriter(namespace).tag(Keys.UNIT).string(n[1]).string("u1").toBytes());
+      assertThat(Keys.available(n[0], n[1], 2.5, "u1")).isEqualTo(
+          new KeyWriter(namespace).tag(Keys.AVAILABLE).string(n[1]).float64Descending(2.5).string("u1").toBytes());
+      assertThat(Keys.availableUnitName(Keys.available(n[0], n[1], 2.5, "u1"), n[0], n[1])).isEqualTo("u1");
+    }
+  }
 }
