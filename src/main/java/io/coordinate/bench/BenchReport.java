@@ -113,6 +113,7 @@ public final class BenchReport {
   private Share share;
   private Lifecycle lifecycle;
   private Latency latency;
+  private Latency latencyAtHalfBurnDown;
   private Resources resources;
   private List<ScaleFigure> scale = List.of();
   private Memory memory;
@@ -166,6 +167,16 @@ public final class BenchReport {
 
   public BenchReport latency(Latency value) {
     this.latency = value;
+    return this;
+  }
+
+  /**
+   * The latency load again at half the burn-down rate (c's units/s), for comparison with the runs before the
+   * latency load became half the end-to-end rate; not judged: adds are not in the burn-down, so it is more than
+   * half the app's load.
+   */
+  public BenchReport latencyAtHalfBurnDown(Latency value) {
+    this.latencyAtHalfBurnDown = value;
     return this;
   }
 
@@ -291,6 +302,7 @@ public final class BenchReport {
     for (double v : new double[] {baseline == null ? Double.NaN : baseline.otherCpuCores(),
         share == null ? Double.NaN : share.otherCpuCores(), lifecycle == null ? Double.NaN : lifecycle.otherCpuCores(),
         latency == null ? Double.NaN : latency.otherCpuCores(),
+        latencyAtHalfBurnDown == null ? Double.NaN : latencyAtHalfBurnDown.otherCpuCores(),
         memory == null ? Double.NaN : memory.otherCpuCores()}) {
       if (!Double.isNaN(v)) {
         max = Double.isNaN(max) ? v : Math.max(max, v);
@@ -389,20 +401,13 @@ public final class BenchReport {
       putWarmup(l, lifecycleWarmup);
     }
     if (latency != null) {
-      ObjectNode l = details.putObject("latency");
-      put(l, "target_units_per_s", latency.targetUnitsPerSecond(), 1);
-      put(l, "achieved_units_per_s", latency.achievedUnitsPerSecond(), 1);
-      put(l, "seconds", latency.seconds(), 1);
-      l.put("inflight_per_worker", latency.inflight());
-      l.put("requests", latency.request().count());
-      put(l, "request_max_ms", latency.request().maxMs(), 2);
-      put(l, "request_to_processed_p50_ms", latency.requestToProcessed().p50Ms(), 0);
-      put(l, "request_to_processed_p99_ms", latency.requestToProcessed().p99Ms(), 0);
-      put(l, "processed_to_seen_p50_ms", latency.processedToSeen().p50Ms(), 0);
-      put(l, "processed_to_seen_p99_ms", latency.processedToSeen().p99Ms(), 0);
-      l.put("units", latency.addToAttempt().count());
-      put(l, "add_to_attempt_max_ms", latency.addToAttempt().maxMs(), 2);
-      put(l, "other_processes_cpu_cores", latency.otherCpuCores(), 2);
+      putLatency(details.putObject("latency"), latency);
+    }
+    if (latencyAtHalfBurnDown != null) {
+      ObjectNode l = details.putObject("latency_at_half_burn_down");
+      putLatency(l, latencyAtHalfBurnDown);
+      put(l, "request_p50_ms", latencyAtHalfBurnDown.request().p50Ms(), 2);
+      put(l, "request_p99_ms", latencyAtHalfBurnDown.request().p99Ms(), 2);
     }
     if (resources != null) {
       ObjectNode r = details.putObject("resources");
@@ -502,6 +507,12 @@ public final class BenchReport {
       rows.add(row("d. add -> first attempt", millis(latency.addToAttempt()),
           latency.addToAttempt().count() + " units"));
     }
+    if (latencyAtHalfBurnDown != null) {
+      rows.add(row("d. request -> assignment at half c", millis(latencyAtHalfBurnDown.request()), String.format(
+          Locale.ROOT, "at %,.0f units/s, half the burn-down; not judged: with the adds that is more than half the app's"
+              + " load; until processed %s", latencyAtHalfBurnDown.achievedUnitsPerSecond(),
+          millis(latencyAtHalfBurnDown.requestToProcessed()))));
+    }
     for (ScaleFigure figure : scale) {
       rows.add(row(String.format(Locale.ROOT, "e. request_attempts @ %,d units", figure.units()),
           String.format(Locale.ROOT, "%.1f / %.1f µs", figure.request1Micros(), figure.request100Micros()),
@@ -571,6 +582,22 @@ public final class BenchReport {
 
   private static String rate(double value, String unit) {
     return String.format(Locale.ROOT, "%,.0f %s", value, unit);
+  }
+
+  private static void putLatency(ObjectNode l, Latency latency) {
+    put(l, "target_units_per_s", latency.targetUnitsPerSecond(), 1);
+    put(l, "achieved_units_per_s", latency.achievedUnitsPerSecond(), 1);
+    put(l, "seconds", latency.seconds(), 1);
+    l.put("inflight_per_worker", latency.inflight());
+    l.put("requests", latency.request().count());
+    put(l, "request_max_ms", latency.request().maxMs(), 2);
+    put(l, "request_to_processed_p50_ms", latency.requestToProcessed().p50Ms(), 0);
+    put(l, "request_to_processed_p99_ms", latency.requestToProcessed().p99Ms(), 0);
+    put(l, "processed_to_seen_p50_ms", latency.processedToSeen().p50Ms(), 0);
+    put(l, "processed_to_seen_p99_ms", latency.processedToSeen().p99Ms(), 0);
+    l.put("units", latency.addToAttempt().count());
+    put(l, "add_to_attempt_max_ms", latency.addToAttempt().maxMs(), 2);
+    put(l, "other_processes_cpu_cores", latency.otherCpuCores(), 2);
   }
 
   private static String millis(LatencyRecorder.Summary summary) {

@@ -53,7 +53,8 @@ public final class BenchRun {
   /**
    * @param bootstrapServers an external cluster, or null for an embedded broker in this JVM
    * @param commitIntervalMs the app's (and so the baseline's) commit interval, or null for the app's default
-   * @param latencyRate      units/s of the latency load, or null for half the lifecycle's throughput
+   * @param latencyRate      units/s of the latency load, or null for half the lifecycle's end-to-end rate (and again
+   *                         at half its burn-down rate, for comparison)
    * @param warmup           fraction of the units run first, untimed, for the baseline and the lifecycle
    * @param warmupMaxSeconds how long warm-up runs may go on while the JIT compilers have not settled
    * @param repeat           measured runs of the baseline and of the lifecycle; each reports its median run
@@ -213,11 +214,19 @@ public final class BenchRun {
               (long) options.units() * options.repeat() + warmupUnits * warmupRuns));
         }
         if (phases.contains(LATENCY)) {
+          // Half load: the latency load adds its units as it works them, so its maximum is the lifecycle's end
+          // to end rate (add + work), not the burn-down (work only).
           double rate = options.latencyRate() != null ? options.latencyRate()
-              : lifecycle != null ? lifecycle.unitsPerSecond() / 2 : 2_000;
+              : lifecycle != null ? lifecycle.endToEndUnitsPerSecond() / 2 : 2_000;
           progress.printf("== d. latency: %.0f units/s for %.0f s%n", rate, options.latencySeconds());
-          report.latency(new LatencyProbe(client, options.workers(), options.batch())
-              .run("bench-latency", rate, options.latencySeconds()));
+          LatencyProbe probe = new LatencyProbe(client, options.workers(), options.batch());
+          report.latency(probe.run("bench-latency", rate, options.latencySeconds()));
+          if (options.latencyRate() == null && lifecycle != null) {
+            double burnDownHalf = lifecycle.unitsPerSecond() / 2;
+            progress.printf("== d. latency at half the burn-down rate (not judged): %.0f units/s for %.0f s%n",
+                burnDownHalf, options.latencySeconds());
+            report.latencyAtHalfBurnDown(probe.run("bench-latency-2", burnDownHalf, options.latencySeconds()));
+          }
         }
       }
     } finally {

@@ -95,7 +95,8 @@ final class BenchCommand implements Callable<Integer> {
   double latencySeconds;
 
   @Option(names = "--latency-rate",
-      description = "Units/s added during the latency load (default: half the lifecycle's units/s).")
+      description = "Units/s added during the latency load (default: half the lifecycle's end-to-end units/s, add + work;"
+          + " then again at half its burn-down units/s, for comparison).")
   Double latencyRate;
 
   // A whole run first: batch commands call the hot methods few times with long loops inside, so C2 reaches

@@ -23,6 +23,9 @@ class BenchReportTest {
         .latency(new BenchReport.Latency(10_000, 9_990, 20, 4, new LatencyRecorder.Summary(500, 120, 190, 250),
             new LatencyRecorder.Summary(500, 20, 45, 60), new LatencyRecorder.Summary(500, 100, 150, 190),
             new LatencyRecorder.Summary(9_000, 180, 260, 300), 0.05))
+        .latencyAtHalfBurnDown(new BenchReport.Latency(10_000, 9_950, 20, 4,
+            new LatencyRecorder.Summary(480, 125, 230, 260), new LatencyRecorder.Summary(480, 30, 120, 150),
+            new LatencyRecorder.Summary(480, 95, 140, 170), new LatencyRecorder.Summary(9_000, 190, 280, 310), 0.06))
         .resources(new BenchReport.Resources(800L << 20, 900L << 20, true, 220_000, 22L << 20, 44L << 20, 11L << 20))
         .scale(List.of(new BenchReport.ScaleFigure(10_000, 1e5, 20, 400),
             new BenchReport.ScaleFigure(10_000_000, 9e4, 30, 1000)))
@@ -96,6 +99,12 @@ class BenchReportTest {
     assertThat(json.at("/details/latency/request_to_processed_p99_ms").asDouble()).isEqualTo(45.0);
     assertThat(json.at("/details/latency/processed_to_seen_p50_ms").asDouble()).isEqualTo(100.0);
     assertThat(json.at("/details/latency/processed_to_seen_p99_ms").asDouble()).isEqualTo(150.0);
+    // the comparison at half the burn-down rate is reported apart and judges nothing
+    assertThat(json.at("/details/latency_at_half_burn_down/request_p99_ms").asDouble()).isEqualTo(230.0);
+    assertThat(json.at("/details/latency_at_half_burn_down/achieved_units_per_s").asDouble()).isEqualTo(9_950.0);
+    assertThat(json.at("/details/latency_at_half_burn_down/request_to_processed_p99_ms").asDouble()).isEqualTo(120.0);
+    assertThat(json.get("request_p99_ms").asDouble()).isEqualTo(190.0);
+    assertThat(json.at("/targets/request_p99_le_2x_commit_interval").asBoolean()).isTrue();
     assertThat(json.get("git_commit").asText()).isEqualTo("abc123");
   }
 
@@ -182,7 +191,9 @@ class BenchReportTest {
         "c. lifecycle: request+finish", "20,000 units/s", "ratio to baseline", "0.500", "CLIENT-BOUND",
         "30,000 / 12,000 units/s", "stream thread 97% busy",
         "d. request -> assignment", "p50 120.0 / p99 190.0 ms", "until the app processed it", "p50 20.0 / p99 45.0 ms",
-        "then until the worker read it: p50 100.0 / p99 150.0 ms", "e. request_attempts @ 10,000,000 units",
+        "then until the worker read it: p50 100.0 / p99 150.0 ms",
+        "d. request -> assignment at half c", "p50 125.0 / p99 230.0 ms", "at 9,950 units/s, half the burn-down; not judged",
+        "e. request_attempts @ 10,000,000 units",
         "e. RSS of the whole bench JVM", "not the app's: broker + app + load generator in one JVM",
         "e. disk per million units", "f. app alone: add", "25,000 units/s", "f. app alone: RSS at 10,000,000 units",
         "700 MiB", "peak 900 MiB; heap 300 MiB committed (-Xmx512m) + non-heap 90 MiB; RocksDB cache 256 MiB; "
