@@ -22,13 +22,17 @@ import org.rocksdb.WriteBufferManager;
  * {@link #TOTAL_BYTES} whatever the number of stores, tasks or stored units; what does not fit is read from disk
  * (the OS page cache, which is not the process's RSS).
  *
- * <p>Sizes: {@link #TOTAL_BYTES} = 256 MiB in all, of which at most {@link #MEMTABLE_BYTES} = 64 MiB memtables. One
- * namespace is one task, so usually only one or two stores take writes at a time: 64 MiB is four of Kafka Streams'
- * 16 MiB memtables, enough that the busiest store still flushes memtables of a useful size (once the total nears
- * the limit, the store being written flushes its memtable early); the other ~192 MiB keep the recently read blocks, with index and
- * filter blocks preferred (a high-priority pool of up to half the cache). Partitioned index and filter blocks, with
- * their small top-level blocks pinned, keep a lookup from having to load a whole file's index or filter (megabytes
- * in a store of 10M units) into the cache.
+ * <p>Sizes: {@link #TOTAL_BYTES} = 256 MiB in all, which memtables may fill ({@link #MEMTABLE_BYTES}: the cache
+ * then evicts blocks to make room). Not less: once the memtables of all stores near the write buffer manager's
+ * limit, RocksDB makes the store <i>being written</i> flush early, never an idle one, and Kafka Streams does not
+ * flush idle stores under exactly-once; so the memtables that idle stores keep (up to 16 MiB each) count against the
+ * limit for good. At 64 MiB they left the busy store so little that it flushed memtables of a few KiB, stacked up
+ * three unflushed ones and stopped writes: in the bench, the first lifecycle run after warm-ups spread over every
+ * task went at 7,000-9,400 units/s, its adds taking 15 s instead of 2 (docs/performance.md). With 6 partitions
+ * (12 stores) idle memtables take at most 192 MiB of 256, and the busy store still flushes full ones. The cache
+ * keeps the recently read blocks, with index and filter blocks preferred (a high-priority pool of up to half the
+ * cache). Partitioned index and filter blocks, with their small top-level blocks pinned, keep a lookup from having to
+ * load a whole file's index or filter (megabytes in a store of 10M units) into the cache.
  *
  * <p>The cache and the write buffer manager are static: they are shared by every store of every Kafka Streams
  * instance in the JVM and live as long as it. {@link #close} therefore leaves them open.
@@ -37,8 +41,8 @@ public final class BoundedRocksDbMemory implements RocksDBConfigSetter {
 
   /** Block cache + index and filter blocks + memtables of all stores of the process. */
   public static final long TOTAL_BYTES = 256L * 1024 * 1024;
-  /** The memtables' share of {@link #TOTAL_BYTES}, charged to the same cache. */
-  public static final long MEMTABLE_BYTES = 64L * 1024 * 1024;
+  /** What the memtables of all stores may take of {@link #TOTAL_BYTES}, charged to the same cache: all of it. */
+  public static final long MEMTABLE_BYTES = TOTAL_BYTES;
   /** Share of the cache reserved for index and filter blocks (cached with high priority). */
   static final double INDEX_FILTER_RATIO = 0.5;
   /** Kafka Streams' own defaults, kept: the write buffer manager bounds their total. */

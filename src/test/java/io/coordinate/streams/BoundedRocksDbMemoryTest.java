@@ -40,7 +40,8 @@ class BoundedRocksDbMemoryTest {
   @Test
   void sizesStayWithinAFewHundredMiB() {
     assertThat(BoundedRocksDbMemory.TOTAL_BYTES).isEqualTo(256L * 1024 * 1024);
-    assertThat(BoundedRocksDbMemory.MEMTABLE_BYTES).isEqualTo(64L * 1024 * 1024);
+    // memtables may fill the cache: idle stores' memtables must not starve the busy one (see the class comment)
+    assertThat(BoundedRocksDbMemory.MEMTABLE_BYTES).isEqualTo(256L * 1024 * 1024);
   }
 
   @Test
