@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.coordinate.protocol.Json;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
@@ -352,6 +353,21 @@ public final class BenchReport {
   }
 
   /** The rate of each measured run, in the order they ran (absent when there was one run, set directly). */
+  /**
+   * Each lifecycle run's units/s over the baseline run measured just before it (the runs alternate), or null
+   * without as many runs of each.
+   */
+  double[] ratioOfEachRun() {
+    if (baselineRates == null || lifecycleRates == null || baselineRates.length != lifecycleRates.length) {
+      return null;
+    }
+    double[] ratios = new double[lifecycleRates.length];
+    for (int i = 0; i < ratios.length; i++) {
+      ratios[i] = lifecycleRates[i] / baselineRates[i];
+    }
+    return ratios;
+  }
+
   private static void putRates(ObjectNode node, String field, double[] rates) {
     if (rates != null) {
       ArrayNode list = node.putArray(field);
@@ -398,6 +414,13 @@ public final class BenchReport {
       }
       put(l, "other_processes_cpu_cores", lifecycle.otherCpuCores(), 2);
       putRates(l, "units_per_s_of_each_run", lifecycleRates);
+      double[] pairs = ratioOfEachRun();
+      if (pairs != null) {
+        ArrayNode list = l.putArray("ratio_of_each_run");
+        for (double ratio : pairs) {
+          list.add(Math.round(ratio * 1000) / 1000.0);
+        }
+      }
       putWarmup(l, lifecycleWarmup);
     }
     if (latency != null) {
@@ -490,7 +513,10 @@ public final class BenchReport {
               ? "; CLIENT-BOUND: the round trip is near its floor, raise --inflight or --workers"
               : "; the app queues requests: it is the limit")));
       if (baseline != null) {
-        rows.add(row("   ratio to baseline", String.format(Locale.ROOT, "%.3f", ratio()), "target >= 0.5"));
+        double[] pairs = ratioOfEachRun();
+        String each = pairs == null ? "" : "; run by run (each after its baseline run): " + String.join(" / ",
+            Arrays.stream(pairs).mapToObj(r -> String.format(Locale.ROOT, "%.3f", r)).toList());
+        rows.add(row("   ratio to baseline", String.format(Locale.ROOT, "%.3f", ratio()), "target >= 0.5" + each));
       }
       if (share != null) {
         rows.add(row("   ratio to share group",

@@ -172,21 +172,15 @@ public final class BenchRun {
       int partitions = kafka.partitionCount(topics.commands());
       Properties settings = StreamsSettings.of(config);
       long warmupUnits = Math.round(options.units() * options.warmup());
-      if (phases.contains(BASELINE)) {
+      boolean baseline = phases.contains(BASELINE);
+      boolean lifecycleOn = phases.contains(LIFECYCLE);
+      int baselineWarmups = 0;
+      if (baseline) {
         progress.println("== a. baseline: pass-through Kafka Streams topology, " + options.units() + " records");
-        int warmupRuns = warmUp(warmupUnits, i -> {
+        baselineWarmups = warmUp(warmupUnits, i -> {
           String name = runId + "-baseline-warmup" + (i == 1 ? "" : "-" + i);
           BaselineTopology.run(kafka, settings, name, warmupUnits, partitions, tmp.resolve(name));
         });
-        List<BenchReport.Baseline> runs = new ArrayList<>();
-        double[] jit = new double[options.repeat()];
-        for (int i = 1; i <= options.repeat(); i++) {
-          String name = runId + "-baseline" + (i == 1 ? "" : "-" + i);
-          JitActivity activity = JitActivity.start();
-          runs.add(BaselineTopology.run(kafka, settings, name, options.units(), partitions, tmp.resolve(name)));
-          jit[i - 1] = activity.cores();
-        }
-        report.baselineRuns(runs, new BenchReport.Warmup(warmupRuns, jit));
       }
       if (phases.contains(SHARE)) {
         progress.println("== b. peer: share group, " + options.units() + " records, " + options.shareConsumers()
@@ -196,22 +190,44 @@ public final class BenchRun {
       }
       try (CommandClient client = new CommandClient(kafka, topics, runId + "-client")) {
         BenchReport.Lifecycle lifecycle = null;
-        if (phases.contains(LIFECYCLE)) {
+        LifecycleLoad load = new LifecycleLoad(client, options.workers(), options.batch(), options.inflight());
+        int lifecycleWarmups = 0;
+        if (lifecycleOn) {
           progress.println("== c. lifecycle: " + options.units() + " units, " + options.workers() + " workers, batch "
               + options.batch() + ", " + options.inflight() + " request(s) in flight per worker");
-          LifecycleLoad load = new LifecycleLoad(client, options.workers(), options.batch(), options.inflight());
-          int warmupRuns = warmUp(warmupUnits, i -> load.run("bench-warmup" + (i == 1 ? "" : "-" + i), warmupUnits));
-          List<BenchReport.Lifecycle> runs = new ArrayList<>();
-          double[] jit = new double[options.repeat()];
-          for (int i = 1; i <= options.repeat(); i++) {
+          lifecycleWarmups =
+              warmUp(warmupUnits, i -> load.run("bench-warmup" + (i == 1 ? "" : "-" + i), warmupUnits));
+        }
+        // The measured runs of the baseline and of the lifecycle alternate, so that the ratio compares runs
+        // seconds apart: this host's speed drifts by tens of percent within minutes (docs/performance.md).
+        List<BenchReport.Baseline> baselineRuns = new ArrayList<>();
+        List<BenchReport.Lifecycle> lifecycleRuns = new ArrayList<>();
+        double[] baselineJit = new double[options.repeat()];
+        double[] lifecycleJit = new double[options.repeat()];
+        for (int i = 1; i <= options.repeat(); i++) {
+          if (baseline) {
+            progress.printf("== a. baseline run %d of %d%n", i, options.repeat());
+            String name = runId + "-baseline" + (i == 1 ? "" : "-" + i);
             JitActivity activity = JitActivity.start();
-            runs.add(load.run(i == 1 ? "bench" : "bench-" + i, options.units()));
-            jit[i - 1] = activity.cores();
+            baselineRuns.add(
+                BaselineTopology.run(kafka, settings, name, options.units(), partitions, tmp.resolve(name)));
+            baselineJit[i - 1] = activity.cores();
           }
-          report.lifecycleRuns(runs, new BenchReport.Warmup(warmupRuns, jit));
+          if (lifecycleOn) {
+            progress.printf("== c. lifecycle run %d of %d%n", i, options.repeat());
+            JitActivity activity = JitActivity.start();
+            lifecycleRuns.add(load.run(i == 1 ? "bench" : "bench-" + i, options.units()));
+            lifecycleJit[i - 1] = activity.cores();
+          }
+        }
+        if (baseline) {
+          report.baselineRuns(baselineRuns, new BenchReport.Warmup(baselineWarmups, baselineJit));
+        }
+        if (lifecycleOn) {
+          report.lifecycleRuns(lifecycleRuns, new BenchReport.Warmup(lifecycleWarmups, lifecycleJit));
           lifecycle = report.lifecycle();
           report.resources(resources(kafka, config, topics, embedded,
-              (long) options.units() * options.repeat() + warmupUnits * warmupRuns));
+              (long) options.units() * options.repeat() + warmupUnits * lifecycleWarmups));
         }
         if (phases.contains(LATENCY)) {
           // Half load: the latency load adds its units as it works them, so its maximum is the lifecycle's end

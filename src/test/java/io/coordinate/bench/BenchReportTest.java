@@ -66,6 +66,9 @@ class BenchReportTest {
     assertThat(json.at("/details/baseline/jit_cores_of_each_run").toString()).isEqualTo("[0.1,0.05,null]");
     assertThat(json.at("/details/lifecycle/warmup_runs").asInt()).isEqualTo(4);
     assertThat(json.at("/details/lifecycle/jit_cores_of_each_run").toString()).isEqualTo("[0.12,0.0,0.31]");
+    // each lifecycle run over the baseline run just before it: 25/100, 10/50, 20/80
+    assertThat(json.at("/details/lifecycle/ratio_of_each_run").toString()).isEqualTo("[0.25,0.2,0.25]");
+    assertThat(report.table()).contains("run by run (each after its baseline run): 0.250 / 0.200 / 0.250");
     assertThat(report.table()).contains("100,000 / 50,000 / 80,000 records/s", "25,000 / 10,000 / 20,000 units/s",
         "after 2 warm-up run(s); JIT 0.10 / 0.05 / ? cores", "after 4 warm-up run(s); JIT 0.12 / 0.00 / 0.31 cores");
   }
