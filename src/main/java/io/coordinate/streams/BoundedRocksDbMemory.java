@@ -26,8 +26,8 @@ import org.rocksdb.WriteBufferManager;
  * then evicts blocks to make room). Not less: once the memtables of all stores near the write buffer manager's
  * limit, RocksDB makes the store <i>being written</i> flush early, never an idle one, and Kafka Streams does not
  * flush idle stores under exactly-once; so the memtables that idle stores keep (up to 16 MiB each) count against the
- * limit for good. At 64 MiB they left the busy store so little that it flushed memtables of a few KiB, stacked up
- * three unflushed ones and stopped writes: in the bench, the first lifecycle run after warm-ups spread over every
+ * limit for good. At 64 MiB they left the busy store so little that it switched memtables early and often, stacked
+ * up three unflushed ones and stopped writes: in the bench, the first lifecycle run after warm-ups spread over every
  * task went at 7,000-9,400 units/s, its adds taking 15 s instead of 2 (docs/performance.md). With 6 partitions
  * (12 stores) idle memtables take at most 192 MiB of 256, and the busy store still flushes full ones. The cache
  * keeps the recently read blocks, with index and filter blocks preferred (a high-priority pool of up to half the
