@@ -333,26 +333,20 @@ public final class BenchReport {
 
   /** After how many warm-up runs, and how busy the JIT compilers were during each measured run. */
   private static String warmupNote(Warmup warmup) {
-    if (warmup == null) {
-      return "";
-    }
-    StringBuilder text = new StringBuilder("; after ").append(warmup.runs()).append(" warm-up run(s); JIT ");
-    double[] cores = warmup.jitCoresOfEachRun();
-    for (int i = 0; i < cores.length; i++) {
-      text.append(i == 0 ? "" : " / ").append(Double.isNaN(cores[i]) ? "?" : String.format(Locale.ROOT, "%.2f", cores[i]));
-    }
-    return text.append(" cores").toString();
+    return warmup == null ? ""
+        : "; after " + warmup.runs() + " warm-up run(s); JIT " + joined(warmup.jitCoresOfEachRun(), "%.2f") + " cores";
   }
 
   private static String rates(double[] rates, String unit) {
-    StringBuilder text = new StringBuilder();
-    for (double rate : rates) {
-      text.append(text.length() == 0 ? "" : " / ").append(String.format(Locale.ROOT, "%,.0f", rate));
-    }
-    return text.append(' ').append(unit).toString();
+    return joined(rates, "%,.0f") + " " + unit;
   }
 
-  /** The rate of each measured run, in the order they ran (absent when there was one run, set directly). */
+  /** {@code "a / b / c"}, each value in {@code format}; "?" for one not measured (NaN). */
+  private static String joined(double[] values, String format) {
+    return String.join(" / ", Arrays.stream(values)
+        .mapToObj(v -> Double.isNaN(v) ? "?" : String.format(Locale.ROOT, format, v)).toList());
+  }
+
   /**
    * Each lifecycle run's units/s over the baseline run measured just before it (the runs alternate), or null
    * without as many runs of each.
@@ -368,11 +362,18 @@ public final class BenchReport {
     return ratios;
   }
 
+  /** The rate of each measured run, in the order they ran (absent when there was one run, set directly). */
   private static void putRates(ObjectNode node, String field, double[] rates) {
-    if (rates != null) {
+    putNumbers(node, field, rates, 0);
+  }
+
+  /** An array of numbers rounded to {@code decimals}, null for one not measured (NaN); absent for null. */
+  private static void putNumbers(ObjectNode node, String field, double[] values, int decimals) {
+    if (values != null) {
       ArrayNode list = node.putArray(field);
-      for (double rate : rates) {
-        list.add((double) Math.round(rate));
+      double scale = Math.pow(10, decimals);
+      for (double value : values) {
+        list.add(Double.isNaN(value) ? null : Math.round(value * scale) / scale);
       }
     }
   }
@@ -414,13 +415,7 @@ public final class BenchReport {
       }
       put(l, "other_processes_cpu_cores", lifecycle.otherCpuCores(), 2);
       putRates(l, "units_per_s_of_each_run", lifecycleRates);
-      double[] pairs = ratioOfEachRun();
-      if (pairs != null) {
-        ArrayNode list = l.putArray("ratio_of_each_run");
-        for (double ratio : pairs) {
-          list.add(Math.round(ratio * 1000) / 1000.0);
-        }
-      }
+      putNumbers(l, "ratio_of_each_run", ratioOfEachRun(), 3);
       putWarmup(l, lifecycleWarmup);
     }
     if (latency != null) {
@@ -514,8 +509,7 @@ public final class BenchReport {
               : "; the app queues requests: it is the limit")));
       if (baseline != null) {
         double[] pairs = ratioOfEachRun();
-        String each = pairs == null ? "" : "; run by run (each after its baseline run): " + String.join(" / ",
-            Arrays.stream(pairs).mapToObj(r -> String.format(Locale.ROOT, "%.3f", r)).toList());
+        String each = pairs == null ? "" : "; run by run (each after its baseline run): " + joined(pairs, "%.3f");
         rows.add(row("   ratio to baseline", String.format(Locale.ROOT, "%.3f", ratio()), "target >= 0.5" + each));
       }
       if (share != null) {
@@ -633,10 +627,7 @@ public final class BenchReport {
   private static void putWarmup(ObjectNode json, Warmup warmup) {
     if (warmup != null) {
       json.put("warmup_runs", warmup.runs());
-      ArrayNode jit = json.putArray("jit_cores_of_each_run");
-      for (double cores : warmup.jitCoresOfEachRun()) {
-        jit.add(Double.isNaN(cores) ? null : Math.round(cores * 100) / 100.0);
-      }
+      putNumbers(json, "jit_cores_of_each_run", warmup.jitCoresOfEachRun(), 2);
     }
   }
 

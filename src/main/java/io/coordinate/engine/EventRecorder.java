@@ -1,5 +1,11 @@
 package io.coordinate.engine;
 
+import static io.coordinate.protocol.FieldNames.ATTEMPT_ID;
+import static io.coordinate.protocol.FieldNames.EXPIRATION_TIME;
+import static io.coordinate.protocol.FieldNames.WORKER;
+import static io.coordinate.protocol.FieldNames.WORK_SPEC_NAME;
+import static io.coordinate.protocol.FieldNames.WORK_UNIT_NAME;
+
 import com.fasterxml.jackson.core.SerializableString;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.coordinate.engine.state.AttemptRecord;
@@ -43,11 +49,9 @@ final class EventRecorder implements StateListener {
   private static final SerializableString WORKER_UPDATED = Json.encoded("worker_updated");
   // field names
   private static final SerializableString ACTIVE = Json.encoded("active");
-  private static final SerializableString ATTEMPT_ID = Json.encoded("attempt_id");
   private static final SerializableString CANONICAL_ATTEMPT_ID = Json.encoded("canonical_attempt_id");
   private static final SerializableString CREATED = Json.encoded("created");
   private static final SerializableString ERROR_MASK = Json.encoded("error_mask");
-  private static final SerializableString EXPIRATION_TIME = Json.encoded("expiration_time");
   private static final SerializableString NOT_BEFORE = Json.encoded("not_before");
   private static final SerializableString PARENT = Json.encoded("parent");
   private static final SerializableString PREDECESSOR = Json.encoded("predecessor");
@@ -55,9 +59,6 @@ final class EventRecorder implements StateListener {
   private static final SerializableString PRIORITY = Json.encoded("priority");
   private static final SerializableString ROUND = Json.encoded("round");
   private static final SerializableString STATUS = Json.encoded("status");
-  private static final SerializableString WORK_SPEC_NAME = Json.encoded("work_spec_name");
-  private static final SerializableString WORK_UNIT_NAME = Json.encoded("work_unit_name");
-  private static final SerializableString WORKER = Json.encoded("worker");
   // statuses
   private static final Map<UnitStatus, SerializableString> UNIT_STATUSES =
       encoded(UnitStatus.class, UnitStatus::wireName);

@@ -1,5 +1,11 @@
 package io.coordinate.engine.handlers;
 
+import static io.coordinate.protocol.FieldNames.ATTEMPT_ID;
+import static io.coordinate.protocol.FieldNames.EXPIRATION_TIME;
+import static io.coordinate.protocol.FieldNames.WORKER;
+import static io.coordinate.protocol.FieldNames.WORK_SPEC_NAME;
+import static io.coordinate.protocol.FieldNames.WORK_UNIT_NAME;
+
 import com.fasterxml.jackson.core.SerializableString;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -41,15 +47,10 @@ public final class RequestAttemptsHandler {
 
   // the assignment's field names
   private static final SerializableString NAMESPACE = Json.encoded("namespace");
-  private static final SerializableString WORKER = Json.encoded("worker");
   private static final SerializableString REQUEST_ID = Json.encoded("request_id");
   private static final SerializableString ATTEMPTS = Json.encoded("attempts");
-  private static final SerializableString ATTEMPT_ID = Json.encoded("attempt_id");
-  private static final SerializableString WORK_SPEC_NAME = Json.encoded("work_spec_name");
-  private static final SerializableString WORK_UNIT_NAME = Json.encoded("work_unit_name");
   private static final SerializableString DATA = Json.encoded("data");
   private static final SerializableString START_TIME = Json.encoded("start_time");
-  private static final SerializableString EXPIRATION_TIME = Json.encoded("expiration_time");
 
   public static final double DEFAULT_LIFETIME_SECONDS = 900;
 
