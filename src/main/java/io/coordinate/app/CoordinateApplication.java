@@ -57,7 +57,7 @@ public final class CoordinateApplication implements AutoCloseable {
 
     streams = new KafkaStreams(
         CoordinateTopology.build(topics, Duration.ofMillis(config.punctuateIntervalMs()),
-            partitionCount(topics.commands())),
+            Duration.ofMillis(config.commitIntervalMs()), partitionCount(topics.commands())),
         StreamsSettings.of(config));
     // A failing stream thread is replaced rather than taking the instance down; the engine itself turns bad
     // input into rejections, so this only guards against infrastructure errors.

@@ -48,7 +48,7 @@ public final class BenchReport {
    */
   public record Lifecycle(long units, double addSeconds, double workSeconds, long requests, long finishErrors,
       double cpuCores, double otherCpuCores, double requestP50Ms, long unitsInFlight, double[] tenthRates,
-      double streamThreadBusy) {
+      double streamThreadBusy, double commitsPerSecond) {
     public double addUnitsPerSecond() {
       return units / addSeconds;
     }
@@ -70,7 +70,8 @@ public final class BenchReport {
    */
   public record Latency(double targetUnitsPerSecond, double achievedUnitsPerSecond, double seconds, int inflight,
       LatencyRecorder.Summary request, LatencyRecorder.Summary requestToProcessed,
-      LatencyRecorder.Summary processedToSeen, LatencyRecorder.Summary addToAttempt, double otherCpuCores) {}
+      LatencyRecorder.Summary processedToSeen, LatencyRecorder.Summary addToAttempt, double otherCpuCores,
+      double streamThreadBusy, double commitsPerSecond) {}
 
   /**
    * (e) memory and disk after the lifecycle load. The RSS is this whole bench JVM's (the app, the load generator
@@ -406,6 +407,7 @@ public final class BenchReport {
       l.put("finish_errors", lifecycle.finishErrors());
       put(l, "cpu_cores_used", lifecycle.cpuCores(), 2);
       put(l, "stream_thread_busy", lifecycle.streamThreadBusy(), 2);
+      put(l, "commits_per_s", lifecycle.commitsPerSecond(), 1);
       put(l, "request_round_trip_p50_ms", lifecycle.requestP50Ms(), 2);
       l.put("units_in_flight", lifecycle.unitsInFlight());
       l.put("client_bound", clientBound());
@@ -618,6 +620,8 @@ public final class BenchReport {
     l.put("units", latency.addToAttempt().count());
     put(l, "add_to_attempt_max_ms", latency.addToAttempt().maxMs(), 2);
     put(l, "other_processes_cpu_cores", latency.otherCpuCores(), 2);
+    put(l, "stream_thread_busy", latency.streamThreadBusy(), 2);
+    put(l, "commits_per_s", latency.commitsPerSecond(), 1);
   }
 
   private static String millis(LatencyRecorder.Summary summary) {

@@ -171,6 +171,8 @@ public final class BenchRun {
       TopicNames topics = new TopicNames(config.topicPrefix());
       int partitions = kafka.partitionCount(topics.commands());
       Properties settings = StreamsSettings.of(config);
+      // The baseline has no CommitPolicy: Kafka Streams' timer commits it, at the app's commit interval.
+      settings.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, config.commitIntervalMs());
       long warmupUnits = Math.round(options.units() * options.warmup());
       boolean baseline = phases.contains(BASELINE);
       boolean lifecycleOn = phases.contains(LIFECYCLE);

@@ -76,6 +76,8 @@ final class LatencyProbe {
     AtomicReference<Throwable> failure = new AtomicReference<>();
     long started = System.nanoTime();
     CpuMeter cpu = new CpuMeter();
+    long streamCpuStarted = LifecycleLoad.streamThreadCpuNanos();
+    long commitsStarted = StreamThreadMetrics.commits();
     long countFrom = started + (long) (seconds * 0.2e9);
     long loadEnds = started + (long) (seconds * 1e9);
     AtomicBoolean loading = new AtomicBoolean(true);
@@ -173,6 +175,10 @@ final class LatencyProbe {
     loader.start();
     threads.forEach(Thread::start);
     loader.join();
+    // While the load lasts: the workers' last answers after it are not load.
+    double loadSeconds = (System.nanoTime() - started) / 1e9;
+    double streamThreadBusy = (LifecycleLoad.streamThreadCpuNanos() - streamCpuStarted) / 1e9 / loadSeconds;
+    double commitsPerSecond = (StreamThreadMetrics.commits() - commitsStarted) / loadSeconds;
     for (Thread thread : threads) {
       thread.join(TimeUnit.SECONDS.toMillis(120));
       if (thread.isAlive()) {
@@ -186,6 +192,7 @@ final class LatencyProbe {
     LOG.info("latency: {} units at {} units/s; {} requests counted ({} in flight per worker)", sent.get(), achieved,
         requestLatency.count(), inflight);
     return new BenchReport.Latency(rate, achieved, seconds, inflight, requestLatency.summary(),
-        toProcessed.summary(), processedToSeen.summary(), addLatency.summary(), cpu.otherProcessesCores());
+        toProcessed.summary(), processedToSeen.summary(), addLatency.summary(), cpu.otherProcessesCores(),
+        streamThreadBusy, commitsPerSecond);
   }
 }

@@ -140,6 +140,7 @@ final class LifecycleLoad {
     List<Thread> threads = new ArrayList<>();
     long cpuStarted = processCpuNanos();
     long streamCpuStarted = streamThreadCpuNanos();
+    long commitsStarted = StreamThreadMetrics.commits();
     CpuMeter others = new CpuMeter();
     long workStarted = System.nanoTime();
     tenths[0] = workStarted;
@@ -169,11 +170,12 @@ final class LifecycleLoad {
     double wall = (System.nanoTime() - workStarted) / 1e9;
     double cpuCores = (processCpuNanos() - cpuStarted) / 1e9 / wall;
     double streamThreadBusy = (streamThreadCpuNanos() - streamCpuStarted) / 1e9 / wall;
+    double commitsPerSecond = (StreamThreadMetrics.commits() - commitsStarted) / wall;
     LOG.info("{}: finished {} units in {} s ({} requests, {} errors)", namespace, finished.get(), workSeconds,
         requests.get(), finishErrors.get());
     return new BenchReport.Lifecycle(units, addSeconds, workSeconds, requests.get(), finishErrors.get(), cpuCores,
         others.otherProcessesCores(), roundTrips.summary().p50Ms(), workers * (long) batch * inflight,
-        tenthRates(units, tenths), streamThreadBusy);
+        tenthRates(units, tenths), streamThreadBusy, commitsPerSecond);
   }
 
   /** One worker: keeps {@code inflight} requests outstanding until the spec has nothing left for it. */

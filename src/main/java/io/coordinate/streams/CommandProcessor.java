@@ -35,17 +35,26 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
   /** Marks a record this processor moved to its namespace's partition, so it is never moved twice. */
   static final String REROUTED_HEADER = "coordinate.rerouted";
 
+  /** See {@link CommitPolicy}: how long the input must be idle, and how far apart its early commits are. */
+  static final Duration COMMIT_WHEN_IDLE_FOR = Duration.ofMillis(2);
+  static final Duration COMMIT_SPACING = Duration.ofMillis(20);
+  /** How often the policy is checked while no command comes. */
+  private static final Duration COMMIT_CHECK = Duration.ofMillis(1);
+
   private final Duration punctuateInterval;
+  private final Duration commitInterval;
   private final int commandPartitions;
   private final String commandsTopic;
   private final Supplier<RandomGenerator> randomSource;
   private ProcessorContext<byte[], byte[]> context;
   private TaskState state;
   private Engine engine;
+  private CommitPolicy commits;
 
-  CommandProcessor(Duration punctuateInterval, String commandsTopic, int commandPartitions,
+  CommandProcessor(Duration punctuateInterval, Duration commitInterval, String commandsTopic, int commandPartitions,
       Supplier<RandomGenerator> randomSource) {
     this.punctuateInterval = punctuateInterval;
+    this.commitInterval = commitInterval;
     this.commandsTopic = commandsTopic;
     this.commandPartitions = commandPartitions;
     this.randomSource = randomSource;
@@ -57,10 +66,29 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
     this.state = TaskState.open(context);
     this.engine = new Engine(state.store(), randomSource.get());
     context.schedule(punctuateInterval, PunctuationType.WALL_CLOCK_TIME, this::advanceTime);
+    commits = new CommitPolicy(commitInterval.toNanos(), COMMIT_WHEN_IDLE_FOR.toNanos(), COMMIT_SPACING.toNanos(),
+        System.nanoTime());
+    context.schedule(COMMIT_CHECK, PunctuationType.WALL_CLOCK_TIME, now -> commitIfDue());
   }
 
   @Override
   public void process(Record<byte[], byte[]> record) {
+    // Checked before the command: one that comes after an idle spell commits what the burst before it left.
+    commitIfDue();
+    try {
+      apply(record);
+    } finally {
+      commits.processed(System.nanoTime());
+    }
+  }
+
+  private void commitIfDue() {
+    if (commits.commitDue(System.nanoTime())) {
+      context.commit(); // Kafka Streams commits after the current batch of records
+    }
+  }
+
+  private void apply(Record<byte[], byte[]> record) {
     if (misrouted(record)) {
       // A producer with another partitioner (kcat's default, say) put the namespace on the wrong partition:
       // move it to the partition Kafka's default partitioner picks, so one task owns each namespace.
@@ -107,6 +135,9 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
     EngineResult result = engine.advanceTime(now, Engine.TIME_STEP_BATCH);
     state.applied();
     emit(result, now);
+    if (!result.isEmpty()) {
+      commits.processed(System.nanoTime());
+    }
   }
 
   private void emit(EngineResult result, long now) {

@@ -18,24 +18,26 @@ public final class CoordinateTopology {
 
   private CoordinateTopology() {}
 
-  public static Topology build(TopicNames topics, Duration punctuateInterval, int commandPartitions) {
-    return build(topics, punctuateInterval, commandPartitions, () -> new SplittableRandom());
+  public static Topology build(TopicNames topics, Duration punctuateInterval, Duration commitInterval,
+      int commandPartitions) {
+    return build(topics, punctuateInterval, commitInterval, commandPartitions, () -> new SplittableRandom());
   }
 
   /**
+   * @param commitInterval the longest a processed command's outputs wait for their commit ({@link CommitPolicy})
    * @param commandPartitions the partition count of the commands topic, to detect records that a producer
    *     put on another partition than Kafka's default partitioner would (they are moved, see
    *     {@link CommandProcessor})
    * @param randomSource one random generator per task (tests pass seeded ones)
    */
-  public static Topology build(TopicNames topics, Duration punctuateInterval, int commandPartitions,
-      Supplier<RandomGenerator> randomSource) {
+  public static Topology build(TopicNames topics, Duration punctuateInterval, Duration commitInterval,
+      int commandPartitions, Supplier<RandomGenerator> randomSource) {
     Topology topology = new Topology();
     var bytes = Serdes.ByteArray();
     topology.addSource(StoreNames.COMMANDS_SOURCE, bytes.deserializer(), bytes.deserializer(), topics.commands());
     topology.addSource(StoreNames.CHAINED_SOURCE, bytes.deserializer(), bytes.deserializer(), topics.chained());
-    topology.addProcessor(StoreNames.ENGINE, () -> new CommandProcessor(punctuateInterval, topics.commands(), commandPartitions,
-        randomSource),
+    topology.addProcessor(StoreNames.ENGINE, () -> new CommandProcessor(punctuateInterval, commitInterval,
+        topics.commands(), commandPartitions, randomSource),
         StoreNames.COMMANDS_SOURCE, StoreNames.CHAINED_SOURCE);
     // Records: changelogged, not cached. A command's writes are already merged by its WriteBuffer, and a unit's
     // writes fall in different commits (add, request, finish), so the record cache merged nothing and cost a

@@ -14,8 +14,22 @@ public final class StreamsSettings {
 
   /** Kafka Streams {@code poll.ms}: see {@link #of}. */
   static final long POLL_MS = 10;
+  /** Kafka Streams' commit timer, as a multiple of the app's commit interval that {@link CommitPolicy} keeps. */
+  static final long COMMIT_BACKSTOP_FACTOR = 10;
+  /**
+   * The backstop's ceiling: Kafka Streams refuses a commit interval above the producer's transaction timeout (10 s
+   * under exactly-once), and an open transaction holds back every read_committed consumer of its partitions.
+   */
+  static final long COMMIT_BACKSTOP_MAX_MS = 5_000;
+  /** The producer's first retry backoff (Kafka's default 100 ms); see {@link #of}. */
+  static final long PRODUCER_RETRY_BACKOFF_MS = 10;
 
   private StreamsSettings() {}
+
+  /** Kafka Streams' own {@code commit.interval.ms}: ten times the app's, at most 5 s, never below the app's. */
+  static long commitBackstopMs(long commitIntervalMs) {
+    return Math.max(commitIntervalMs, Math.min(COMMIT_BACKSTOP_FACTOR * commitIntervalMs, COMMIT_BACKSTOP_MAX_MS));
+  }
 
   public static Properties of(AppConfig config) {
     Properties props = new Properties();
@@ -23,9 +37,10 @@ public final class StreamsSettings {
     props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
     // Exactly-once: a command's state change, its replies, assignments and events commit together.
     props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-    // Under exactly-once an output is visible only after the commit, so this bounds request → assignment
-    // latency from below; 100 ms keeps it short at ~35-43k records/s here (1000 ms: ~61k). docs/operations.md.
-    props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, config.commitIntervalMs());
+    // Under exactly-once an output is visible only after its commit. The app's processor decides when to commit
+    // (CommitPolicy: once its input is idle, and at the latest config.commitIntervalMs() after the last commit);
+    // Kafka Streams' own timer, which commits wherever it is in a burst, is only a backstop. docs/operations.md.
+    props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, commitBackstopMs(config.commitIntervalMs()));
     // The stream thread checks whether a commit is due only between polls, and an idle poll blocks for up to
     // poll.ms (default 100): a commit then came up to 100 ms late, and the outputs waiting for it with it. At
     // 10 ms the bench's request -> assignment p99 at half load went from 236 to 130 ms (docs/performance.md);
@@ -39,6 +54,12 @@ public final class StreamsSettings {
     props.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, 0);
     props.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
     props.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 5);
+    // A transaction begun right after a commit (CommitPolicy commits as soon as the input is idle) can find the
+    // broker still writing the last one's markers: it answers CONCURRENT_TRANSACTIONS and the producer retries
+    // after retry.backoff.ms, blocking the stream thread in its next commit. At Kafka's default 100 ms that
+    // was a 100 ms stall: request -> assignment p99 126 ms at 2,000 units/s, 51 ms at 10 (docs/performance.md).
+    // Other retries back off exponentially from here to retry.backoff.max.ms (1 s), as before.
+    props.put(StreamsConfig.producerPrefix(ProducerConfig.RETRY_BACKOFF_MS_CONFIG), PRODUCER_RETRY_BACKOFF_MS);
     props.put(StreamsConfig.producerPrefix(ProducerConfig.COMPRESSION_TYPE_CONFIG), "lz4");
     // Batches of up to 128 KiB instead of 16: every new batch costs the stream thread a compression stream (lz4
     // allocates, clears and hashes its buffers) and the broker a batch to validate; the changelog alone sends

@@ -53,7 +53,8 @@ class CoordinateTopologyTest {
     // The app's RocksDB settings (StreamsSettings): the stores run on the shared, bounded cache.
     props.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedRocksDbMemory.class);
     driver = new TopologyTestDriver(
-        CoordinateTopology.build(TOPICS, Duration.ofSeconds(1), 1, () -> new SplittableRandom(7)), props, START);
+        CoordinateTopology.build(TOPICS, Duration.ofSeconds(1), Duration.ofMillis(100), 1,
+            () -> new SplittableRandom(7)), props, START);
     var strings = Serdes.String();
     commands = driver.createInputTopic(TOPICS.commands(), strings.serializer(), strings.serializer(), START,
         Duration.ZERO);

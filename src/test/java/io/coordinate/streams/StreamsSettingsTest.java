@@ -14,11 +14,20 @@ class StreamsSettingsTest {
       StreamsSettings.of(AppConfig.defaults("127.0.0.1:9092", 8080, Path.of("/var/lib/coordinate")));
 
   @Test
-  void exactlyOnceWithTheConfiguredCommitInterval() {
+  void exactlyOnceWithKafkaStreamsCommitTimerAsABackstop() {
     assertThat(props.get(StreamsConfig.PROCESSING_GUARANTEE_CONFIG)).isEqualTo("exactly_once_v2");
-    assertThat(props.get(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG)).isEqualTo(100L);
+    // the processor's CommitPolicy commits at least every 100 ms; the timer only if it did not for 1 s
+    assertThat(props.get(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG)).isEqualTo(1000L);
     assertThat(props.get(StreamsConfig.STATE_DIR_CONFIG)).isEqualTo("/var/lib/coordinate");
     assertThat(props.get(StreamsConfig.APPLICATION_SERVER_CONFIG)).isEqualTo("127.0.0.1:8080");
+  }
+
+  @Test
+  void theBackstopIsTenIntervalsAtMostFiveSecondsNeverBelowTheInterval() {
+    assertThat(StreamsSettings.commitBackstopMs(100)).isEqualTo(1_000);
+    assertThat(StreamsSettings.commitBackstopMs(400)).isEqualTo(4_000);
+    assertThat(StreamsSettings.commitBackstopMs(1_000)).isEqualTo(5_000);
+    assertThat(StreamsSettings.commitBackstopMs(9_000)).isEqualTo(9_000);
   }
 
   @Test
@@ -33,5 +42,12 @@ class StreamsSettingsTest {
     assertThat(props.get(StreamsConfig.producerPrefix("batch.size"))).isEqualTo(131_072);
     assertThat(props.get(StreamsConfig.producerPrefix("linger.ms"))).isEqualTo(5);
     assertThat(props.get(StreamsConfig.producerPrefix("compression.type"))).isEqualTo("lz4");
+  }
+
+  @Test
+  void theProducerRetriesATransactionStillBeingClosedAfter10Ms() {
+    assertThat(props.get(StreamsConfig.producerPrefix("retry.backoff.ms"))).isEqualTo(10L);
+    assertThat(new StreamsConfig(props).originalsWithPrefix(StreamsConfig.PRODUCER_PREFIX))
+        .containsEntry("retry.backoff.ms", 10L);
   }
 }
