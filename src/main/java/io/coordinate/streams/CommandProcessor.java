@@ -26,7 +26,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The thin adapter between Kafka Streams and the {@link Engine}: parses each record, hands it to the engine
  * with the wall-clock time, and forwards what comes out to the sink of each topic. Malformed records go to
- * the dead-letter topic with the original key and bytes; nothing a producer sends can stop the task.
+ * the dead-letter topic with the original key and bytes; nothing a producer sends can stop the task. It also
+ * decides when the task commits ({@link CommitPolicy}): under exactly-once nothing it forwards is visible before.
  */
 final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]> {
 
@@ -36,8 +37,8 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
   static final String REROUTED_HEADER = "coordinate.rerouted";
 
   /** See {@link CommitPolicy}: how long the input must be idle, and how far apart its early commits are. */
-  static final Duration COMMIT_WHEN_IDLE_FOR = Duration.ofMillis(2);
-  static final Duration COMMIT_SPACING = Duration.ofMillis(20);
+  private static final Duration COMMIT_WHEN_IDLE_FOR = Duration.ofMillis(2);
+  private static final Duration COMMIT_SPACING = Duration.ofMillis(20);
   /** How often the policy is checked while no command comes. */
   private static final Duration COMMIT_CHECK = Duration.ofMillis(1);
 
