@@ -13,7 +13,9 @@ import java.util.Objects;
  * @param httpPort         port of the HTTP API (0 picks a free port)
  * @param stateDir         directory of the RocksDB state stores
  * @param topicPrefix      prefix of every topic name ("" for none)
- * @param commitIntervalMs Kafka Streams {@code commit.interval.ms}; under exactly-once it bounds request latency
+ * @param commitIntervalMs the longest a command's outputs wait for their commit (streams.CommitPolicy commits sooner
+ *                         when the input is idle); Kafka Streams' own {@code commit.interval.ms} is a backstop
+ *                         derived from it
  * @param punctuateIntervalMs how often the wall-clock punctuator expires attempts and releases delayed units
  */
 public record AppConfig(
@@ -27,7 +29,7 @@ public record AppConfig(
     long punctuateIntervalMs) {
 
   public static final String DEFAULT_APPLICATION_ID = "coordinate";
-  /** See docs/operations.md: 100 ms keeps request → assignment latency low at a modest throughput cost. */
+  /** See docs/operations.md ("When the app commits"): under a steady load the app commits every 100 ms. */
   public static final long DEFAULT_COMMIT_INTERVAL_MS = 100;
   public static final long DEFAULT_PUNCTUATE_INTERVAL_MS = 1000;
 
