@@ -46,6 +46,11 @@ public record AppConfig(
         DEFAULT_COMMIT_INTERVAL_MS, DEFAULT_PUNCTUATE_INTERVAL_MS);
   }
 
+  public AppConfig withCommitIntervalMs(long intervalMs) {
+    return new AppConfig(bootstrapServers, applicationId, httpHost, httpPort, stateDir, topicPrefix, intervalMs,
+        punctuateIntervalMs);
+  }
+
   public AppConfig withHttpPort(int port) {
     return new AppConfig(bootstrapServers, applicationId, httpHost, port, stateDir, topicPrefix, commitIntervalMs,
         punctuateIntervalMs);

@@ -161,8 +161,8 @@ public final class BenchRun {
     // Embedded: as `bin/coordinate dev` runs it. A cluster: a prefix and application id of its own, so the run
     // neither sees nor disturbs what the cluster holds.
     AppConfig config = embedded
-        ? withCommitInterval(AppConfig.defaults(kafka.bootstrapServers(), 0, tmp.resolve("data").resolve("streams")),
-            commitInterval)
+        ? AppConfig.defaults(kafka.bootstrapServers(), 0, tmp.resolve("data").resolve("streams"))
+            .withCommitIntervalMs(commitInterval)
         : new AppConfig(options.bootstrapServers(), runId, "127.0.0.1", 0, tmp.resolve("streams"), runId + ".",
             commitInterval, AppConfig.DEFAULT_PUNCTUATE_INTERVAL_MS);
     CoordinateApplication app = AppLauncher.start(config, Optional.empty());
@@ -170,9 +170,7 @@ public final class BenchRun {
       config = app.config();
       TopicNames topics = new TopicNames(config.topicPrefix());
       int partitions = kafka.partitionCount(topics.commands());
-      Properties settings = StreamsSettings.of(config);
-      // The baseline has no CommitPolicy: Kafka Streams' timer commits it, at the app's commit interval.
-      settings.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, config.commitIntervalMs());
+      Properties settings = StreamsSettings.withoutCommitPolicy(config);
       long warmupUnits = Math.round(options.units() * options.warmup());
       boolean baseline = phases.contains(BASELINE);
       boolean lifecycleOn = phases.contains(LIFECYCLE);
@@ -275,11 +273,6 @@ public final class BenchRun {
         return i;
       }
     }
-  }
-
-  private static AppConfig withCommitInterval(AppConfig c, long commitInterval) {
-    return new AppConfig(c.bootstrapServers(), c.applicationId(), c.httpHost(), c.httpPort(), c.stateDir(),
-        c.topicPrefix(), commitInterval, c.punctuateIntervalMs());
   }
 
   /** RSS of this process, the state dir and the changelog after the lifecycle load. */

@@ -76,8 +76,7 @@ final class LatencyProbe {
     AtomicReference<Throwable> failure = new AtomicReference<>();
     long started = System.nanoTime();
     CpuMeter cpu = new CpuMeter();
-    long streamCpuStarted = LifecycleLoad.streamThreadCpuNanos();
-    long commitsStarted = StreamThreadMetrics.commits();
+    StreamThreadMeter streamThread = new StreamThreadMeter();
     long countFrom = started + (long) (seconds * 0.2e9);
     long loadEnds = started + (long) (seconds * 1e9);
     AtomicBoolean loading = new AtomicBoolean(true);
@@ -176,9 +175,8 @@ final class LatencyProbe {
     threads.forEach(Thread::start);
     loader.join();
     // While the load lasts: the workers' last answers after it are not load.
-    double loadSeconds = (System.nanoTime() - started) / 1e9;
-    double streamThreadBusy = (LifecycleLoad.streamThreadCpuNanos() - streamCpuStarted) / 1e9 / loadSeconds;
-    double commitsPerSecond = (StreamThreadMetrics.commits() - commitsStarted) / loadSeconds;
+    double streamThreadBusy = streamThread.busy();
+    double commitsPerSecond = streamThread.commitsPerSecond();
     for (Thread thread : threads) {
       thread.join(TimeUnit.SECONDS.toMillis(120));
       if (thread.isAlive()) {

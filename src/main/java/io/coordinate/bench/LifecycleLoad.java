@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -139,8 +138,7 @@ final class LifecycleLoad {
     AtomicReference<Throwable> failure = new AtomicReference<>();
     List<Thread> threads = new ArrayList<>();
     long cpuStarted = processCpuNanos();
-    long streamCpuStarted = streamThreadCpuNanos();
-    long commitsStarted = StreamThreadMetrics.commits();
+    StreamThreadMeter streamThread = new StreamThreadMeter();
     CpuMeter others = new CpuMeter();
     long workStarted = System.nanoTime();
     tenths[0] = workStarted;
@@ -169,13 +167,11 @@ final class LifecycleLoad {
     double workSeconds = (finishedAt[0] - workStarted) / 1e9;
     double wall = (System.nanoTime() - workStarted) / 1e9;
     double cpuCores = (processCpuNanos() - cpuStarted) / 1e9 / wall;
-    double streamThreadBusy = (streamThreadCpuNanos() - streamCpuStarted) / 1e9 / wall;
-    double commitsPerSecond = (StreamThreadMetrics.commits() - commitsStarted) / wall;
     LOG.info("{}: finished {} units in {} s ({} requests, {} errors)", namespace, finished.get(), workSeconds,
         requests.get(), finishErrors.get());
     return new BenchReport.Lifecycle(units, addSeconds, workSeconds, requests.get(), finishErrors.get(), cpuCores,
         others.otherProcessesCores(), roundTrips.summary().p50Ms(), workers * (long) batch * inflight,
-        tenthRates(units, tenths), streamThreadBusy, commitsPerSecond);
+        tenthRates(units, tenths), streamThread.busy(), streamThread.commitsPerSecond());
   }
 
   /** One worker: keeps {@code inflight} requests outstanding until the spec has nothing left for it. */
@@ -251,22 +247,6 @@ final class LifecycleLoad {
       rates[i] = tenths[i + 1] == 0 ? Double.NaN : (to - from) / ((tenths[i + 1] - tenths[i]) / 1e9);
     }
     return rates;
-  }
-
-  /**
-   * CPU time of the app's stream threads (Kafka Streams names them {@code <client id>-StreamThread-<n>}); the app
-   * runs in this JVM in every mode. Near one core per thread, the stream thread is the limit.
-   */
-  static long streamThreadCpuNanos() {
-    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-    long sum = 0;
-    for (Thread thread : Thread.getAllStackTraces().keySet()) {
-      if (thread.getName().matches(".*-StreamThread-\\d+$")) {
-        long cpu = threads.getThreadCpuTime(thread.getId());
-        sum += Math.max(0, cpu);
-      }
-    }
-    return sum;
   }
 
   static long processCpuNanos() {

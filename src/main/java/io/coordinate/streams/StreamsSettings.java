@@ -31,6 +31,16 @@ public final class StreamsSettings {
     return Math.max(commitIntervalMs, Math.min(COMMIT_BACKSTOP_FACTOR * commitIntervalMs, COMMIT_BACKSTOP_MAX_MS));
   }
 
+  /**
+   * The same settings for a topology without a {@link CommitPolicy} (the bench's pass-through baseline): Kafka
+   * Streams' timer commits it, at the app's commit interval.
+   */
+  public static Properties withoutCommitPolicy(AppConfig config) {
+    Properties props = of(config);
+    props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, config.commitIntervalMs());
+    return props;
+  }
+
   public static Properties of(AppConfig config) {
     Properties props = new Properties();
     props.put(StreamsConfig.APPLICATION_ID_CONFIG, config.applicationId());

@@ -32,8 +32,7 @@ class CommitWhenIdleIT {
 
   @BeforeAll
   static void start() throws Exception {
-    env = DevEnvironment.start(0, 0, dataDir, c -> new AppConfig(c.bootstrapServers(), c.applicationId(),
-        c.httpHost(), c.httpPort(), c.stateDir(), c.topicPrefix(), INTERVAL_MS, c.punctuateIntervalMs()));
+    env = DevEnvironment.start(0, 0, dataDir, c -> c.withCommitIntervalMs(INTERVAL_MS));
     client = new KafkaTestClient(env.bootstrapServers(), env.httpPort());
   }
 

@@ -31,6 +31,16 @@ class StreamsSettingsTest {
   }
 
   @Test
+  void aTopologyWithoutTheCommitPolicyIsCommittedByTheTimerAtTheAppsInterval() {
+    Properties timer = StreamsSettings.withoutCommitPolicy(
+        AppConfig.defaults("127.0.0.1:9092", 8080, Path.of("/var/lib/coordinate")));
+    assertThat(timer.get(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG)).isEqualTo(100L);
+    timer.remove(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG);
+    props.remove(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG);
+    assertThat(timer).isEqualTo(props);
+  }
+
+  @Test
   void anIdlePollBlocksATenthOfTheCommitIntervalAtMost() {
     // a commit is checked for between polls: a long idle poll delays it, and every output with it
     assertThat(props.get(StreamsConfig.POLL_MS_CONFIG)).isEqualTo(10L);
