@@ -40,9 +40,10 @@ final class BenchCommand implements Callable<Integer> {
       description = "Units per add_work_units and attempts per request_attempts (default: ${DEFAULT-VALUE}).")
   int batch;
 
-  // 12, not 8: since the app commits on time (poll.ms) a fast host ran 8 x 8 x 100 units client-bound (round trip
-  // 113 ms, 46,946 units/s against 48,516 with 12; docs/performance.md).
-  @Option(names = "--inflight", defaultValue = "12",
+  // 16: with 12 the round trip of a fast host was 198-199 ms, at the client-bound mark (2 x the commit interval),
+  // once the stores wrote behind (23 November 04:29-04:44); 24 gave 360-417 ms and units/s within the spread
+  // (docs/performance.md). 12 replaced 8 for the same reason on 23 November (round trip 113 ms).
+  @Option(names = "--inflight", defaultValue = "16",
       description = "request_attempts each worker keeps outstanding in the lifecycle: it asks for its next batches "
           + "while it finishes the current one, so that the app, not the round trip, limits units/s "
           + "(default: ${DEFAULT-VALUE}).")
