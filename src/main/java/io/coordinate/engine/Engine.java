@@ -60,7 +60,8 @@ public final class Engine {
 
   /**
    * Applies one command at time {@code now} (epoch millis). Due expiries and releases are applied first, so
-   * the command sees exact statuses. Never throws for a bad command: the result carries the rejection.
+   * the command sees exact statuses. Never throws for a bad command: the result carries the rejection. Throws when
+   * the store cannot take the command's writes (see below).
    */
   public EngineResult process(Command command, long now) {
     EngineResult timeStep = advanceTime(now, Integer.MAX_VALUE);
@@ -69,25 +70,30 @@ public final class Engine {
     CoordinateState state = new CoordinateState(buffer, hints, decodedSpecs);
     state.setListener(new EventRecorder(output));
     CommandRejection rejection = null;
+    JsonNode result = null;
     try {
       CommandHandler handler = registry.handler(command.type());
       if (handler == null) {
         throw new CommandRejection(ErrorCode.UNKNOWN_COMMAND, "no handler for " + command.type().wireName());
       }
       state.ensureNamespace(command.namespace(), now);
-      JsonNode result = handler.handle(new CommandContext(command, now, state, output, random));
+      result = handler.handle(new CommandContext(command, now, state, output, random));
       state.flush();
-      buffer.commit();
-      hints.commit();
-      if (command.replyTo() != null) {
-        output.reply(command.replyTo(), Replies.ok(command.requestId(), result));
-      }
     } catch (CommandRejection e) {
       rejection = e;
     } catch (RuntimeException e) {
       rejection = new CommandRejection(ErrorCode.INTERNAL_ERROR, String.valueOf(e));
     }
-    if (rejection != null) {
+    if (rejection == null) {
+      // Outside the try: a store that fails to take the writes (RocksDB, the changelog) is not the command's fault.
+      // It must fail the task, whose transaction is then aborted and whose state comes back from the changelog;
+      // turned into a rejection it would consume the command and, the store failing on, every command after it.
+      buffer.commit();
+      hints.commit();
+      if (command.replyTo() != null) {
+        output.reply(command.replyTo(), Replies.ok(command.requestId(), result));
+      }
+    } else {
       buffer.discard();
       hints.discard();
       output.dropAllButReplies();
