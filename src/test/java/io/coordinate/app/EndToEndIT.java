@@ -103,6 +103,42 @@ class EndToEndIT {
     assertThat(env.application().isRunning()).isTrue();
   }
 
+  /**
+   * A unit's stored value holds its data and its attempt's: without a limit on data, a unit of 600 KB, once
+   * requested, made a changelog record over Kafka's 1 MiB, and the task failed at every try.
+   */
+  @Test
+  void dataUpToTheLimitRunsThroughAndLargerDataIsRefused() {
+    String blob = "x".repeat(250_000);
+    command("big", "{\"command\":\"set_work_spec\",\"namespace\":\"big\",\"work_spec\":{\"name\":\"s\"}}");
+    command("big", "{\"command\":\"add_work_units\",\"namespace\":\"big\",\"work_spec_name\":\"s\","
+        + "\"work_units\":[{\"name\":\"huge\",\"data\":{\"b\":\"" + "y".repeat(600_000) + "\"}}],"
+        + "\"reply_to\":\"it-big\",\"request_id\":\"huge\"}");
+    command("big", "{\"command\":\"add_work_units\",\"namespace\":\"big\",\"work_spec_name\":\"s\","
+        + "\"work_units\":[{\"name\":\"large\",\"data\":{\"b\":\"" + blob + "\"}}]}");
+    command("big", "{\"command\":\"request_attempts\",\"namespace\":\"big\",\"worker\":\"w-big\",\"count\":5}");
+
+    JsonNode refused = client.awaitValues(TOPICS.replies(), "it-big", 1).get(0);
+    assertThat(refused.get("ok").asBoolean()).isFalse();
+    assertThat(refused.get("error").get("code").asText()).isEqualTo("too_large");
+    assertThat(refused.get("error").get("message").asText())
+        .isEqualTo("\"work_units[0].data\" is 600008 bytes of JSON; at most 262144");
+    JsonNode attempts = client.awaitValues(TOPICS.assignments(), "w-big", 1).get(0).get("attempts");
+    assertThat(attempts).hasSize(1);
+    assertThat(attempts.get(0).get("work_unit_name").asText()).isEqualTo("large");
+    assertThat(attempts.get(0).get("data").get("b").asText()).isEqualTo(blob);
+
+    command("big", "{\"command\":\"finish_attempt\",\"namespace\":\"big\",\"attempt_id\":\""
+        + attempts.get(0).get("attempt_id").asText() + "\",\"data\":{\"result\":\"" + blob + "\"},"
+        + "\"reply_to\":\"it-big\",\"request_id\":\"finish\"}");
+    JsonNode finished = client.awaitValues(TOPICS.replies(), "it-big", 2).get(1);
+    assertThat(finished.get("request_id").asText()).isEqualTo("finish");
+    assertThat(finished.get("ok").asBoolean()).isTrue();
+    assertThat(unitStatus("big", "s", "large")).isEqualTo("finished");
+    assertThat(client.get("/api/namespaces/big/work-specs/s/work-units/huge").status()).isEqualTo(404);
+    assertThat(env.application().isRunning()).isTrue();
+  }
+
   @Test
   void theHttpGatewaySubmitsACommandAndAnswersWithItsReply() {
     KafkaTestClient.HttpAnswer answer = client.post("/api/namespaces/gw/commands",

@@ -105,4 +105,35 @@ class CommandParserTest {
     assertThat(CommandParser.readableReplyTo(bytes("[\"reply_to\"]"))).isNull();
     assertThat(CommandParser.readableReplyTo(null)).isNull();
   }
+
+  /** A command whose units' data, each {@code blobBytes} of text, are {@code units} in number. */
+  private static String addWithData(int units, int blobBytes) {
+    StringBuilder command = new StringBuilder(
+        "{\"command\":\"add_work_units\",\"namespace\":\"ns\",\"work_spec_name\":\"s\",\"work_units\":[");
+    for (int i = 0; i < units; i++) {
+      command.append(i == 0 ? "" : ",").append("{\"name\":\"u").append(i).append("\",\"data\":{\"b\":\"")
+          .append("x".repeat(blobBytes)).append("\"}}");
+    }
+    return command.append("]}").toString();
+  }
+
+  @Test
+  void aDataObjectOverTheLimitIsTooLarge() {
+    // {"b":"x..."}: 8 bytes around the text
+    CommandRejection rejection = rejection("ns", addWithData(2, DataLimit.MAX_DATA_BYTES - 7));
+
+    assertThat(rejection.code()).isEqualTo(ErrorCode.TOO_LARGE);
+    assertThat(rejection.getMessage())
+        .isEqualTo("\"work_units[0].data\" is 262145 bytes of JSON; at most 262144");
+  }
+
+  @Test
+  void aLargeCommandWhoseDataObjectsAreEachWithinTheLimitIsParsed() {
+    String large = addWithData(3, DataLimit.MAX_DATA_BYTES - 8); // each exactly at the limit
+    assertThat(large.length()).isGreaterThan(3 * DataLimit.MAX_DATA_BYTES);
+
+    Command command = CommandParser.parse("ns", bytes(large));
+
+    assertThat(command.requiredArray("work_units")).hasSize(3);
+  }
 }

@@ -1,12 +1,5 @@
 package io.coordinate.engine.handlers;
 
-import static io.coordinate.protocol.FieldNames.ATTEMPT_ID;
-import static io.coordinate.protocol.FieldNames.EXPIRATION_TIME;
-import static io.coordinate.protocol.FieldNames.WORKER;
-import static io.coordinate.protocol.FieldNames.WORK_SPEC_NAME;
-import static io.coordinate.protocol.FieldNames.WORK_UNIT_NAME;
-
-import com.fasterxml.jackson.core.SerializableString;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.coordinate.engine.CommandContext;
@@ -27,7 +20,6 @@ import io.coordinate.protocol.Command;
 import io.coordinate.protocol.CommandRejection;
 import io.coordinate.protocol.CommandType;
 import io.coordinate.protocol.Json;
-import io.coordinate.protocol.RepeatedText;
 import io.coordinate.protocol.Times;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -44,13 +36,6 @@ import java.util.Set;
  * passes over the units its worker's host already has one of (at most {@link Replication#MAX_UNITS_SKIPPED}).
  */
 public final class RequestAttemptsHandler {
-
-  // the assignment's field names
-  private static final SerializableString NAMESPACE = Json.encoded("namespace");
-  private static final SerializableString REQUEST_ID = Json.encoded("request_id");
-  private static final SerializableString ATTEMPTS = Json.encoded("attempts");
-  private static final SerializableString DATA = Json.encoded("data");
-  private static final SerializableString START_TIME = Json.encoded("start_time");
 
   public static final double DEFAULT_LIFETIME_SECONDS = 900;
 
@@ -74,6 +59,7 @@ public final class RequestAttemptsHandler {
     WorkerCommands.touch(ctx, worker);
 
     List<AttemptRecord> attempts = new ArrayList<>();
+    AssignmentWriter assignment = new AssignmentWriter(ctx.namespace(), worker, command.requestId(), (long) count);
     Set<String> nothingForHost = new HashSet<>();
     // A batch whose every unit was auto-failed by max_retries is fetched again (SEMANTICS §4.6).
     while (attempts.isEmpty()) {
@@ -83,7 +69,8 @@ public final class RequestAttemptsHandler {
       if (chosen == null) {
         break;
       }
-      HandOut handedOut = handOut(ctx, chosen, worker, (long) count, Times.secondsToMillis(lifetime), attempts);
+      HandOut handedOut =
+          handOut(ctx, chosen, worker, (long) count, Times.secondsToMillis(lifetime), attempts, assignment);
       if (handedOut == HandOut.NOTHING) {
         break;
       }
@@ -92,50 +79,9 @@ public final class RequestAttemptsHandler {
         nothingForHost.add(chosen.name());
       }
     }
-    OutRecord assignment =
-        ctx.assignment(worker, assignmentJson(ctx.namespace(), worker, command.requestId(), attempts));
+    OutRecord record = ctx.assignment(worker, assignment.bytes());
     // the reply repeats the assignment: parsed back only when one is asked for
-    return command.replyTo() == null ? null : assignment.value();
-  }
-
-  /**
-   * The assignment (PROTOCOL "Assignment"), written as JSON directly: a request hands out up to a hundred attempts
-   * or more, and a tree of them cost as much again to build as to write.
-   */
-  private static byte[] assignmentJson(String ns, String worker, String requestId, List<AttemptRecord> attempts) {
-    // a request's attempts share their spec (most often) and their start and expiration times
-    RepeatedText spec = new RepeatedText();
-    RepeatedText start = new RepeatedText();
-    RepeatedText expiration = new RepeatedText();
-    return Json.bytes(256 + 192 * attempts.size(), out -> {
-      out.writeStartObject();
-      out.writeFieldName(NAMESPACE);
-      out.writeString(ns);
-      out.writeFieldName(WORKER);
-      out.writeString(worker);
-      out.writeFieldName(REQUEST_ID);
-      out.writeString(requestId); // null: written as null
-      out.writeFieldName(ATTEMPTS);
-      out.writeStartArray();
-      for (AttemptRecord attempt : attempts) {
-        out.writeStartObject();
-        out.writeFieldName(ATTEMPT_ID);
-        out.writeString(attempt.id());
-        out.writeFieldName(WORK_SPEC_NAME);
-        out.writeString(spec.of(attempt.spec()));
-        out.writeFieldName(WORK_UNIT_NAME);
-        out.writeString(attempt.unit());
-        out.writeFieldName(DATA);
-        Json.write(out, attempt.data());
-        out.writeFieldName(START_TIME);
-        out.writeString(start.of(Times.format(attempt.startTime())));
-        out.writeFieldName(EXPIRATION_TIME);
-        out.writeString(expiration.of(Times.format(attempt.expirationTime())));
-        out.writeEndObject();
-      }
-      out.writeEndArray();
-      out.writeEndObject();
-    });
+    return command.replyTo() == null ? null : record.value();
   }
 
   private static List<SpecLoad> loads(CommandContext ctx) {
@@ -159,10 +105,11 @@ public final class RequestAttemptsHandler {
   }
 
   /**
-   * Starts attempts at up to {@code min(count, max_getwork, max_running − pending)} units of the spec.
+   * Starts attempts at up to {@code min(count, max_getwork, max_running − pending)} units of the spec, fewer if
+   * the assignment fills its record first ({@link AssignmentWriter#full}).
    */
-  private static HandOut handOut(
-      CommandContext ctx, SpecLoad spec, String worker, long count, long lifetimeMillis, List<AttemptRecord> out) {
+  private static HandOut handOut(CommandContext ctx, SpecLoad spec, String worker, long count, long lifetimeMillis,
+      List<AttemptRecord> out, AssignmentWriter assignment) {
     CoordinateState state = ctx.state();
     String ns = ctx.namespace();
     long limit = count;
@@ -194,6 +141,9 @@ public final class RequestAttemptsHandler {
     }
     int tried = 0;
     for (String name : names) {
+      if (assignment.full()) {
+        break; // the rest stay available, for the next request
+      }
       WorkUnitRecord unit = read.containsKey(name) ? read.get(name) : state.unit(ns, spec.name(), name);
       long maxRetries = spec.meta().maxRetries();
       if (replicated || Replication.roundUnderWay(unit)) {
@@ -203,6 +153,7 @@ public final class RequestAttemptsHandler {
           AttemptRecord replica = ctx.replication().start(unit, worker, replicaHost, lifetimeMillis);
           if (replica != null) {
             out.add(replica); // null: it could not be sent, and failed
+            assignment.add(replica);
           }
         }
         continue;
@@ -211,7 +162,9 @@ public final class RequestAttemptsHandler {
       if (maxRetries > 0 && unit.attemptCount() >= maxRetries) {
         autoFail(ctx, unit, worker, lifetimeMillis);
       } else {
-        out.add(UnitTransitions.startAttempt(state, ns, unit, worker, lifetimeMillis, ctx.now()));
+        AttemptRecord attempt = UnitTransitions.startAttempt(state, ns, unit, worker, lifetimeMillis, ctx.now());
+        out.add(attempt);
+        assignment.add(attempt);
       }
     }
     return tried > 0 ? HandOut.TRIED : HandOut.NOTHING_FOR_THIS_HOST;

@@ -1,0 +1,97 @@
+package io.coordinate.engine.handlers;
+
+import static io.coordinate.protocol.FieldNames.ATTEMPT_ID;
+import static io.coordinate.protocol.FieldNames.EXPIRATION_TIME;
+import static io.coordinate.protocol.FieldNames.WORKER;
+import static io.coordinate.protocol.FieldNames.WORK_SPEC_NAME;
+import static io.coordinate.protocol.FieldNames.WORK_UNIT_NAME;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.SerializableString;
+import com.fasterxml.jackson.core.util.ByteArrayBuilder;
+import io.coordinate.engine.state.AttemptRecord;
+import io.coordinate.protocol.Json;
+import io.coordinate.protocol.RepeatedText;
+import io.coordinate.protocol.Times;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+
+/**
+ * The assignment (PROTOCOL "Assignment"), written as JSON while its attempts are started: a request hands out up to
+ * a hundred attempts or more, and a tree of them cost as much again to build as to write. It also tells the
+ * request when to stop: an assignment is one record on {@code coordinate.assignments} (and on the replies), which
+ * Kafka refuses above 1 MiB, so a request hands out no more attempts once {@link #MAX_BYTES} are written (at least
+ * one: a unit's data is at most {@link io.coordinate.protocol.DataLimit#MAX_DATA_BYTES}).
+ */
+final class AssignmentWriter {
+
+  static final int MAX_BYTES = 512 * 1024;
+
+  private static final SerializableString NAMESPACE = Json.encoded("namespace");
+  private static final SerializableString REQUEST_ID = Json.encoded("request_id");
+  private static final SerializableString ATTEMPTS = Json.encoded("attempts");
+  private static final SerializableString DATA = Json.encoded("data");
+  private static final SerializableString START_TIME = Json.encoded("start_time");
+
+  private final ByteArrayBuilder bytes;
+  private final JsonGenerator out;
+  // a request's attempts share their spec (most often) and their start and expiration times
+  private final RepeatedText spec = new RepeatedText();
+  private final RepeatedText start = new RepeatedText();
+  private final RepeatedText expiration = new RepeatedText();
+
+  AssignmentWriter(String ns, String worker, String requestId, long count) {
+    bytes = new ByteArrayBuilder((int) Math.min(256 + 192 * count, 64 * 1024));
+    try {
+      out = Json.MAPPER.getFactory().createGenerator(bytes);
+      out.writeStartObject();
+      out.writeFieldName(NAMESPACE);
+      out.writeString(ns);
+      out.writeFieldName(WORKER);
+      out.writeString(worker);
+      out.writeFieldName(REQUEST_ID);
+      out.writeString(requestId); // null: written as null
+      out.writeFieldName(ATTEMPTS);
+      out.writeStartArray();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  void add(AttemptRecord attempt) {
+    try {
+      out.writeStartObject();
+      out.writeFieldName(ATTEMPT_ID);
+      out.writeString(attempt.id());
+      out.writeFieldName(WORK_SPEC_NAME);
+      out.writeString(spec.of(attempt.spec()));
+      out.writeFieldName(WORK_UNIT_NAME);
+      out.writeString(attempt.unit());
+      out.writeFieldName(DATA);
+      Json.write(out, attempt.data());
+      out.writeFieldName(START_TIME);
+      out.writeString(start.of(Times.format(attempt.startTime())));
+      out.writeFieldName(EXPIRATION_TIME);
+      out.writeString(expiration.of(Times.format(attempt.expirationTime())));
+      out.writeEndObject();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Whether the attempts written so far fill the record: hand out no more. */
+  boolean full() {
+    return bytes.size() + out.getOutputBuffered() >= MAX_BYTES;
+  }
+
+  byte[] bytes() {
+    try {
+      out.writeEndArray();
+      out.writeEndObject();
+      out.close();
+      return bytes.toByteArray();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
