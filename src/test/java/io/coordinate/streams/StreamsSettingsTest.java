@@ -60,4 +60,9 @@ class StreamsSettingsTest {
     assertThat(new StreamsConfig(props).originalsWithPrefix(StreamsConfig.PRODUCER_PREFIX))
         .containsEntry("retry.backoff.ms", 10L);
   }
+
+  @Test
+  void aTaskProcessesItsCommandsWithoutWaitingForTheEmptyChainedTopic() {
+    assertThat(new StreamsConfig(props).getLong(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG)).isEqualTo(-1L);
+  }
 }
