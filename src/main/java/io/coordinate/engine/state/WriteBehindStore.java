@@ -167,6 +167,9 @@ public final class WriteBehindStore implements KeyValueStore, AutoCloseable {
     Batch batch = batchOf(writes);
     lock.lock();
     try {
+      if (closed) {
+        throw new IllegalStateException("the store is closed"); // its thread is gone: the batch would never be applied
+      }
       while (given - applied >= MAX_PENDING && failure == null) {
         changed.awaitUninterruptibly();
       }

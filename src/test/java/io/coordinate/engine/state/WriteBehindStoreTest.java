@@ -169,10 +169,14 @@ class WriteBehindStoreTest {
   }
 
   @Test
-  void closeAppliesWhatIsPending() {
+  void closeAppliesWhatIsPendingAndRefusesLaterWrites() {
     store.putAll(List.of(put("a", "1")));
     below.gate.release(1);
     store.close();
     assertArrayEquals(b("1"), below.get(b("a")));
+
+    IllegalStateException refused = assertThrows(IllegalStateException.class, () -> store.put(b("b"), b("1")));
+    assertEquals("the store is closed", refused.getMessage());
+    store.drain(); // nothing waits: returns at once
   }
 }
