@@ -2,9 +2,9 @@ package io.coordinate.engine;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.SerializableString;
-import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.coordinate.protocol.Json;
+import io.coordinate.protocol.JsonListRecord;
 import io.coordinate.protocol.RepeatedText;
 import io.coordinate.protocol.Times;
 import java.io.IOException;
@@ -21,25 +21,20 @@ import java.util.Map;
  */
 final class EventBatch {
 
-  private final ByteArrayBuilder bytes = new ByteArrayBuilder(512);
+  private final JsonListRecord record;
   private final JsonGenerator out;
   private boolean inEvent;
   /** Per field name (the constants of {@link EventRecorder}), the last value written and its encoded form. */
   private final Map<SerializableString, RepeatedText> repeats = new IdentityHashMap<>();
 
   EventBatch(String ns, long now) {
-    try {
-      out = Json.MAPPER.getFactory().createGenerator(bytes);
-      out.writeStartObject();
-      out.writeFieldName(encoded("namespace"));
-      out.writeString(ns);
-      out.writeFieldName(encoded("time"));
-      out.writeString(Times.format(now));
-      out.writeFieldName(encoded("events"));
-      out.writeStartArray();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    record = new JsonListRecord(512, header -> {
+      header.writeFieldName(encoded("namespace"));
+      header.writeString(ns);
+      header.writeFieldName(encoded("time"));
+      header.writeString(Times.format(now));
+    }, encoded("events"));
+    out = record.out();
   }
 
   /** Starts an event of this type; the fields written next are its own. */
@@ -128,10 +123,7 @@ final class EventBatch {
         out.writeEndObject();
         inEvent = false;
       }
-      out.writeEndArray();
-      out.writeEndObject();
-      out.close();
-      return bytes.toByteArray();
+      return record.finish();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

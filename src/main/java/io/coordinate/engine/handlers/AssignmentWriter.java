@@ -8,9 +8,9 @@ import static io.coordinate.protocol.FieldNames.WORK_UNIT_NAME;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.SerializableString;
-import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import io.coordinate.engine.state.AttemptRecord;
 import io.coordinate.protocol.Json;
+import io.coordinate.protocol.JsonListRecord;
 import io.coordinate.protocol.RepeatedText;
 import io.coordinate.protocol.Times;
 import java.io.IOException;
@@ -33,32 +33,28 @@ final class AssignmentWriter {
   private static final SerializableString DATA = Json.encoded("data");
   private static final SerializableString START_TIME = Json.encoded("start_time");
 
-  private final ByteArrayBuilder bytes;
+  private final JsonListRecord record;
   private final JsonGenerator out;
   // a request's attempts share their spec (most often) and their start and expiration times
   private final RepeatedText spec = new RepeatedText();
   private final RepeatedText start = new RepeatedText();
   private final RepeatedText expiration = new RepeatedText();
+  private int attempts;
 
   AssignmentWriter(String ns, String worker, String requestId, long count) {
-    bytes = new ByteArrayBuilder((int) Math.min(256 + 192 * count, 64 * 1024));
-    try {
-      out = Json.MAPPER.getFactory().createGenerator(bytes);
-      out.writeStartObject();
-      out.writeFieldName(NAMESPACE);
-      out.writeString(ns);
-      out.writeFieldName(WORKER);
-      out.writeString(worker);
-      out.writeFieldName(REQUEST_ID);
-      out.writeString(requestId); // null: written as null
-      out.writeFieldName(ATTEMPTS);
-      out.writeStartArray();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    record = new JsonListRecord((int) Math.min(256 + 192 * count, 64 * 1024), header -> {
+      header.writeFieldName(NAMESPACE);
+      header.writeString(ns);
+      header.writeFieldName(WORKER);
+      header.writeString(worker);
+      header.writeFieldName(REQUEST_ID);
+      header.writeString(requestId); // null: written as null
+    }, ATTEMPTS);
+    out = record.out();
   }
 
   void add(AttemptRecord attempt) {
+    attempts++;
     try {
       out.writeStartObject();
       out.writeFieldName(ATTEMPT_ID);
@@ -79,19 +75,16 @@ final class AssignmentWriter {
     }
   }
 
+  boolean isEmpty() {
+    return attempts == 0;
+  }
+
   /** Whether the attempts written so far fill the record: hand out no more. */
   boolean full() {
-    return bytes.size() + out.getOutputBuffered() >= MAX_BYTES;
+    return record.size() >= MAX_BYTES;
   }
 
   byte[] bytes() {
-    try {
-      out.writeEndArray();
-      out.writeEndObject();
-      out.close();
-      return bytes.toByteArray();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return record.finish();
   }
 }

@@ -58,11 +58,10 @@ public final class RequestAttemptsHandler {
         command.optionalStringList("runtimes"), command.optionalNumber("available_gb", 0));
     WorkerCommands.touch(ctx, worker);
 
-    List<AttemptRecord> attempts = new ArrayList<>();
     AssignmentWriter assignment = new AssignmentWriter(ctx.namespace(), worker, command.requestId(), (long) count);
     Set<String> nothingForHost = new HashSet<>();
     // A batch whose every unit was auto-failed by max_retries is fetched again (SEMANTICS §4.6).
-    while (attempts.isEmpty()) {
+    while (assignment.isEmpty()) {
       List<SpecLoad> loads = loads(ctx);
       loads.removeIf(load -> nothingForHost.contains(load.name()));
       SpecLoad chosen = Scheduler.choose(loads, request, ctx.now(), ctx.random());
@@ -70,7 +69,7 @@ public final class RequestAttemptsHandler {
         break;
       }
       HandOut handedOut =
-          handOut(ctx, chosen, worker, (long) count, Times.secondsToMillis(lifetime), attempts, assignment);
+          handOut(ctx, chosen, worker, (long) count, Times.secondsToMillis(lifetime), assignment);
       if (handedOut == HandOut.NOTHING) {
         break;
       }
@@ -109,7 +108,7 @@ public final class RequestAttemptsHandler {
    * the assignment fills its record first ({@link AssignmentWriter#full}).
    */
   private static HandOut handOut(CommandContext ctx, SpecLoad spec, String worker, long count, long lifetimeMillis,
-      List<AttemptRecord> out, AssignmentWriter assignment) {
+      AssignmentWriter assignment) {
     CoordinateState state = ctx.state();
     String ns = ctx.namespace();
     long limit = count;
@@ -152,8 +151,7 @@ public final class RequestAttemptsHandler {
           tried++;
           AttemptRecord replica = ctx.replication().start(unit, worker, replicaHost, lifetimeMillis);
           if (replica != null) {
-            out.add(replica); // null: it could not be sent, and failed
-            assignment.add(replica);
+            assignment.add(replica); // null: it could not be sent, and failed
           }
         }
         continue;
@@ -162,9 +160,7 @@ public final class RequestAttemptsHandler {
       if (maxRetries > 0 && unit.attemptCount() >= maxRetries) {
         autoFail(ctx, unit, worker, lifetimeMillis);
       } else {
-        AttemptRecord attempt = UnitTransitions.startAttempt(state, ns, unit, worker, lifetimeMillis, ctx.now());
-        out.add(attempt);
-        assignment.add(attempt);
+        assignment.add(UnitTransitions.startAttempt(state, ns, unit, worker, lifetimeMillis, ctx.now()));
       }
     }
     return tried > 0 ? HandOut.TRIED : HandOut.NOTHING_FOR_THIS_HOST;

@@ -33,24 +33,21 @@ public final class WriteBehindStore implements KeyValueStore, AutoCloseable {
   private static final byte[] TOMBSTONE = new byte[0];
 
   /** A batch as given: keys ascending, each once; a deleted key's value is {@link #TOMBSTONE}. */
-  private record Batch(long seq, byte[][] keys, byte[][] values, List<KeyValueIterator.Entry> writes) {
+  private record Batch(long seq, byte[][] keys, byte[][] values) {
 
     /** The batch's value for {@code key} ({@link #TOMBSTONE}: deleted), or null when the batch has no write of it. */
     byte[] find(byte[] key) {
-      int low = 0;
-      int high = keys.length - 1;
-      while (low <= high) {
-        int mid = (low + high) >>> 1;
-        int order = Arrays.compareUnsigned(keys[mid], key);
-        if (order < 0) {
-          low = mid + 1;
-        } else if (order > 0) {
-          high = mid - 1;
-        } else {
-          return values[mid];
-        }
+      int at = lowerBound(keys, key);
+      return at < keys.length && Arrays.equals(keys[at], key) ? values[at] : null;
+    }
+
+    /** The writes for the store below (built by the applying thread, not the writer's). */
+    List<KeyValueIterator.Entry> writes() {
+      List<KeyValueIterator.Entry> writes = new ArrayList<>(keys.length);
+      for (int i = 0; i < keys.length; i++) {
+        writes.add(new KeyValueIterator.Entry(keys[i], values[i] == TOMBSTONE ? null : values[i]));
       }
-      return null;
+      return writes;
     }
   }
 
@@ -100,7 +97,7 @@ public final class WriteBehindStore implements KeyValueStore, AutoCloseable {
       }
     }
     KeyValueIterator stored = below.range(from, to);
-    return cursors.isEmpty() ? stored : new Overlaid(stored, cursors);
+    return cursors.isEmpty() ? stored : new OverlaidEntries(stored, new PendingWrites(cursors), TOMBSTONE);
   }
 
   /** A position in one pending batch, up to an exclusive bound. */
@@ -174,7 +171,7 @@ public final class WriteBehindStore implements KeyValueStore, AutoCloseable {
         changed.awaitUninterruptibly();
       }
       throwFailure();
-      batch = new Batch(++given, batch.keys, batch.values, batch.writes);
+      batch = new Batch(++given, batch.keys, batch.values);
       pending.addLast(batch);
       changed.signalAll();
     } finally {
@@ -188,25 +185,21 @@ public final class WriteBehindStore implements KeyValueStore, AutoCloseable {
     for (int i = 1; i < writes.size() && sorted; i++) {
       sorted = Arrays.compareUnsigned(writes.get(i - 1).key(), writes.get(i).key()) < 0;
     }
-    List<KeyValueIterator.Entry> ordered = writes;
     if (!sorted) {
       TreeMap<byte[], byte[]> last = new TreeMap<>(Arrays::compareUnsigned);
       for (KeyValueIterator.Entry write : writes) {
         last.put(write.key(), write.value() == null ? TOMBSTONE : write.value());
       }
-      ordered = new ArrayList<>(last.size());
-      for (Map.Entry<byte[], byte[]> e : last.entrySet()) {
-        ordered.add(new KeyValueIterator.Entry(e.getKey(), e.getValue() == TOMBSTONE ? null : e.getValue()));
-      }
+      return new Batch(0, last.keySet().toArray(new byte[0][]), last.values().toArray(new byte[0][]));
     }
-    byte[][] keys = new byte[ordered.size()][];
-    byte[][] values = new byte[ordered.size()][];
+    byte[][] keys = new byte[writes.size()][];
+    byte[][] values = new byte[writes.size()][];
     for (int i = 0; i < keys.length; i++) {
-      KeyValueIterator.Entry write = ordered.get(i);
+      KeyValueIterator.Entry write = writes.get(i);
       keys[i] = write.key();
       values[i] = write.value() == null ? TOMBSTONE : write.value();
     }
-    return new Batch(0, keys, values, List.copyOf(ordered));
+    return new Batch(0, keys, values);
   }
 
   /** Waits until every batch given so far is in the store below; throws the store's failure if it had one. */
@@ -288,79 +281,45 @@ public final class WriteBehindStore implements KeyValueStore, AutoCloseable {
     }
   }
 
-  /**
-   * The store's entries merged with the pending batches' (oldest first): on equal keys the newest batch wins over
-   * the older ones and over the store; a tombstone hides its key.
-   */
-  private static final class Overlaid implements KeyValueIterator {
-    private final KeyValueIterator stored;
-    private final List<Cursor> cursors;
-    private Entry nextStored;
-    private Entry next;
+  /** The pending batches' writes in key order, the newest batch's write of a key winning (tombstones included). */
+  private static final class PendingWrites implements Iterator<Map.Entry<byte[], byte[]>> {
+    private final List<Cursor> cursors; // oldest batch first
 
-    Overlaid(KeyValueIterator stored, List<Cursor> cursors) {
-      this.stored = stored;
+    PendingWrites(List<Cursor> cursors) {
       this.cursors = cursors;
-      this.nextStored = stored.hasNext() ? stored.next() : null;
-      advance();
-    }
-
-    private void advance() {
-      next = null;
-      while (next == null) {
-        byte[] smallest = null;
-        for (Cursor cursor : cursors) {
-          byte[] key = cursor.key();
-          if (key != null && (smallest == null || Arrays.compareUnsigned(key, smallest) < 0)) {
-            smallest = key;
-          }
-        }
-        if (smallest == null) {
-          next = nextStored;
-          nextStored = next != null && stored.hasNext() ? stored.next() : null;
-          return;
-        }
-        int order = nextStored == null ? 1 : Arrays.compareUnsigned(nextStored.key(), smallest);
-        if (order < 0) {
-          next = nextStored;
-          nextStored = stored.hasNext() ? stored.next() : null;
-          return;
-        }
-        if (order == 0) {
-          nextStored = stored.hasNext() ? stored.next() : null;
-        }
-        byte[] value = null;
-        for (Cursor cursor : cursors) { // oldest first: the last one with the key is the newest
-          byte[] key = cursor.key();
-          if (key != null && Arrays.equals(key, smallest)) {
-            value = cursor.value();
-            cursor.advance();
-          }
-        }
-        if (value != TOMBSTONE) {
-          next = new Entry(smallest, value);
-        }
-      }
     }
 
     @Override
     public boolean hasNext() {
-      return next != null;
+      for (Cursor cursor : cursors) {
+        if (cursor.key() != null) {
+          return true;
+        }
+      }
+      return false;
     }
 
     @Override
-    public Entry next() {
-      if (next == null) {
+    public Map.Entry<byte[], byte[]> next() {
+      byte[] smallest = null;
+      for (Cursor cursor : cursors) {
+        byte[] key = cursor.key();
+        if (key != null && (smallest == null || Arrays.compareUnsigned(key, smallest) < 0)) {
+          smallest = key;
+        }
+      }
+      if (smallest == null) {
         throw new NoSuchElementException();
       }
-      Entry current = next;
-      advance();
-      return current;
-    }
-
-    @Override
-    public void close() {
-      stored.close();
+      byte[] value = null;
+      for (Cursor cursor : cursors) { // the last batch with the key is the newest
+        byte[] key = cursor.key();
+        if (key != null && Arrays.equals(key, smallest)) {
+          value = cursor.value();
+          cursor.advance();
+        }
+      }
+      return Map.entry(smallest, value);
     }
   }
 }

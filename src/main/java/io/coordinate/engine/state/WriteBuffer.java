@@ -3,11 +3,9 @@ package io.coordinate.engine.state;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
-import java.util.NoSuchElementException;
 import java.util.TreeMap;
 
 /**
@@ -92,71 +90,7 @@ public final class WriteBuffer implements KeyValueStore {
     if (Arrays.compareUnsigned(from, to) >= 0) {
       return base.range(from, to);
     }
-    KeyValueIterator stored = base.range(from, to);
-    Iterator<Map.Entry<byte[], byte[]>> buffered = pending.subMap(from, true, to, false).entrySet().iterator();
-    return new MergingIterator(stored, buffered);
-  }
-
-  /** Merges the store's entries with the buffer's, the buffer winning on equal keys; tombstones hide keys. */
-  private static final class MergingIterator implements KeyValueIterator {
-    private final KeyValueIterator stored;
-    private final Iterator<Map.Entry<byte[], byte[]>> buffered;
-    private Entry nextStored;
-    private Map.Entry<byte[], byte[]> nextBuffered;
-    private Entry next;
-
-    MergingIterator(KeyValueIterator stored, Iterator<Map.Entry<byte[], byte[]>> buffered) {
-      this.stored = stored;
-      this.buffered = buffered;
-      this.nextStored = stored.hasNext() ? stored.next() : null;
-      this.nextBuffered = buffered.hasNext() ? buffered.next() : null;
-      advance();
-    }
-
-    private void advance() {
-      next = null;
-      while (next == null && (nextStored != null || nextBuffered != null)) {
-        int order;
-        if (nextStored == null) {
-          order = 1;
-        } else if (nextBuffered == null) {
-          order = -1;
-        } else {
-          order = Arrays.compareUnsigned(nextStored.key(), nextBuffered.getKey());
-        }
-        if (order < 0) {
-          next = nextStored;
-          nextStored = stored.hasNext() ? stored.next() : null;
-        } else {
-          if (order == 0) {
-            nextStored = stored.hasNext() ? stored.next() : null;
-          }
-          if (nextBuffered.getValue() != TOMBSTONE) {
-            next = new Entry(nextBuffered.getKey(), nextBuffered.getValue());
-          }
-          nextBuffered = buffered.hasNext() ? buffered.next() : null;
-        }
-      }
-    }
-
-    @Override
-    public boolean hasNext() {
-      return next != null;
-    }
-
-    @Override
-    public Entry next() {
-      if (next == null) {
-        throw new NoSuchElementException();
-      }
-      Entry current = next;
-      advance();
-      return current;
-    }
-
-    @Override
-    public void close() {
-      stored.close();
-    }
+    return new OverlaidEntries(base.range(from, to), pending.subMap(from, true, to, false).entrySet().iterator(),
+        TOMBSTONE);
   }
 }
