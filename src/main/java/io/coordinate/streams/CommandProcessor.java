@@ -48,7 +48,6 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
   private final String commandsTopic;
   private final Supplier<RandomGenerator> randomSource;
   private ProcessorContext<byte[], byte[]> context;
-  private TaskState state;
   private Engine engine;
   private CommitPolicy commits;
 
@@ -64,8 +63,7 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
   @Override
   public void init(ProcessorContext<byte[], byte[]> context) {
     this.context = context;
-    this.state = TaskState.open(context);
-    this.engine = new Engine(state.store(), randomSource.get());
+    this.engine = new Engine(TaskState.open(context), randomSource.get());
     context.schedule(punctuateInterval, PunctuationType.WALL_CLOCK_TIME, this::advanceTime);
     commits = new CommitPolicy(commitInterval.toNanos(), COMMIT_WHEN_IDLE_FOR.toNanos(), COMMIT_SPACING.toNanos(),
         System.nanoTime());
@@ -113,7 +111,6 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
       return;
     }
     EngineResult result = engine.process(command, now);
-    state.applied();
     if (result.rejected() && result.rejection().code().deadLetter()) {
       deadLetter(record, result.rejection());
     }
@@ -134,7 +131,6 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
   /** The wall-clock punctuator: expires attempts and releases delayed units, in bounded batches. */
   private void advanceTime(long now) {
     EngineResult result = engine.advanceTime(now, Engine.TIME_STEP_BATCH);
-    state.applied();
     emit(result, now);
     if (!result.isEmpty()) {
       commits.processed(System.nanoTime());

@@ -18,17 +18,11 @@ final class StreamsStore implements KeyValueStore {
 
   private final ReadOnlyKeyValueStore<Bytes, byte[]> reader;
   private final org.apache.kafka.streams.state.KeyValueStore<Bytes, byte[]> writer;
-  private long writes;
 
   private StreamsStore(
       ReadOnlyKeyValueStore<Bytes, byte[]> reader, org.apache.kafka.streams.state.KeyValueStore<Bytes, byte[]> writer) {
     this.reader = reader;
     this.writer = writer;
-  }
-
-  /** How many keys were written through this adapter: tells {@link TaskState} whether a step changed anything. */
-  long writes() {
-    return writes;
   }
 
   /** The task's own store, read and written by the processor. */
@@ -48,13 +42,11 @@ final class StreamsStore implements KeyValueStore {
 
   @Override
   public void put(byte[] key, byte[] value) {
-    writes++;
     writer.put(Bytes.wrap(key), value);
   }
 
   @Override
   public void delete(byte[] key) {
-    writes++;
     writer.delete(Bytes.wrap(key));
   }
 
@@ -65,7 +57,6 @@ final class StreamsStore implements KeyValueStore {
     for (KeyValueIterator.Entry write : writes) {
       batch.add(KeyValue.pair(Bytes.wrap(write.key()), write.value()));
     }
-    this.writes += batch.size();
     writer.putAll(batch);
   }
 

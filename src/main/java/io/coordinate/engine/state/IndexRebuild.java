@@ -6,7 +6,7 @@ import java.util.List;
 
 /**
  * Keeps the derived indexes ({@link Keys#isIndex}) in step with the records they are computed from. The records'
- * store counts every command in its state version; the indexes' store keeps the version its indexes were
+ * store counts every command's batch of writes in its state version ({@link VersionedStore}); the indexes' store keeps the version its indexes were
  * derived at. When the two differ — the indexes' store was lost (a new machine, a wiped task) or restoring
  * moved the records on without it (a task that came back after another instance worked on it) — the indexes
  * are recomputed from the records with the very write methods that maintain them, so a rebuilt index equals
@@ -41,13 +41,14 @@ public final class IndexRebuild {
         && ValueCodec.decodeLong(indexes.get(Keys.indexLayout())) == LAYOUT;
   }
 
-  /** Records that one more command was applied to both stores; returns the new version. */
-  public static long step(KeyValueStore records, KeyValueStore indexes, long version) {
-    long next = version + 1;
-    byte[] value = ValueCodec.encodeLong(next);
-    records.put(Keys.stateVersion(), value);
-    indexes.put(Keys.indexVersion(), value);
-    return next;
+  /**
+   * The writes that record a batch applied to both stores as version {@code version}: the records' version and
+   * the indexes' (see {@link VersionedStore}), in key order.
+   */
+  public static List<KeyValueIterator.Entry> versionWrites(long version) {
+    byte[] value = ValueCodec.encodeLong(version);
+    return List.of(new KeyValueIterator.Entry(Keys.stateVersion(), value),
+        new KeyValueIterator.Entry(Keys.indexVersion(), value));
   }
 
   /** What a rebuild did. */

@@ -27,7 +27,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * wait: a writer that outruns the store below waits for it, so memory stays bounded. A failure of the store below
  * is kept and thrown to the writer at its next call; the batches after it are not applied.
  */
-public final class WriteBehindStore implements KeyValueStore, AutoCloseable {
+public final class WriteBehindStore implements BatchWrites, AutoCloseable {
 
   static final int MAX_PENDING = 8;
   private static final byte[] TOMBSTONE = new byte[0];
@@ -144,16 +144,6 @@ public final class WriteBehindStore implements KeyValueStore, AutoCloseable {
   }
 
   // --- writes ---
-
-  @Override
-  public void put(byte[] key, byte[] value) {
-    putAll(List.of(new KeyValueIterator.Entry(key, value)));
-  }
-
-  @Override
-  public void delete(byte[] key) {
-    putAll(List.of(new KeyValueIterator.Entry(key, null)));
-  }
 
   /** Hands the batch to the applying thread; returns at once unless {@link #MAX_PENDING} batches wait already. */
   @Override

@@ -13,6 +13,8 @@ final class RecordingStore implements KeyValueStore {
   private final boolean writesPass;
   final List<String> reads = new ArrayList<>();
   final List<String> writes = new ArrayList<>();
+  /** Each batch written ({@link #putAll}), as its keys. */
+  final List<List<String>> batches = new ArrayList<>();
 
   /** @param writesPass false: writes are recorded but do not reach {@code delegate} */
   RecordingStore(KeyValueStore delegate, Function<byte[], String> format, boolean writesPass) {
@@ -51,5 +53,11 @@ final class RecordingStore implements KeyValueStore {
     if (writesPass) {
       delegate.delete(key);
     }
+  }
+
+  @Override
+  public void putAll(List<KeyValueIterator.Entry> writes) {
+    batches.add(writes.stream().map(write -> format.apply(write.key())).toList());
+    KeyValueStore.super.putAll(writes);
   }
 }
