@@ -6,11 +6,11 @@ import java.util.List;
 
 /**
  * Keeps the derived indexes ({@link Keys#isIndex}) in step with the records they are computed from. The records'
- * store counts every command's batch of writes in its state version ({@link VersionedStore}); the indexes' store keeps the version its indexes were
- * derived at. When the two differ — the indexes' store was lost (a new machine, a wiped task) or restoring
- * moved the records on without it (a task that came back after another instance worked on it) — the indexes
- * are recomputed from the records with the very write methods that maintain them, so a rebuilt index equals
- * one kept up command by command.
+ * store counts every command's batch of writes in its state version ({@link VersionedStore}); the indexes' store
+ * keeps the version its indexes were derived at. When the two differ — the indexes' store was lost (a new
+ * machine, a wiped task) or restoring moved the records on without it (a task that came back after another
+ * instance worked on it) — the indexes are recomputed from the records with the very write methods that maintain
+ * them, so a rebuilt index equals one kept up command by command.
  */
 public final class IndexRebuild {
 
