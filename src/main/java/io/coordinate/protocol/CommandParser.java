@@ -12,8 +12,8 @@ public final class CommandParser {
   /**
    * Parses a record of {@code coordinate.commands}.
    *
-   * @throws CommandRejection with {@code malformed_json}, {@code bad_command}, {@code too_large} (a {@code data} object over
-   *     {@link DataLimit}), {@code unknown_command} or {@code namespace_mismatch}
+   * @throws CommandRejection with {@code malformed_json}, {@code bad_command}, {@code too_large} (a {@code data}
+   *     object over {@link DataLimit}), {@code unknown_command} or {@code namespace_mismatch}
    */
   public static Command parse(String key, byte[] value) {
     if (value == null) {

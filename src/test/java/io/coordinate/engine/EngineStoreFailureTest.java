@@ -3,6 +3,7 @@ package io.coordinate.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.coordinate.engine.state.BatchWrites;
 import io.coordinate.engine.state.InMemoryKeyValueStore;
 import io.coordinate.engine.state.KeyValueIterator;
 import io.coordinate.engine.state.KeyValueStore;
@@ -23,7 +24,7 @@ class EngineStoreFailureTest {
   private static final long NOW = 1_800_000_000_000L;
 
   /** Takes writes until told to fail. */
-  private static final class FailingStore implements KeyValueStore {
+  private static final class FailingStore implements BatchWrites {
     final InMemoryKeyValueStore map = new InMemoryKeyValueStore();
     boolean failing;
 
@@ -35,16 +36,6 @@ class EngineStoreFailureTest {
     @Override
     public KeyValueIterator range(byte[] from, byte[] to) {
       return map.range(from, to);
-    }
-
-    @Override
-    public void put(byte[] key, byte[] value) {
-      putAll(List.of(new KeyValueIterator.Entry(key, value)));
-    }
-
-    @Override
-    public void delete(byte[] key) {
-      putAll(List.of(new KeyValueIterator.Entry(key, null)));
     }
 
     @Override
