@@ -66,12 +66,13 @@ public final class BenchReport {
 
   /**
    * (d) latency under a rate-limited load; a request's round trip also in two parts, on the wall clock in whole
-   * milliseconds: until the app processed it, and from then until the worker read its assignment.
+   * milliseconds: until the app processed it, and from then until the worker read its assignment. {@code jitCores}:
+   * the JIT compilers during the load, which take the cores from the threads being measured.
    */
   public record Latency(double targetUnitsPerSecond, double achievedUnitsPerSecond, double seconds, int inflight,
       LatencyRecorder.Summary request, LatencyRecorder.Summary requestToProcessed,
       LatencyRecorder.Summary processedToSeen, LatencyRecorder.Summary addToAttempt, double otherCpuCores,
-      double streamThreadBusy, double commitsPerSecond) {}
+      double streamThreadBusy, double commitsPerSecond, double jitCores) {}
 
   /**
    * (e) memory and disk after the lifecycle load. The RSS is this whole bench JVM's (the app, the load generator
@@ -116,6 +117,7 @@ public final class BenchReport {
   private Lifecycle lifecycle;
   private Latency latency;
   private Latency latencyAtHalfBurnDown;
+  private int latencyWarmupRuns;
   private Resources resources;
   private List<ScaleFigure> scale = List.of();
   private Memory memory;
@@ -167,8 +169,9 @@ public final class BenchReport {
     return this;
   }
 
-  public BenchReport latency(Latency value) {
+  public BenchReport latency(Latency value, int warmupRuns) {
     this.latency = value;
+    this.latencyWarmupRuns = warmupRuns;
     return this;
   }
 
@@ -421,7 +424,9 @@ public final class BenchReport {
       putWarmup(l, lifecycleWarmup);
     }
     if (latency != null) {
-      putLatency(details.putObject("latency"), latency);
+      ObjectNode l = details.putObject("latency");
+      putLatency(l, latency);
+      l.put("warmup_runs", latencyWarmupRuns);
     }
     if (latencyAtHalfBurnDown != null) {
       ObjectNode l = details.putObject("latency_at_half_burn_down");
@@ -524,6 +529,8 @@ public final class BenchReport {
           latency.targetUnitsPerSecond());
       rows.add(row("d. request -> assignment", millis(latency.request()),
           load + ", " + latency.request().count() + " requests" + others(latency.otherCpuCores())));
+      rows.add(row("   warm-up", latencyWarmupRuns + " run(s)", String.format(Locale.ROOT,
+          "of the same load, untimed; JIT %.2f cores during the measured load", latency.jitCores())));
       rows.add(row("   until the app processed it", millis(latency.requestToProcessed()),
           "then until the worker read it: " + millis(latency.processedToSeen()) + " (the wait for the commit)"));
       rows.add(row("d. add -> first attempt", millis(latency.addToAttempt()),
@@ -622,6 +629,7 @@ public final class BenchReport {
     put(l, "other_processes_cpu_cores", latency.otherCpuCores(), 2);
     put(l, "stream_thread_busy", latency.streamThreadBusy(), 2);
     put(l, "commits_per_s", latency.commitsPerSecond(), 1);
+    put(l, "jit_cores", latency.jitCores(), 2);
   }
 
   private static String millis(LatencyRecorder.Summary summary) {

@@ -177,7 +177,7 @@ public final class BenchRun {
       int baselineWarmups = 0;
       if (baseline) {
         progress.println("== a. baseline: pass-through Kafka Streams topology, " + options.units() + " records");
-        baselineWarmups = warmUp(warmupUnits, i -> {
+        baselineWarmups = warmUp(warmupUnits > 0, i -> {
           String name = runId + "-baseline-warmup" + (i == 1 ? "" : "-" + i);
           BaselineTopology.run(kafka, settings, name, warmupUnits, partitions, tmp.resolve(name));
         });
@@ -196,7 +196,7 @@ public final class BenchRun {
           progress.println("== c. lifecycle: " + options.units() + " units, " + options.workers() + " workers, batch "
               + options.batch() + ", " + options.inflight() + " request(s) in flight per worker");
           lifecycleWarmups =
-              warmUp(warmupUnits, i -> load.run("bench-warmup" + (i == 1 ? "" : "-" + i), warmupUnits));
+              warmUp(warmupUnits > 0, i -> load.run("bench-warmup" + (i == 1 ? "" : "-" + i), warmupUnits));
         }
         // The measured runs of the baseline and of the lifecycle alternate, so that the ratio compares runs
         // seconds apart: this host's speed drifts by tens of percent within minutes (docs/performance.md).
@@ -236,7 +236,12 @@ public final class BenchRun {
               : lifecycle != null ? lifecycle.endToEndUnitsPerSecond() / 2 : 2_000;
           progress.printf("== d. latency: %.0f units/s for %.0f s%n", rate, options.latencySeconds());
           LatencyProbe probe = new LatencyProbe(client, options.workers(), options.batch());
-          report.latency(probe.run("bench-latency", rate, options.latencySeconds()));
+          // The same load first, untimed, until the JIT has settled on it: it runs code the lifecycle did not (the
+          // adds among the requests, the probe itself, the broker's answers to it), and C2 compiling it took up to
+          // two thirds of a core in the measured load, the 2-3 s spells when every request waited 200-500 ms.
+          int latencyWarmups = warmUp(options.warmup() > 0, i -> probe.run("bench-latency-warmup-" + i, rate,
+              options.latencySeconds() / 2));
+          report.latency(probe.run("bench-latency", rate, options.latencySeconds()), latencyWarmups);
           if (options.latencyRate() == null && lifecycle != null) {
             double burnDownHalf = lifecycle.unitsPerSecond() / 2;
             progress.printf("== d. latency at half the burn-down rate (not judged): %.0f units/s for %.0f s%n",
@@ -255,12 +260,12 @@ public final class BenchRun {
   }
 
   /**
-   * Untimed runs before the measured ones: at least one, then more while the JIT compilers used more than
+   * Untimed runs before the measured ones, when {@code enabled}: at least one, then more while the JIT compilers used more than
    * {@link JitActivity#SETTLED_CORES} during the last one, for at most {@code --warmup-max-seconds}. Returns how
    * many ran.
    */
-  private int warmUp(long units, WarmupRun run) throws Exception {
-    if (units <= 0) {
+  private int warmUp(boolean enabled, WarmupRun run) throws Exception {
+    if (!enabled) {
       return 0;
     }
     long deadline = System.nanoTime() + (long) (options.warmupMaxSeconds() * 1e9);

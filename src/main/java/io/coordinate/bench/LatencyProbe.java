@@ -77,6 +77,7 @@ final class LatencyProbe {
     long started = System.nanoTime();
     CpuMeter cpu = new CpuMeter();
     StreamThreadMeter streamThread = new StreamThreadMeter();
+    JitActivity jit = JitActivity.start();
     long countFrom = started + (long) (seconds * 0.2e9);
     long loadEnds = started + (long) (seconds * 1e9);
     AtomicBoolean loading = new AtomicBoolean(true);
@@ -177,6 +178,7 @@ final class LatencyProbe {
     // While the load lasts: the workers' last answers after it are not load.
     double streamThreadBusy = streamThread.busy();
     double commitsPerSecond = streamThread.commitsPerSecond();
+    double jitCores = jit.cores();
     for (Thread thread : threads) {
       thread.join(TimeUnit.SECONDS.toMillis(120));
       if (thread.isAlive()) {
@@ -191,6 +193,6 @@ final class LatencyProbe {
         requestLatency.count(), inflight);
     return new BenchReport.Latency(rate, achieved, seconds, inflight, requestLatency.summary(),
         toProcessed.summary(), processedToSeen.summary(), addLatency.summary(), cpu.otherProcessesCores(),
-        streamThreadBusy, commitsPerSecond);
+        streamThreadBusy, commitsPerSecond, jitCores);
   }
 }

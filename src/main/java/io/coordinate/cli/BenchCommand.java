@@ -105,7 +105,8 @@ final class BenchCommand implements Callable<Integer> {
   // A whole run first: batch commands call the hot methods few times with long loops inside, so C2 reaches
   // them late; after a 10% warm-up the JIT still took most of a core during the measured lifecycle.
   @Option(names = "--warmup", defaultValue = "1.0",
-      description = "Fraction of --units run first, untimed, for the baseline and the lifecycle (default: "
+      description = "Fraction of --units run first, untimed, for the baseline and the lifecycle; 0 also skips the "
+          + "latency load's warm-up (default: "
           + "${DEFAULT-VALUE}).")
   double warmup;
 

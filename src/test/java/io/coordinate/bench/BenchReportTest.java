@@ -22,10 +22,10 @@ class BenchReportTest {
             new double[] {30_000, 28_000, 26_000, 24_000, 22_000, 20_000, 18_000, 16_000, 14_000, 12_000}, 0.97, 9.5)) // 20,000 units/s
         .latency(new BenchReport.Latency(10_000, 9_990, 20, 4, new LatencyRecorder.Summary(500, 120, 190, 250),
             new LatencyRecorder.Summary(500, 20, 45, 60), new LatencyRecorder.Summary(500, 100, 150, 190),
-            new LatencyRecorder.Summary(9_000, 180, 260, 300), 0.05, 0.45, 14.2))
+            new LatencyRecorder.Summary(9_000, 180, 260, 300), 0.05, 0.45, 14.2, 0.08), 2)
         .latencyAtHalfBurnDown(new BenchReport.Latency(10_000, 9_950, 20, 4,
             new LatencyRecorder.Summary(480, 125, 230, 260), new LatencyRecorder.Summary(480, 30, 120, 150),
-            new LatencyRecorder.Summary(480, 95, 140, 170), new LatencyRecorder.Summary(9_000, 190, 280, 310), 0.06, 0.6, 9.8))
+            new LatencyRecorder.Summary(480, 95, 140, 170), new LatencyRecorder.Summary(9_000, 190, 280, 310), 0.06, 0.6, 9.8, 0.1))
         .resources(new BenchReport.Resources(800L << 20, 900L << 20, true, 220_000, 22L << 20, 44L << 20, 11L << 20))
         .scale(List.of(new BenchReport.ScaleFigure(10_000, 1e5, 20, 400),
             new BenchReport.ScaleFigure(10_000_000, 9e4, 30, 1000)))
@@ -104,6 +104,9 @@ class BenchReportTest {
     assertThat(json.at("/details/latency/processed_to_seen_p99_ms").asDouble()).isEqualTo(150.0);
     assertThat(json.at("/details/latency/stream_thread_busy").asDouble()).isEqualTo(0.45);
     assertThat(json.at("/details/latency/commits_per_s").asDouble()).isEqualTo(14.2);
+    assertThat(json.at("/details/latency/jit_cores").asDouble()).isEqualTo(0.08);
+    assertThat(json.at("/details/latency/warmup_runs").asInt()).isEqualTo(2);
+    assertThat(json.at("/details/latency_at_half_burn_down/jit_cores").asDouble()).isEqualTo(0.1);
     assertThat(json.at("/details/lifecycle/commits_per_s").asDouble()).isEqualTo(9.5);
     // the comparison at half the burn-down rate is reported apart and judges nothing
     assertThat(json.at("/details/latency_at_half_burn_down/request_p99_ms").asDouble()).isEqualTo(230.0);
@@ -197,6 +200,7 @@ class BenchReportTest {
         "c. lifecycle: request+finish", "20,000 units/s", "ratio to baseline", "0.500", "CLIENT-BOUND",
         "30,000 / 12,000 units/s", "stream thread 97% busy",
         "d. request -> assignment", "p50 120.0 / p99 190.0 ms", "until the app processed it", "p50 20.0 / p99 45.0 ms",
+        "2 run(s)", "JIT 0.08 cores during the measured load",
         "then until the worker read it: p50 100.0 / p99 150.0 ms",
         "d. request -> assignment at half c", "p50 125.0 / p99 230.0 ms", "at 9,950 units/s, half the burn-down; not judged",
         "e. request_attempts @ 10,000,000 units",
