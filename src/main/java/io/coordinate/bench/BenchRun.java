@@ -260,9 +260,9 @@ public final class BenchRun {
   }
 
   /**
-   * Untimed runs before the measured ones, when {@code enabled}: at least one, then more while the JIT compilers used more than
-   * {@link JitActivity#SETTLED_CORES} during the last one, for at most {@code --warmup-max-seconds}. Returns how
-   * many ran.
+   * Untimed runs before the measured ones, when {@code enabled}: at least one, then more while the JIT compilers
+   * used more than {@link JitActivity#SETTLED_CORES} during the last one, for at most {@code --warmup-max-seconds}.
+   * Returns how many ran.
    */
   private int warmUp(boolean enabled, WarmupRun run) throws Exception {
     if (!enabled) {

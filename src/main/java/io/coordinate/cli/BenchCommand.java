@@ -106,8 +106,7 @@ final class BenchCommand implements Callable<Integer> {
   // them late; after a 10% warm-up the JIT still took most of a core during the measured lifecycle.
   @Option(names = "--warmup", defaultValue = "1.0",
       description = "Fraction of --units run first, untimed, for the baseline and the lifecycle; 0 also skips the "
-          + "latency load's warm-up (default: "
-          + "${DEFAULT-VALUE}).")
+          + "latency load's warm-up (default: ${DEFAULT-VALUE}).")
   double warmup;
 
   // One run is not enough on two cores: C2 takes about a minute to compile the hot code of the broker, the app and
