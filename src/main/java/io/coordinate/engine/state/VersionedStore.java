@@ -26,8 +26,8 @@ public final class VersionedStore implements BatchWrites {
     this.version = IndexRebuild.stateVersion(records);
   }
 
-  /** The version of the last batch written (as stored in both stores). */
-  public long version() {
+  /** The version of the last batch written (as stored in both stores); for tests, the engine never asks. */
+  long version() {
     return version;
   }
 
