@@ -31,9 +31,47 @@ final class CommandClient implements AutoCloseable {
 
   /**
    * A record as it arrived: the dispatcher's clock at arrival, the wall clock then, the record's timestamp (the
-   * app's wall clock when it processed the command that made it) and the parsed value.
+   * app's wall clock when it processed the command that made it) and its value, parsed into a tree only when asked
+   * for, by the thread that takes the record (a worker reads its assignment with {@link WorkerMessages}).
    */
-  record Received(long nanos, long wallMillis, long timestampMillis, JsonNode value) {}
+  static final class Received {
+    private final long nanos;
+    private final long wallMillis;
+    private final long timestampMillis;
+    private final byte[] bytes;
+    private JsonNode value;
+
+    Received(long nanos, long wallMillis, long timestampMillis, byte[] bytes) {
+      this.nanos = nanos;
+      this.wallMillis = wallMillis;
+      this.timestampMillis = timestampMillis;
+      this.bytes = bytes;
+    }
+
+    long nanos() {
+      return nanos;
+    }
+
+    long wallMillis() {
+      return wallMillis;
+    }
+
+    long timestampMillis() {
+      return timestampMillis;
+    }
+
+    byte[] bytes() {
+      return bytes;
+    }
+
+    /** The value as a tree (parsed once). */
+    JsonNode value() {
+      if (value == null) {
+        value = parse(bytes);
+      }
+      return value;
+    }
+  }
 
   private final TopicNames topics;
   private final String replyTo;
@@ -76,8 +114,13 @@ final class CommandClient implements AutoCloseable {
 
   /** Sends a command keyed by its namespace (asynchronously; a failed send fails the run). */
   void send(String namespace, ObjectNode command) {
+    send(namespace, Json.bytes(command));
+  }
+
+  /** Sends a command already written as JSON, keyed by its namespace (as {@link #send(String, ObjectNode)}). */
+  void send(String namespace, byte[] command) {
     checkHealthy();
-    producer.send(new ProducerRecord<>(topics.commands(), namespace, Json.bytes(command)), (metadata, e) -> {
+    producer.send(new ProducerRecord<>(topics.commands(), namespace, command), (metadata, e) -> {
       if (e != null) {
         failure.compareAndSet(null, e);
       }
@@ -111,10 +154,10 @@ final class CommandClient implements AutoCloseable {
           if (record.topic().equals(topics.assignments())) {
             BlockingQueue<Received> inbox = inboxes.get(record.key());
             if (inbox != null) {
-              inbox.add(new Received(now, wall, record.timestamp(), parse(record.value())));
+              inbox.add(new Received(now, wall, record.timestamp(), record.value()));
             }
           } else if (replyTo.equals(record.key())) {
-            replyHandler.accept(new Received(now, wall, record.timestamp(), parse(record.value())));
+            replyHandler.accept(new Received(now, wall, record.timestamp(), record.value()));
           }
         }
       }

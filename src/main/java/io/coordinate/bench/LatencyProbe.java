@@ -1,6 +1,5 @@
 package io.coordinate.bench;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayDeque;
@@ -146,18 +145,15 @@ final class LatencyProbe {
               toProcessed.record((assignment.timestampMillis() - requestSent.wallMillis()) * 1_000_000);
               processedToSeen.record((assignment.wallMillis() - assignment.timestampMillis()) * 1_000_000);
             }
-            JsonNode attempts = assignment.value().path("attempts");
+            List<WorkerMessages.Attempt> attempts = WorkerMessages.attempts(assignment.bytes());
             if (!attempts.isEmpty()) {
-              ObjectNode finish = CommandClient.command("finish_attempts", namespace);
-              ArrayNode items = finish.putArray("attempts");
-              for (JsonNode attempt : attempts) {
-                items.addObject().set("attempt_id", attempt.get("attempt_id"));
-                Long at = addedAt.remove(attempt.path("work_unit_name").asText());
+              for (WorkerMessages.Attempt attempt : attempts) {
+                Long at = addedAt.remove(attempt.unit());
                 if (at != null && at >= countFrom) {
                   addLatency.record(assignment.nanos() - at);
                 }
               }
-              client.send(namespace, finish);
+              client.send(namespace, WorkerMessages.finishAttempts(namespace, attempts, null, null));
             } else if (!loading.get() && addedAt.isEmpty()) {
               stopping = true; // the loader has stopped and every unit it added has been handed out
             }

@@ -196,18 +196,13 @@ final class LifecycleLoad {
       outstanding--;
       requests.incrementAndGet();
       roundTrips.record(assignment.nanos() - sentAt.remove());
-      JsonNode attempts = assignment.value().path("attempts");
+      List<WorkerMessages.Attempt> attempts = WorkerMessages.attempts(assignment.bytes());
       if (attempts.isEmpty()) {
         exhausted = true; // every unit was added before the workers started: nothing will come back
         continue;
       }
-      ObjectNode finish = CommandClient.command("finish_attempts", namespace);
-      ArrayNode items = finish.putArray("attempts");
-      for (JsonNode attempt : attempts) {
-        items.addObject().set("attempt_id", attempt.get("attempt_id"));
-      }
-      finish.put("reply_to", client.replyTo()).put("request_id", "f-" + worker + "-" + sequence);
-      client.send(namespace, finish);
+      client.send(namespace,
+          WorkerMessages.finishAttempts(namespace, attempts, client.replyTo(), "f-" + worker + "-" + sequence));
       if (!exhausted) {
         sentAt.add(System.nanoTime());
         request(namespace, worker, sequence++);

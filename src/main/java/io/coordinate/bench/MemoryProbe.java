@@ -181,18 +181,13 @@ final class MemoryProbe {
         throw new IllegalStateException("no assignment " + STALL_SECONDS + " s after request_attempts " + i);
       }
       requests.record(assignment.nanos() - sentAt);
-      JsonNode attempts = assignment.value().path("attempts");
+      List<WorkerMessages.Attempt> attempts = WorkerMessages.attempts(assignment.bytes());
       if (attempts.size() != REQUEST_COUNT) {
         throw new IllegalStateException("request_attempts " + i + " got " + attempts.size() + " attempts, not "
             + REQUEST_COUNT);
       }
-      ObjectNode finish = CommandClient.command("finish_attempts", namespace);
-      ArrayNode items = finish.putArray("attempts");
-      for (JsonNode attempt : attempts) {
-        items.addObject().set("attempt_id", attempt.get("attempt_id"));
-      }
       String id = "f-" + i;
-      finish.put("reply_to", client.replyTo()).put("request_id", id);
+      byte[] finish = WorkerMessages.finishAttempts(namespace, attempts, client.replyTo(), id);
       CompletableFuture<CommandClient.Received> replied = new CompletableFuture<>();
       client.onReply(r -> {
         if (id.equals(r.value().path("request_id").asText())) {
