@@ -133,6 +133,9 @@ public final class CoordinateState extends StateReader {
         value = UnitValue.of(ValueCodec.encode(after), UnitValue.attemptSeq(stored), UnitValue.attempt(stored));
       }
       writable.put(unitKey, value);
+      if (UnitValue.hasAttempt(value)) {
+        keepCarried(ns, before, after, UnitValue.attemptSeq(value), value);
+      }
       if (after.status() == UnitStatus.AVAILABLE) {
         byte[] key = Keys.available(ns, spec, after.priority(), name);
         // The entry carries the unit's value, so that a request reads the units it hands out with its index scan
@@ -165,6 +168,25 @@ public final class CoordinateState extends StateReader {
       writeFamilyEntries(ns, before, after);
     }
     listener.unitChanged(ns, before, after);
+  }
+
+  /**
+   * Whether the units entry of attempt {@code seq} carries its unit's stored value (see {@link AttemptBlocks}): while
+   * the unit is pending on that attempt, so that the attempt's finish, failure or renewal reads it with the entry.
+   */
+  static boolean carries(WorkUnitRecord unit, long seq) {
+    return unit != null && unit.status() == UnitStatus.PENDING && unit.activeAttempt() != null
+        && unit.activeAttempt() == seq;
+  }
+
+  /** Keeps the value the entry of the attempt the unit's value holds carries equal to that value, or none. */
+  private void keepCarried(String ns, WorkUnitRecord before, WorkUnitRecord after, long held, byte[] value) {
+    boolean carried = carries(after, held);
+    // A new unit (and each unit a rebuild derives) had no value for an entry to carry. Otherwise what the entry
+    // carries is looked up when the records do not say: the unit would have left pending in some other write.
+    if (carried || before != null && (carries(before, held) || blocks.unitValue(ns, held) != null)) {
+      blocks.setUnitValue(ns, held, carried ? value : null);
+    }
   }
 
   /** A purge time only counts for a finished or failed unit: any other status keeps it out of the index. */
@@ -342,6 +364,7 @@ public final class CoordinateState extends StateReader {
       long held = UnitValue.attemptSeq(stored);
       writable.put(Keys.attempt(ns, held), UnitValue.attempt(stored));
       writable.put(Keys.unitAttempt(ns, before.spec(), before.name(), held), ValueCodec.EMPTY);
+      blocks.setUnitValue(ns, held, null); // the unit's value no longer holds it
     }
     listener.attemptChanged(ns, null, attempt);
     writeUnit(ns, before, after, attempt);
@@ -380,7 +403,11 @@ public final class CoordinateState extends StateReader {
     byte[] unitKey = Keys.unit(ns, attempt.spec(), attempt.unit());
     byte[] stored = store.get(unitKey);
     if (UnitValue.attemptSeq(stored) == seq) {
-      writable.put(unitKey, UnitValue.of(UnitValue.unit(stored), seq, ValueCodec.encode(attempt)));
+      byte[] value = UnitValue.of(UnitValue.unit(stored), seq, ValueCodec.encode(attempt));
+      writable.put(unitKey, value);
+      if (blocks.unitValue(ns, seq) != null) {
+        blocks.setUnitValue(ns, seq, value); // the unit's record is unchanged: it is still pending on the attempt
+      }
     } else {
       writable.put(Keys.attempt(ns, seq), ValueCodec.encode(attempt));
     }
@@ -436,9 +463,17 @@ public final class CoordinateState extends StateReader {
 
   // --- reads that see the blocks' changes ---
 
+  /** The attempt's unit key; the unit's value, when the entry carries it, is then known without a lookup. */
   @Override
   protected byte[] attemptUnitKey(String ns, long seq) {
-    return blocks.unitKey(ns, seq);
+    byte[] unitKey = blocks.unitKey(ns, seq);
+    if (unitKey != null) {
+      byte[] carried = blocks.unitValue(ns, seq);
+      if (carried != null) {
+        store.known(unitKey, carried);
+      }
+    }
+    return unitKey;
   }
 
   @Override

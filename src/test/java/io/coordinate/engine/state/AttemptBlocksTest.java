@@ -37,15 +37,55 @@ class AttemptBlocksTest {
     keys[3] = bytes("unit-three");
     keys[63] = bytes("");
     keys[10] = bytes("unit-ten");
-    byte[] value = AttemptBlocks.encodeUnits(keys);
+    byte[][] values = new byte[64][];
+    values[3] = bytes("value of three");
+    values[4] = bytes("no key: not written");
+    byte[] value = AttemptBlocks.encodeUnits(keys, values);
 
     assertThat(AttemptBlocks.unitKeyIn(value, 64 + 3)).isEqualTo(bytes("unit-three"));
-    assertThat(AttemptBlocks.unitKeyIn(value, 64 + 10)).isEqualTo(bytes("unit-ten"));
+    assertThat(AttemptBlocks.unitKeyIn(value, 64 + 10)).isEqualTo(bytes("unit-ten")); // after a carried value
     assertThat(AttemptBlocks.unitKeyIn(value, 64 + 63)).isEmpty();
     assertThat(AttemptBlocks.unitKeyIn(value, 64 + 4)).isNull();
     assertThat(AttemptBlocks.unitKeyIn(null, 4)).isNull();
-    assertThat(AttemptBlocks.decodeUnits(value)).isEqualTo(keys);
-    assertThat(AttemptBlocks.encodeUnits(new byte[64][])).isNull();
+    byte[][] decodedKeys = new byte[64][];
+    byte[][] decodedValues = new byte[64][];
+    AttemptBlocks.decodeUnits(value, decodedKeys, decodedValues);
+    assertThat(decodedKeys).isEqualTo(keys);
+    byte[][] expectedValues = new byte[64][];
+    expectedValues[3] = bytes("value of three");
+    assertThat(decodedValues).isEqualTo(expectedValues);
+    assertThat(value).hasSize(3 * 5 + "unit-three".length() + "unit-ten".length() + 4 + "value of three".length());
+    assertThat(AttemptBlocks.encodeUnits(new byte[64][], values)).isNull();
+  }
+
+  @Test
+  void aUnitsEntryWrittenBeforeValuesWereCarriedStillReads() {
+    // offset 3, key "k3"; offset 9, key "k9": the layout without the carried-value bit
+    byte[] old = {3, 0, 0, 0, 2, 'k', '3', 9, 0, 0, 0, 2, 'k', '9'};
+
+    assertThat(AttemptBlocks.unitKeyIn(old, 9)).isEqualTo(bytes("k9"));
+    byte[][] keys = new byte[64][];
+    byte[][] values = new byte[64][];
+    AttemptBlocks.decodeUnits(old, keys, values);
+    assertThat(keys[3]).isEqualTo(bytes("k3"));
+    assertThat(keys[9]).isEqualTo(bytes("k9"));
+    assertThat(values).isEqualTo(new byte[64][]);
+  }
+
+  @Test
+  void aCarriedValueIsDroppedWithItsKey() {
+    AttemptBlocks blocks = new AttemptBlocks(store);
+    blocks.setUnitKey("ns", 5, bytes("u5"));
+    blocks.setUnitValue("ns", 5, bytes("v5"));
+    blocks.flush();
+    AttemptBlocks next = new AttemptBlocks(store);
+    assertThat(next.unitValue("ns", 5)).isEqualTo(bytes("v5"));
+
+    next.setUnitKey("ns", 5, null);
+
+    assertThat(next.unitValue("ns", 5)).isNull();
+    next.flush();
+    assertThat(store.get(Keys.attemptUnitsBlock("ns", 0))).isNull();
   }
 
   @Test

@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.stream.Stream;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -143,6 +144,40 @@ class CoordinateStateTest {
             HexFormat.of().formatHex(Keys.unit(NS, "spec", "a")),
             HexFormat.of().formatHex(Keys.unit(NS, "spec", "b")),
             HexFormat.of().formatHex(Keys.unit(NS, "spec", "c")));
+  }
+
+  @Test
+  void aPendingUnitComesWithItsAttemptsBlockEntryUntilItsAttemptEnds() {
+    h.setSpec("{\"name\":\"spec\"}");
+    h.addUnits("spec", "a", "b", "c");
+    List<Attempt> started = h.request("count", 3);
+    RecordingStore recorded = new RecordingStore(h.store(), HexFormat.of()::formatHex, false);
+    CoordinateState state = new CoordinateState(new WriteBuffer(recorded));
+
+    assertThat(Stream.of(1L, 2L, 3L).map(seq -> state.attempt(NS, seq).unit())).containsExactly("a", "b", "c");
+    assertThat(state.unit(NS, "spec", "b").status()).isEqualTo(UnitStatus.PENDING);
+    assertThat(recorded.reads).as("the block's entry carries the pending units' values: no unit read by key")
+        .containsExactly(HexFormat.of().formatHex(Keys.attemptUnitsBlock(NS, 0)));
+    assertThat(carried(1)).isEqualTo(h.store().get(Keys.unit(NS, "spec", "a")));
+    assertThat(carried(2)).isEqualTo(h.store().get(Keys.unit(NS, "spec", "b")));
+
+    h.finish(started.get(1)).ok();
+
+    assertThat(carried(2)).as("finished: nothing to carry").isNull();
+    assertThat(carried(1)).isEqualTo(h.store().get(Keys.unit(NS, "spec", "a")));
+    byte[] beforeRenewal = carried(1);
+    h.advanceSeconds(5).renew(started.get(0), 900, "{\"step\":2}").ok();
+    assertThat(carried(1)).as("renewed: the value with the new lease").isNotEqualTo(beforeRenewal)
+        .isEqualTo(h.store().get(Keys.unit(NS, "spec", "a")));
+    check();
+  }
+
+  /** The value the units entry of attempt {@code seq} (block 0) carries, or null. */
+  private byte[] carried(long seq) {
+    byte[][] keys = new byte[64][];
+    byte[][] values = new byte[64][];
+    AttemptBlocks.decodeUnits(h.store().get(Keys.attemptUnitsBlock(NS, 0)), keys, values);
+    return values[(int) seq];
   }
 
   @Test
