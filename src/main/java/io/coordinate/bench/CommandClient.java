@@ -34,42 +34,10 @@ final class CommandClient implements AutoCloseable {
    * app's wall clock when it processed the command that made it) and its value, parsed into a tree only when asked
    * for, by the thread that takes the record (a worker reads its assignment with {@link WorkerMessages}).
    */
-  static final class Received {
-    private final long nanos;
-    private final long wallMillis;
-    private final long timestampMillis;
-    private final byte[] bytes;
-    private JsonNode value;
-
-    Received(long nanos, long wallMillis, long timestampMillis, byte[] bytes) {
-      this.nanos = nanos;
-      this.wallMillis = wallMillis;
-      this.timestampMillis = timestampMillis;
-      this.bytes = bytes;
-    }
-
-    long nanos() {
-      return nanos;
-    }
-
-    long wallMillis() {
-      return wallMillis;
-    }
-
-    long timestampMillis() {
-      return timestampMillis;
-    }
-
-    byte[] bytes() {
-      return bytes;
-    }
-
-    /** The value as a tree (parsed once). */
+  record Received(long nanos, long wallMillis, long timestampMillis, byte[] bytes) {
+    /** The value as a tree, parsed at each call. */
     JsonNode value() {
-      if (value == null) {
-        value = parse(bytes);
-      }
-      return value;
+      return parse(bytes);
     }
   }
 

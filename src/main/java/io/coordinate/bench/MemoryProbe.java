@@ -206,9 +206,10 @@ final class MemoryProbe {
         throw new IllegalStateException("no reply " + STALL_SECONDS + " s after finish_attempts " + i, e);
       }
       finishes.record(reply.nanos() - sentAt);
-      long finished = reply.value().path("result").path("finished").asLong();
-      if (!reply.value().path("ok").asBoolean() || finished != REQUEST_COUNT) {
-        throw new IllegalStateException("finish_attempts " + i + " failed: " + reply.value());
+      JsonNode answer = reply.value();
+      long finished = answer.path("result").path("finished").asLong();
+      if (!answer.path("ok").asBoolean() || finished != REQUEST_COUNT) {
+        throw new IllegalStateException("finish_attempts " + i + " failed: " + answer);
       }
     }
   }

@@ -181,10 +181,10 @@ public final class CoordinateState extends StateReader {
 
   /** Keeps the value the entry of the attempt the unit's value holds carries equal to that value, or none. */
   private void keepCarried(String ns, WorkUnitRecord before, WorkUnitRecord after, long held, byte[] value) {
+    // before is the unit as stored: an entry carries a value only if that record says so (a new unit, and each
+    // unit a rebuild derives, had none)
     boolean carried = carries(after, held);
-    // A new unit (and each unit a rebuild derives) had no value for an entry to carry. Otherwise what the entry
-    // carries is looked up when the records do not say: the unit would have left pending in some other write.
-    if (carried || before != null && (carries(before, held) || blocks.unitValue(ns, held) != null)) {
+    if (carried || carries(before, held)) {
       blocks.setUnitValue(ns, held, carried ? value : null);
     }
   }
@@ -364,7 +364,9 @@ public final class CoordinateState extends StateReader {
       long held = UnitValue.attemptSeq(stored);
       writable.put(Keys.attempt(ns, held), UnitValue.attempt(stored));
       writable.put(Keys.unitAttempt(ns, before.spec(), before.name(), held), ValueCodec.EMPTY);
-      blocks.setUnitValue(ns, held, null); // the unit's value no longer holds it
+      if (carries(before, held)) {
+        blocks.setUnitValue(ns, held, null); // the unit's value no longer holds it
+      }
     }
     listener.attemptChanged(ns, null, attempt);
     writeUnit(ns, before, after, attempt);
