@@ -12,16 +12,6 @@ final class ByteKey {
     this.hash = Arrays.hashCode(bytes);
   }
 
-  /** The same key over a copy of its bytes: the hash is not computed again. */
-  ByteKey copy() {
-    return new ByteKey(bytes.clone(), hash);
-  }
-
-  private ByteKey(byte[] bytes, int hash) {
-    this.bytes = bytes;
-    this.hash = hash;
-  }
-
   @Override
   public boolean equals(Object other) {
     return other instanceof ByteKey key && hash == key.hash && Arrays.equals(bytes, key.bytes);
