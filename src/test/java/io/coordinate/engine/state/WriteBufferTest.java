@@ -194,7 +194,7 @@ class WriteBufferTest {
           writes.put(b(key), b("v" + op));
           expected.put(key, "v" + op);
         }
-        if (random.nextInt(4) == 0) { // scans between runs of writes: the keys new since the last one join it
+        if (random.nextInt(4) == 0) { // a scan now and then, after runs of writes of their own
           String from = key(random);
           String to = key(random);
           Map<String, String> want = from.compareTo(to) < 0 ? expected.subMap(from, to) : Map.of();
