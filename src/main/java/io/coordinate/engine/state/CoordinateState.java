@@ -179,10 +179,18 @@ public final class CoordinateState extends StateReader {
         && unit.activeAttempt() == seq;
   }
 
-  /** Keeps the value the entry of the attempt the unit's value holds carries equal to that value, or none. */
+  /**
+   * Keeps the units entries carrying the unit's stored value exactly while it is pending on the attempt that value
+   * holds: the entry of the attempt held now carries the new value (or none), and the entry of an attempt the value
+   * no longer holds (a start moved it to a record of its own) carries none.
+   */
   private void keepCarried(String ns, WorkUnitRecord before, WorkUnitRecord after, long held, byte[] value) {
     // before is the unit as stored: an entry carries a value only if that record says so (a new unit, and each
     // unit a rebuild derives, had none)
+    Long previous = before == null ? null : before.activeAttempt();
+    if (previous != null && previous != held && carries(before, previous)) {
+      blocks.setUnitValue(ns, previous, null);
+    }
     boolean carried = carries(after, held);
     if (carried || carries(before, held)) {
       blocks.setUnitValue(ns, held, carried ? value : null);
@@ -364,9 +372,6 @@ public final class CoordinateState extends StateReader {
       long held = UnitValue.attemptSeq(stored);
       writable.put(Keys.attempt(ns, held), UnitValue.attempt(stored));
       writable.put(Keys.unitAttempt(ns, before.spec(), before.name(), held), ValueCodec.EMPTY);
-      if (carries(before, held)) {
-        blocks.setUnitValue(ns, held, null); // the unit's value no longer holds it
-      }
     }
     listener.attemptChanged(ns, null, attempt);
     writeUnit(ns, before, after, attempt);

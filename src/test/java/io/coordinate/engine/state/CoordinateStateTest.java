@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.coordinate.engine.EngineHarness;
 import io.coordinate.engine.EngineHarness.Attempt;
+import io.coordinate.engine.UnitTransitions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -169,6 +170,25 @@ class CoordinateStateTest {
     h.advanceSeconds(5).renew(started.get(0), 900, "{\"step\":2}").ok();
     assertThat(carried(1)).as("renewed: the value with the new lease").isNotEqualTo(beforeRenewal)
         .isEqualTo(h.store().get(Keys.unit(NS, "spec", "a")));
+    check();
+  }
+
+  @Test
+  void aUnitStartingAnotherAttemptWhilePendingMovesItsCarriedValueToTheNewAttempt() {
+    h.setSpec("{\"name\":\"spec\"}");
+    h.addUnits("spec", "a");
+    h.request("count", 1);
+    WriteBuffer buffer = new WriteBuffer(h.store());
+    CoordinateState state = new CoordinateState(buffer);
+    // as a replica's start does (SEMANTICS §6): the unit is pending on attempt 1 when attempt 2 starts
+    AttemptRecord second =
+        UnitTransitions.startAttempt(state, NS, state.unit(NS, "spec", "a"), "worker", 60_000, h.now());
+    state.flush();
+    buffer.commit();
+
+    assertThat(carried(1)).as("the unit's value holds attempt 2 now: attempt 1's entry carries nothing").isNull();
+    assertThat(second.seq()).isEqualTo(2);
+    assertThat(carried(2)).isEqualTo(h.store().get(Keys.unit(NS, "spec", "a")));
     check();
   }
 
