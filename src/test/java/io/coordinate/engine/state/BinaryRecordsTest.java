@@ -23,6 +23,7 @@ import io.coordinate.protocol.Json;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -220,6 +221,24 @@ class BinaryRecordsTest {
 
     assertThat(ValueCodec.encode(namespace)).isEqualTo(ValueCodec.encodeSmile(namespace));
     assertThat(ValueCodec.decode(ValueCodec.encode(namespace), NamespaceRecord.class)).isEqualTo(namespace);
+  }
+
+  @Test
+  void namesAroundTheOneByteLengthAndWithNonAsciiCharsAreStoredAsUtf8() {
+    // a string is its UTF-8 length as a varint (one byte below 128, two from there), then its UTF-8 bytes
+    for (String name : new String[] {"", "u", "a".repeat(127), "a".repeat(128), "a".repeat(300), "a".repeat(126) + "é",
+        "é", "名", "\ud83d\ude00", "\u007f", "\u0080"}) {
+      WorkUnitRecord unit = new WorkUnitRecord("s", name, null, 0, null, UnitStatus.AVAILABLE, null, 0);
+      byte[] utf8 = name.getBytes(StandardCharsets.UTF_8);
+      byte[] value = ValueCodec.encode(unit);
+      // format, version, the mask's two bytes, the spec (length 1, 's'), then the name's varint length and bytes
+      int lengthBytes = utf8.length < 0x80 ? 1 : 2;
+      assertThat(Arrays.copyOfRange(value, 6, 6 + lengthBytes))
+          .isEqualTo(lengthBytes == 1 ? new byte[] {(byte) utf8.length}
+              : new byte[] {(byte) (utf8.length | 0x80), (byte) (utf8.length >>> 7)});
+      assertThat(Arrays.copyOfRange(value, 6 + lengthBytes, 6 + lengthBytes + utf8.length)).isEqualTo(utf8);
+      assertThat(ValueCodec.decode(value, WorkUnitRecord.class)).isEqualTo(unit);
+    }
   }
 
   @Test
