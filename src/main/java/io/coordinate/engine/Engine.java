@@ -18,6 +18,7 @@ import io.coordinate.engine.state.DecodedSpecs;
 import io.coordinate.engine.state.Keys;
 import io.coordinate.engine.state.KeyValueStore;
 import io.coordinate.engine.state.ScanHints;
+import io.coordinate.engine.state.StartedUnits;
 import io.coordinate.engine.state.UnitRef;
 import io.coordinate.engine.state.UnitStatus;
 import io.coordinate.engine.state.WorkUnitRecord;
@@ -44,10 +45,13 @@ public final class Engine {
   private final HandlerRegistry registry = new HandlerRegistry();
   private final ScanHints hints = new ScanHints();
   private final DecodedSpecs decodedSpecs = new DecodedSpecs();
+  /** The units a request started whose records are as before (see {@link StartedUnits}), read once from the store. */
+  private final StartedUnits started;
 
   public Engine(KeyValueStore store, RandomGenerator random) {
     this.store = store;
     this.random = random;
+    this.started = StartedUnits.load(store);
     WorkSpecCommands.register(registry);
     WorkUnitCommands.register(registry);
     RequestAttemptsHandler.register(registry);
@@ -67,7 +71,7 @@ public final class Engine {
     EngineResult timeStep = advanceTime(now, Integer.MAX_VALUE);
     Output output = new Output(now);
     WriteBuffer buffer = new WriteBuffer(store);
-    CoordinateState state = new CoordinateState(buffer, hints, decodedSpecs);
+    CoordinateState state = new CoordinateState(buffer, hints, decodedSpecs, started);
     state.setListener(new EventRecorder(output));
     CommandRejection rejection = null;
     JsonNode result = null;
@@ -90,18 +94,25 @@ public final class Engine {
       // turned into a rejection it would consume the command and, the store failing on, every command after it.
       buffer.commit();
       hints.commit();
+      started.commit();
       if (command.replyTo() != null) {
         output.reply(command.replyTo(), Replies.ok(command.requestId(), result));
       }
     } else {
       buffer.discard();
       hints.discard();
+      started.discard();
       output.dropAllButReplies();
       if (command.replyTo() != null) {
         output.reply(command.replyTo(), Replies.error(command.requestId(), rejection));
       }
     }
     return merge(timeStep, output.toResult(rejection));
+  }
+
+  /** The units this engine knows as started (see {@link StartedUnits}): for checks against the store's. */
+  StartedUnits startedUnits() {
+    return started;
   }
 
   /**
@@ -113,7 +124,7 @@ public final class Engine {
   public EngineResult advanceTime(long now, int limit) {
     Output output = new Output(now);
     WriteBuffer buffer = new WriteBuffer(store);
-    CoordinateState state = new CoordinateState(buffer, hints, decodedSpecs);
+    CoordinateState state = new CoordinateState(buffer, hints, decodedSpecs, started);
     state.setListener(new EventRecorder(output));
     List<Keys.AttemptDeadlineKey> dueDeadlines = state.dueAttemptDeadlines(now, limit);
     for (Keys.AttemptDeadlineKey due : dueDeadlines) {
@@ -157,6 +168,7 @@ public final class Engine {
     state.flush();
     buffer.commit();
     hints.commit();
+    started.commit();
     hints.timeStepCommitted();
     return output.toResult(null);
   }

@@ -24,13 +24,8 @@ public final class UnitTransitions {
   public static AttemptRecord startAttempt(
       CoordinateState state, String ns, WorkUnitRecord unit, String worker, long lifetimeMillis, long now) {
     long seq = state.nextAttemptSeq(ns);
-    AttemptRecord attempt =
-        new AttemptRecord(seq, unit.spec(), unit.name(), worker, AttemptStatus.PENDING, unit.data(), now,
-            now + lifetimeMillis, null);
-    // an ordinary attempt never belongs to a round of replicas (a round that has not started is dropped)
-    WorkUnitRecord started = unit.withActiveAttempt(seq, UnitStatus.PENDING)
-        .withAttemptCount(unit.attemptCount() + 1).withReplication(null);
-    state.startAttempt(ns, unit, started, attempt);
+    AttemptRecord attempt = AttemptRecord.started(seq, unit, worker, now, now + lifetimeMillis);
+    state.startAttempt(ns, unit, unit.startedOn(seq), attempt);
     return attempt;
   }
 

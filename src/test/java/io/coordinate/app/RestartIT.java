@@ -16,7 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Stopping the app and starting it again finds every unit as it was: on the same data dir, and after losing its
- * local state (a new machine), when the records come back from the changelog and the indexes are rebuilt.
+ * local state (a new machine), when the records come back from the changelog and the indexes are rebuilt. A unit
+ * pending when the app stops keeps its attempt, which the app finishes after the restart.
  */
 class RestartIT {
 
@@ -51,11 +52,19 @@ class RestartIT {
       client.send(TOPICS.commands(), "r", "{\"command\":\"finish_attempt\",\"namespace\":\"r\","
           + "\"attempt_id\":\"" + attempt + "\",\"data\":{\"done\":true},\"reply_to\":\"restart\"}");
       client.awaitValues(TOPICS.replies(), "restart", 2);
+      // u1 is pending when the app stops: started by a request that left its record as added
+      client.send(TOPICS.commands(), "r", "{\"command\":\"request_attempts\",\"namespace\":\"r\","
+          + "\"worker\":\"w\",\"reply_to\":\"restart\"}");
+      JsonNode started = client.awaitValues(TOPICS.replies(), "restart", 3).get(2).get("result").get("attempts");
+      assertThat(started.get(0).get("work_unit_name").asText()).isEqualTo("u1");
+      assertThat(started.get(0).get("attempt_id").asText()).isEqualTo("2");
       before = client.get("/api/namespaces/r/work-specs/spec/work-units").body();
       assertThat(before.get("work_units")).hasSize(3);
+      assertThat(before.get("work_units").get(0).get("status").asText()).isEqualTo("pending");
       assertThat(before.get("work_units").get(1).get("status").asText()).isEqualTo("finished");
       specBefore = client.get("/api/namespaces/r/work-specs/spec").body();
-      assertThat(specBefore.get("counts").toString()).isEqualTo("{\"available\":2,\"finished\":1}");
+      assertThat(specBefore.get("counts").toString())
+          .isEqualTo("{\"available\":1,\"pending\":1,\"finished\":1}");
     }
     if (wipeLocalState) {
       deleteTree(dataDir.resolve("streams"));
@@ -67,12 +76,18 @@ class RestartIT {
       assertThat(after).isEqualTo(before);
       // counts and the available index are derived: equal after a rebuild too
       assertThat(client.get("/api/namespaces/r/work-specs/spec").body()).isEqualTo(specBefore);
-      // and the engine goes on from there: the next request gets the next best unit
+      // and the engine goes on from there: it finishes the unit started before the restart
+      client.send(TOPICS.commands(), "r", "{\"command\":\"finish_attempt\",\"namespace\":\"r\","
+          + "\"attempt_id\":\"2\",\"reply_to\":\"restart-2\"}");
+      assertThat(client.awaitValues(TOPICS.replies(), "restart-2", 1).get(0).get("ok").asBoolean()).isTrue();
+      assertThat(client.get("/api/namespaces/r/work-specs/spec").body().get("counts").toString())
+          .isEqualTo("{\"available\":1,\"finished\":2}");
+      // and the next request gets the next best unit
       client.send(TOPICS.commands(), "r", "{\"command\":\"request_attempts\",\"namespace\":\"r\","
           + "\"worker\":\"w\",\"reply_to\":\"restart-2\"}");
-      JsonNode reply = client.awaitValues(TOPICS.replies(), "restart-2", 1).get(0);
-      assertThat(reply.get("result").get("attempts").get(0).get("work_unit_name").asText()).isEqualTo("u1");
-      assertThat(reply.get("result").get("attempts").get(0).get("attempt_id").asText()).isEqualTo("2");
+      JsonNode reply = client.awaitValues(TOPICS.replies(), "restart-2", 2).get(1);
+      assertThat(reply.get("result").get("attempts").get(0).get("work_unit_name").asText()).isEqualTo("u3");
+      assertThat(reply.get("result").get("attempts").get(0).get("attempt_id").asText()).isEqualTo("3");
     }
   }
 

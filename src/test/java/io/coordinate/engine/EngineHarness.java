@@ -13,6 +13,7 @@ import io.coordinate.engine.state.KeyValueIterator;
 import io.coordinate.engine.state.KeyValueStore;
 import io.coordinate.engine.state.Keys;
 import io.coordinate.engine.state.SplitStore;
+import io.coordinate.engine.state.StartedUnits;
 import io.coordinate.engine.state.StateReader;
 import io.coordinate.engine.state.WorkSpecRecord;
 import io.coordinate.engine.state.WorkUnitRecord;
@@ -46,7 +47,8 @@ public final class EngineHarness {
 
   /** Records and derived indexes in two stores, as in production (see {@link SplitStore}). */
   private final SplitStore store = new SplitStore(new InMemoryKeyValueStore(), new InMemoryKeyValueStore());
-  private final Engine engine;
+  private final long seed;
+  private Engine engine;
   private long now = START.toEpochMilli();
   private String namespace = "ns";
   private String worker = "worker";
@@ -64,8 +66,23 @@ public final class EngineHarness {
   }
 
   public EngineHarness(long seed) {
+    this.seed = seed;
     this.engine = new Engine(store, new Random(seed));
     IndexRebuildCheck.created(this);
+  }
+
+  /**
+   * Replaces the engine by a new one on the same store, as a task opens one after a restore or a restart: what the
+   * old one kept in memory is gone, and the new one knows only what it reads from the store.
+   */
+  public EngineHarness reopen() {
+    this.engine = new Engine(store, new Random(seed));
+    return this;
+  }
+
+  /** The engine the commands go to: the one of the store (an engine keeps what it knows of the store in memory). */
+  public Engine engine() {
+    return engine;
   }
 
   // --- setup ---
@@ -458,6 +475,8 @@ public final class EngineHarness {
     extra.keySet().removeAll(derived.keySet());
     extra.keySet().removeIf(key -> key.startsWith("03") || key.startsWith("04") || key.startsWith("05"));
     assertThat(extra).as("live index entries that the records do not imply").isEmpty();
+    assertThat(engine.startedUnits().snapshot()).as("the engine's started units are the store's")
+        .isEqualTo(StartedUnits.load(store).snapshot());
   }
 
   private static Map<String, String> entries(KeyValueStore kv) {

@@ -6,14 +6,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.coordinate.engine.state.AttemptStatus;
 import io.coordinate.engine.state.UnitStatus;
 import java.time.Duration;
-import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /** The punctuator's time step: eager expiry and release, in batches, re-checking every index entry. */
 class EngineTimeStepTest {
 
   private final EngineHarness h = new EngineHarness();
-  private final Engine engine = new Engine(h.store(), new Random(3));
+  private final Engine engine = h.engine();
 
   @Test
   void expiresAtMostTheLimitPerStepAndTheRestLater() {

@@ -74,6 +74,9 @@ final class AttemptBlocks {
   private final KeyValueStore store;
   private final Map<BitsKey, Bits> bits = new HashMap<>();
   private final Map<UnitsKey, Units> units = new HashMap<>();
+  /** The started-units entries ({@link Keys#startedUnitsBlock}): records, in the units entries' encoding, each unit's
+   * key with what its start added ({@link StartedUnits#delta}) as its value. */
+  private final Map<UnitsKey, Units> started = new HashMap<>();
   /** Blocks that no entry can list yet: their first attempt was started by this command. */
   private final Set<UnitsKey> newBlocks = new HashSet<>();
 
@@ -161,16 +164,45 @@ final class AttemptBlocks {
   }
 
   private Units units(String ns, long block) {
+    return entry(units, ns, block, Keys.attemptUnitsBlock(ns, block));
+  }
+
+  private Units entry(Map<UnitsKey, Units> entries, String ns, long block, byte[] storeKey) {
     UnitsKey key = new UnitsKey(ns, block);
-    Units entry = units.get(key);
+    Units entry = entries.get(key);
     if (entry == null) {
       entry = new Units();
       if (!isNew(ns, block)) {
-        decodeUnits(store.get(Keys.attemptUnitsBlock(ns, block)), entry.keys, entry.values);
+        decodeUnits(store.get(storeKey), entry.keys, entry.values);
       }
-      units.put(key, entry);
+      entries.put(key, entry);
     }
     return entry;
+  }
+
+  // --- the started units (records: see StartedUnits) ---
+
+  /**
+   * What the start of attempt {@code seq} added to its unit's record, while its started-units entry holds it, or
+   * null.
+   */
+  byte[] startedValue(String ns, long seq) {
+    return startedUnits(ns, block(seq)).values[offset(seq)];
+  }
+
+  /** Keeps what the start added to the unit with this key in the attempt's entry (null: nothing, any more). */
+  void setStarted(String ns, long seq, byte[] unitKey, byte[] value) {
+    Units entry = startedUnits(ns, block(seq));
+    int offset = offset(seq);
+    if (entry.values[offset] != value) {
+      entry.keys[offset] = value == null ? null : unitKey;
+      entry.values[offset] = value;
+      entry.changed = true;
+    }
+  }
+
+  private Units startedUnits(String ns, long block) {
+    return entry(started, ns, block, Keys.startedUnitsBlock(ns, block));
   }
 
   /** Writes every changed entry and forgets what was read (a rebuild flushes after each chunk of records). */
@@ -185,26 +217,30 @@ final class AttemptBlocks {
         }
       }
     });
-    units.forEach((key, entry) -> {
-      if (entry.changed) {
-        byte[] storeKey = Keys.attemptUnitsBlock(key.ns(), key.block());
-        byte[] value = encodeUnits(entry.keys, entry.values);
-        if (value == null) {
-          store.delete(storeKey);
-        } else {
-          store.put(storeKey, value);
-        }
-      }
-    });
+    units.forEach((key, entry) -> writeUnits(Keys.attemptUnitsBlock(key.ns(), key.block()), entry));
+    started.forEach((key, entry) -> writeUnits(Keys.startedUnitsBlock(key.ns(), key.block()), entry));
     bits.clear();
     units.clear();
+    started.clear();
     newBlocks.clear(); // their entries are in the store now
+  }
+
+  private void writeUnits(byte[] storeKey, Units entry) {
+    if (entry.changed) {
+      byte[] value = encodeUnits(entry.keys, entry.values);
+      if (value == null) {
+        store.delete(storeKey);
+      } else {
+        store.put(storeKey, value);
+      }
+    }
   }
 
   /** The namespace's data was deleted by range: what was read or changed of it is gone with it. */
   void forgetNamespace(String ns) {
     bits.keySet().removeIf(key -> key.ns().equals(ns));
     units.keySet().removeIf(key -> key.ns().equals(ns));
+    started.keySet().removeIf(key -> key.ns().equals(ns));
     newBlocks.removeIf(key -> key.ns().equals(ns));
   }
 

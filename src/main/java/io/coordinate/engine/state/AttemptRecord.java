@@ -29,6 +29,16 @@ public record AttemptRecord(
     this(seq, spec, unit, worker, status, data, startTime, expirationTime, endTime, null);
   }
 
+  /**
+   * The attempt a request starts: attempt {@code seq} of {@code worker} at the unit, pending, with the unit's data. A
+   * unit's started-units entry stores only the worker and the times, and this makes the rest ({@link StartedUnits}).
+   */
+  public static AttemptRecord started(
+      long seq, WorkUnitRecord unit, String worker, long startTime, long expirationTime) {
+    return new AttemptRecord(seq, unit.spec(), unit.name(), worker, AttemptStatus.PENDING, unit.data(), startTime,
+        expirationTime, null);
+  }
+
   public String id() {
     return Long.toString(seq);
   }

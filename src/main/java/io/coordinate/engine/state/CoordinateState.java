@@ -21,6 +21,7 @@ public final class CoordinateState extends StateReader {
   /** The attempt indexes kept by block: changed in memory, written by {@link #flush}. */
   private final AttemptBlocks blocks;
   private final DecodedSpecs decodedSpecs;
+  private final StartedUnits started;
 
   public CoordinateState(KeyValueStore store) {
     this(store, null);
@@ -30,12 +31,20 @@ public final class CoordinateState extends StateReader {
     this(store, hints, null);
   }
 
-  /** @param decodedSpecs specs decoded by earlier commands (the engine's), or null */
   public CoordinateState(KeyValueStore store, ScanHints hints, DecodedSpecs decodedSpecs) {
+    this(store, hints, decodedSpecs, StartedUnits.load(store));
+  }
+
+  /**
+   * @param decodedSpecs specs decoded by earlier commands (the engine's), or null
+   * @param started the units whose values are in started-units entries, as the store has them (the engine's)
+   */
+  public CoordinateState(KeyValueStore store, ScanHints hints, DecodedSpecs decodedSpecs, StartedUnits started) {
     super(store, hints);
     this.writable = store;
     this.blocks = new AttemptBlocks(store);
     this.decodedSpecs = decodedSpecs;
+    this.started = started;
   }
 
   public void setListener(StateListener listener) {
@@ -71,6 +80,7 @@ public final class CoordinateState extends StateReader {
     blocks.flush();
     deleteRange(Keys.namespaceData(ns));
     blocks.forgetNamespace(ns);
+    started.removeAll(Keys.namespaceData(ns));
     countDeltas.keySet().removeIf(count -> count.ns().equals(ns));
     writable.delete(Keys.namespace(ns));
     listener.namespaceDestroyed(ns);
@@ -92,6 +102,7 @@ public final class CoordinateState extends StateReader {
     }
     String name = spec.name();
     deleteRange(Keys.units(ns, name));
+    started.removeAll(Keys.units(ns, name));
     deleteRange(Keys.availableUnits(ns, name));
     deleteRange(Keys.counts(ns, name));
     countDeltas.keySet().removeIf(count -> count.ns().equals(ns) && count.spec().equals(name));
@@ -106,8 +117,8 @@ public final class CoordinateState extends StateReader {
     writeUnit(ns, before, after, null);
   }
 
-  /** {@link #writeUnit}; {@code started}, if given, is a new attempt for the unit's value to hold from now on. */
-  private void writeUnit(String ns, WorkUnitRecord before, WorkUnitRecord after, AttemptRecord started) {
+  /** {@link #writeUnit}; {@code attempt}, if given, is a new attempt for the unit's value to hold from now on. */
+  private void writeUnit(String ns, WorkUnitRecord before, WorkUnitRecord after, AttemptRecord attempt) {
     WorkUnitRecord any = after != null ? after : before;
     String spec = any.spec();
     String name = any.name();
@@ -123,16 +134,23 @@ public final class CoordinateState extends StateReader {
       }
       addToCount(ns, spec, before.status(), -1);
     }
+    byte[] unitKey = Keys.unit(ns, spec, name);
     if (after != null) {
-      byte[] unitKey = Keys.unit(ns, spec, name);
       byte[] value;
-      if (started != null) {
-        value = UnitValue.of(ValueCodec.encode(after), started.seq(), ValueCodec.encode(started));
+      if (attempt != null) {
+        value = UnitValue.of(ValueCodec.encode(after), attempt.seq(), ValueCodec.encode(attempt));
+        if (carries(after, attempt.seq()) && started.get(unitKey) == null && started.hasRoom()
+            && StartedUnits.derivable(before, after, attempt)) {
+          keepStarted(ns, unitKey, attempt);
+        } else {
+          putUnitValue(ns, unitKey, value, true); // a replica's start, say: its unit is not pending on it alone
+        }
       } else {
-        byte[] stored = store.get(unitKey); // keep the attempt the unit holds (a new unit: read already, to add it)
+        // keep the attempt the unit holds (a new unit, or one a rebuild derives: read already, to add it)
+        byte[] stored = before == null ? store.get(unitKey) : unitValue(ns, unitKey);
         value = UnitValue.of(ValueCodec.encode(after), UnitValue.attemptSeq(stored), UnitValue.attempt(stored));
+        putUnitValue(ns, unitKey, value, before != null);
       }
-      writable.put(unitKey, value);
       if (UnitValue.hasAttempt(value)) {
         keepCarried(ns, before, after, UnitValue.attemptSeq(value), value);
       }
@@ -162,12 +180,45 @@ public final class CoordinateState extends StateReader {
       addToCount(ns, spec, after.status(), +1);
     } else {
       deleteUnitAttempts(ns, before);
-      writable.delete(Keys.unit(ns, spec, name));
+      dropStarted(ns, unitKey);
+      writable.delete(unitKey);
     }
     if ((before != null && before.family() != null) || (after != null && after.family() != null)) {
       writeFamilyEntries(ns, before, after);
     }
     listener.unitChanged(ns, before, after);
+  }
+
+  /**
+   * A request's start leaves the unit's record as it is: what the start added (the attempt's worker and times) goes
+   * to the started-units entry of its attempt's block ({@link Keys#startedUnitsBlock}, a record written once per
+   * block and command), and the engine's {@link StartedUnits} knows the unit is there. A unit's life (add, request,
+   * finish) then writes its record twice instead of three times: a RocksDB write and a changelog record less per
+   * unit. The units entry carries the whole value as for any pending unit ({@link #keepCarried}), so the finish reads
+   * it as before. The next write of the unit writes its record ({@link #putUnitValue}).
+   */
+  private void keepStarted(String ns, byte[] unitKey, AttemptRecord attempt) {
+    started.put(unitKey, attempt.seq());
+    blocks.setStarted(ns, attempt.seq(), unitKey, StartedUnits.delta(attempt));
+  }
+
+  /**
+   * Writes the unit's record; what a started-units entry held for it is in the value written, and goes.
+   * {@code mayBeStarted}: false for a unit that has no record yet (or one a rebuild derives), which nothing started.
+   */
+  private boolean putUnitValue(String ns, byte[] unitKey, byte[] value, boolean mayBeStarted) {
+    writable.put(unitKey, value);
+    return mayBeStarted && dropStarted(ns, unitKey);
+  }
+
+  /** Whether the unit was started (and its started-units entry held what its record lacked; no more). */
+  private boolean dropStarted(String ns, byte[] unitKey) {
+    Long seq = started.remove(unitKey);
+    if (seq == null) {
+      return false;
+    }
+    blocks.setStarted(ns, seq, null, null);
+    return true;
   }
 
   /**
@@ -319,6 +370,7 @@ public final class CoordinateState extends StateReader {
       long seq = attempt.seq();
       writable.delete(Keys.attempt(ns, seq));
       blocks.setUnitKey(ns, seq, null);
+      blocks.setStarted(ns, seq, null, null);
       blocks.markWorker(AttemptBlocks.Kind.WORKER_ATTEMPTS, ns, attempt.worker(), seq, false);
       blocks.markWorker(AttemptBlocks.Kind.WORKER_ACTIVE, ns, attempt.worker(), seq, false);
       if (attempt.status() == AttemptStatus.PENDING) {
@@ -367,7 +419,7 @@ public final class CoordinateState extends StateReader {
     byte[] unitKey = Keys.unit(ns, before.spec(), before.name());
     blocks.starting(ns, attempt.seq());
     writeNewAttemptIndexes(ns, attempt, unitKey);
-    byte[] stored = store.get(unitKey);
+    byte[] stored = unitValue(ns, unitKey);
     if (UnitValue.hasAttempt(stored)) {
       long held = UnitValue.attemptSeq(stored);
       writable.put(Keys.attempt(ns, held), UnitValue.attempt(stored));
@@ -408,12 +460,13 @@ public final class CoordinateState extends StateReader {
   private void storeAttempt(String ns, AttemptRecord attempt) {
     long seq = attempt.seq();
     byte[] unitKey = Keys.unit(ns, attempt.spec(), attempt.unit());
-    byte[] stored = store.get(unitKey);
+    byte[] stored = unitValue(ns, unitKey);
     if (UnitValue.attemptSeq(stored) == seq) {
       byte[] value = UnitValue.of(UnitValue.unit(stored), seq, ValueCodec.encode(attempt));
-      writable.put(unitKey, value);
-      if (blocks.unitValue(ns, seq) != null) {
-        blocks.setUnitValue(ns, seq, value); // the unit's record is unchanged: it is still pending on the attempt
+      boolean wasStarted = putUnitValue(ns, unitKey, value, true);
+      if (wasStarted || blocks.unitValue(ns, seq) != null) {
+        // the unit's own record is unchanged: it is still pending on the attempt, its value now in its record
+        blocks.setUnitValue(ns, seq, value);
       }
     } else {
       writable.put(Keys.attempt(ns, seq), ValueCodec.encode(attempt));
@@ -476,11 +529,42 @@ public final class CoordinateState extends StateReader {
     byte[] unitKey = blocks.unitKey(ns, seq);
     if (unitKey != null) {
       byte[] carried = blocks.unitValue(ns, seq);
-      if (carried != null) {
-        store.known(unitKey, carried);
+      if (carried != null && started.get(unitKey) == null) {
+        store.known(unitKey, carried); // the record's value (a started unit's is read through the map)
       }
     }
     return unitKey;
+  }
+
+  /**
+   * A unit's stored value: a started unit's is the one its attempt's units entry carries (see
+   * {@link #keepStarted}).
+   */
+  @Override
+  protected byte[] unitValue(String ns, byte[] unitKey) {
+    return valueOf(ns, unitKey, null);
+  }
+
+  @Override
+  protected List<WorkUnitRecord> collectUnits(String ns, byte[] from, byte[] to, int limit) {
+    return collect(from, to, limit,
+        e -> ValueCodec.decode(valueOf(ns, e.key(), e.value()), WorkUnitRecord.class));
+  }
+
+  /** {@code recorded}: the unit's record if read already. */
+  private byte[] valueOf(String ns, byte[] unitKey, byte[] recorded) {
+    Long seq = started.get(unitKey);
+    if (seq == null) {
+      return recorded != null ? recorded : store.get(unitKey);
+    }
+    byte[] carried = blocks.unitValue(ns, seq);
+    if (carried != null) {
+      return carried;
+    }
+    // kept in step by every write of a started unit; made from the record should an entry not carry it
+    byte[] record = recorded != null ? recorded : store.get(unitKey);
+    byte[] delta = blocks.startedValue(ns, seq);
+    return delta == null || record == null ? record : StartedUnits.value(record, seq, delta);
   }
 
   @Override

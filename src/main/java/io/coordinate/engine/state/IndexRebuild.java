@@ -98,11 +98,14 @@ public final class IndexRebuild {
       switch (Keys.recordTag(key)) {
         case Keys.UNIT -> {
           String ns = Keys.dataNamespace(key);
-          recordsRead.current = entry; // writeUnit reads the unit's stored value: it is this one
-          derive.writeUnit(ns, null, ValueCodec.decode(entry.value(), WorkUnitRecord.class));
+          recordsRead.current = entry;
+          byte[] value = derive.unitValue(ns, key); // the record, with what a started-units entry adds to it
+          // writeUnit reads the unit's stored value: it is this one
+          recordsRead.current = new KeyValueIterator.Entry(key, value);
+          derive.writeUnit(ns, null, ValueCodec.decode(value, WorkUnitRecord.class));
           recordsRead.current = null;
           units++;
-          byte[] held = UnitValue.attempt(entry.value());
+          byte[] held = UnitValue.attempt(value);
           if (held != null) {
             attempt(ns, held, false);
           }

@@ -21,6 +21,8 @@ import java.util.Objects;
  * 10 [ns] 'H' [spec][unit][attempt seq]     a unit's attempts in records of their own ('A'; not the one its value holds) → empty
  * 10 [ns] 'A' [attempt seq]                 attempt not held by its unit → AttemptRecord
  * 10 [ns] 'X' [block]                      the units holding the block's attempts → their keys ({@link AttemptBlocks})
+ * 10 [ns] 'O' [block]                      units started by the block's attempts whose 'U' record is as before
+ *                                           → their keys and what the start added ({@link StartedUnits})
  * 10 [ns] 'W' [worker]                      worker                      → WorkerRecord
  * 10 [ns] 'C' [parent][child]               worker children             → empty
  * 10 [ns] 'P' [worker][block]             a worker's active attempts  → bitmap of the block
@@ -38,7 +40,7 @@ import java.util.Objects;
  * {@link CoordinateState#writeUnit}: nothing else writes them.
  *
  * <p>Two kinds of keys: <b>records</b> (namespaces, sequences, specs, units, attempts, workers: 01, 02, 06 and the
- * tags S, U, A, W) are the truth, kept in a changelogged store; every other key is a <b>derived index</b> (the
+ * tags S, U, O, A, W) are the truth, kept in a changelogged store; every other key is a <b>derived index</b> (the
  * time indexes, counts, available units, attempt and worker lists, job trees), a function of the records that
  * {@link IndexRebuild} can recompute, kept in a local store with no changelog ({@link SplitStore}). That halves
  * what each state change sends to Kafka.
@@ -70,6 +72,7 @@ public final class Keys {
   static final byte UNIT_ATTEMPTS = 'H';
   static final byte ATTEMPT = 'A';
   static final byte ATTEMPT_UNIT = 'X';
+  static final byte STARTED_UNITS = 'O';
   static final byte WORKER = 'W';
   static final byte WORKER_CHILD = 'C';
   static final byte WORKER_ACTIVE = 'P';
@@ -193,7 +196,7 @@ public final class Keys {
   }
 
   static boolean isRecordTag(byte tag) {
-    return tag == SPEC || tag == UNIT || tag == ATTEMPT || tag == WORKER;
+    return tag == SPEC || tag == UNIT || tag == STARTED_UNITS || tag == ATTEMPT || tag == WORKER;
   }
 
   /** Where the tag after {@code 10 [ns]} is, or -1 when the key ends before it. */
@@ -296,6 +299,15 @@ public final class Keys {
   /** Index entry: which units' values hold the attempts of a block (see {@link UnitValue}). */
   public static byte[] attemptUnitsBlock(String ns, long block) {
     return ns(ns).tag(ATTEMPT_UNIT).int64(block).toBytes();
+  }
+
+  /** The units that the block's attempts started, while their {@code 'U'} records are as before the start. */
+  public static byte[] startedUnitsBlock(String ns, long block) {
+    return ns(ns).tag(STARTED_UNITS).int64(block).toBytes();
+  }
+
+  public static byte[] startedUnitsBlocks(String ns) {
+    return ns(ns).tag(STARTED_UNITS).toBytes();
   }
 
   public static byte[] worker(String ns, String worker) {

@@ -21,6 +21,8 @@ public class StateReader {
    * decoded it 100 times). A reader lives for one command or one query, so this never outlives a change.
    */
   private final Map<SpecKey, WorkSpecRecord> specs = new HashMap<>();
+  /** Per namespace, its started units ({@link #unitValue}); read when first needed, as the specs. */
+  private Map<String, StartedEntries> startedByNamespace;
 
   public StateReader(ReadableKeyValueStore store) {
     this(store, null);
@@ -96,7 +98,46 @@ public class StateReader {
   // --- work units ---
 
   public WorkUnitRecord unit(String ns, String spec, String name) {
-    return ValueCodec.decode(store.get(Keys.unit(ns, spec, name)), WorkUnitRecord.class);
+    return ValueCodec.decode(unitValue(ns, Keys.unit(ns, spec, name)), WorkUnitRecord.class);
+  }
+
+  /**
+   * A unit's stored value (see {@link UnitValue}): its record's, or, while an attempt that a request started holds
+   * what the start added in its started-units entry ({@link StartedUnits}), the record with that. This reader has no
+   * engine's map of them, so it looks through the namespace's entries (one per 64 attempts started and not ended): a
+   * query's cost, bounded by the attempts out ({@link StartedUnits#MAX_STARTED}). {@link CoordinateState} knows them.
+   */
+  protected byte[] unitValue(String ns, byte[] unitKey) {
+    byte[] recorded = store.get(unitKey);
+    return recorded == null ? null : startedUnits(ns).valueOf(unitKey, recorded);
+  }
+
+  /**
+   * The namespace's started units, read once per reader: a query's reader lives for one query, which may read many
+   * units (a worker's attempts, a page of units) and should scan the entries once.
+   */
+  private StartedEntries startedUnits(String ns) {
+    if (startedByNamespace == null) {
+      startedByNamespace = new HashMap<>();
+    }
+    return startedByNamespace.computeIfAbsent(ns, this::readStartedUnits);
+  }
+
+  /** The namespace's started units, as their started-units entries list them. */
+  private StartedEntries readStartedUnits(String ns) {
+    Map<ByteKey, StartedEntry> found = new HashMap<>();
+    StartedUnits.forEach(store, ns,
+        (unitKey, seq, delta) -> found.put(new ByteKey(unitKey), new StartedEntry(seq, delta)));
+    return new StartedEntries(found);
+  }
+
+  private record StartedEntry(long seq, byte[] delta) {}
+
+  private record StartedEntries(Map<ByteKey, StartedEntry> entries) {
+    byte[] valueOf(byte[] unitKey, byte[] recorded) {
+      StartedEntry started = entries.isEmpty() ? null : entries.get(new ByteKey(unitKey));
+      return started == null ? recorded : StartedUnits.value(recorded, started.seq(), started.delta());
+    }
   }
 
   /**
@@ -139,7 +180,13 @@ public class StateReader {
   public List<WorkUnitRecord> units(String ns, String spec, String afterName, int limit) {
     byte[] prefix = Keys.units(ns, spec);
     byte[] from = afterName == null ? prefix : successor(Keys.unit(ns, spec, afterName));
-    return collect(from, Keys.prefixEnd(prefix), limit, e -> ValueCodec.decode(e.value(), WorkUnitRecord.class));
+    return collectUnits(ns, from, Keys.prefixEnd(prefix), limit);
+  }
+
+  /** Units in key order from a range of their records, each with its started-units entry's changes if any. */
+  protected List<WorkUnitRecord> collectUnits(String ns, byte[] from, byte[] to, int limit) {
+    StartedEntries started = startedUnits(ns);
+    return collect(from, to, limit, e -> ValueCodec.decode(started.valueOf(e.key(), e.value()), WorkUnitRecord.class));
   }
 
   /** The best available units of a spec: priority descending, then name ascending. Costs O(limit · log n). */
@@ -246,7 +293,7 @@ public class StateReader {
   public AttemptRecord attempt(String ns, long seq) {
     byte[] unitKey = attemptUnitKey(ns, seq);
     if (unitKey != null) {
-      byte[] stored = store.get(unitKey);
+      byte[] stored = unitValue(ns, unitKey);
       if (UnitValue.attemptSeq(stored) == seq) {
         return ValueCodec.decode(UnitValue.attempt(stored), AttemptRecord.class);
       }
@@ -263,7 +310,7 @@ public class StateReader {
   public List<AttemptRecord> unitAttempts(String ns, String spec, String unit) {
     // the list names the attempts in records of their own; the latest, held by the unit's value, comes last
     List<AttemptRecord> attempts = attemptsOf(Keys.unitAttempts(ns, spec, unit), ns);
-    byte[] stored = store.get(Keys.unit(ns, spec, unit));
+    byte[] stored = unitValue(ns, Keys.unit(ns, spec, unit));
     if (UnitValue.hasAttempt(stored)) {
       long held = UnitValue.attemptSeq(stored);
       if (attempts.isEmpty() || attempts.get(attempts.size() - 1).seq() < held) {

@@ -43,6 +43,14 @@ public record WorkUnitRecord(
     this(spec, name, data, priority, notBefore, status, activeAttempt, attemptCount, family, null, null);
   }
 
+  /**
+   * The unit once attempt {@code seq} has started on it: pending on it, one attempt more, out of any round of
+   * replicas (a round that has not started is dropped). See {@link AttemptRecord#started}.
+   */
+  public WorkUnitRecord startedOn(long seq) {
+    return withActiveAttempt(seq, UnitStatus.PENDING).withAttemptCount(attemptCount + 1).withReplication(null);
+  }
+
   public WorkUnitRecord withStatus(UnitStatus newStatus) {
     return new WorkUnitRecord(spec, name, data, priority, notBefore, newStatus, activeAttempt, attemptCount, family,
         replication, purgeAt);

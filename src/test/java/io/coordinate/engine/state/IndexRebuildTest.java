@@ -81,6 +81,36 @@ class IndexRebuildTest {
   }
 
   @Test
+  void startedUnitsAreDerivedFromTheirRecordsWithWhatTheirStartAdded() {
+    EngineHarness h = new EngineHarness();
+    h.setSpec("{\"name\":\"s\"}");
+    h.addUnits("s", "a", "b", "c");
+    Attempt a = h.requestOne();
+    Attempt b = h.requestOne();
+    h.finish(b).ok();
+    // a's record is as added (available); what its start added is in the started-units entry
+    assertThat(ValueCodec.decode(h.store().records().get(Keys.unit("ns", "s", "a")), WorkUnitRecord.class).status())
+        .isEqualTo(UnitStatus.AVAILABLE);
+    InMemoryKeyValueStore indexes = new InMemoryKeyValueStore();
+
+    IndexRebuild.rebuild(h.store().records(), indexes);
+
+    long seq = Long.parseLong(a.id());
+    byte[][] carried = new byte[64][];
+    AttemptBlocks.decodeUnits(indexes.get(Keys.attemptUnitsBlock("ns", 0)), new byte[64][], carried);
+    assertThat(ValueCodec.decode(carried[(int) seq], WorkUnitRecord.class).status())
+        .as("its units entry carries the record with what the start added").isEqualTo(UnitStatus.PENDING);
+    StateReader reader = new StateReader(new SplitStore(h.store().records(), indexes));
+    assertThat(reader.bestAvailableUnits("ns", "s", 10)).containsExactly("c");
+    assertThat(reader.unit("ns", "s", "a").status()).isEqualTo(UnitStatus.PENDING);
+    assertThat(reader.unit("ns", "s", "a").activeAttempt()).isEqualTo(seq);
+    assertThat(reader.attempt("ns", seq).status()).isEqualTo(AttemptStatus.PENDING);
+    assertThat(reader.unit("ns", "s", "b").status()).isEqualTo(UnitStatus.FINISHED);
+    assertThat(ValueCodec.decodeLong(indexes.get(Keys.count("ns", "s", UnitStatus.PENDING)))).isEqualTo(1);
+    assertThat(ValueCodec.decodeLong(indexes.get(Keys.count("ns", "s", UnitStatus.AVAILABLE)))).isEqualTo(1);
+  }
+
+  @Test
   void indexEntriesFoundAmongTheRecordsMoveToTheIndexes() {
     // state written before indexes had a store of their own: one key space, all in the changelogged store
     EngineHarness h = new EngineHarness();

@@ -44,13 +44,17 @@ class UnitValueTest {
     KeyValueStore records = h.store().records();
     long firstSeq = Long.parseLong(first.id());
     assertThat(records.get(Keys.attempt("ns", firstSeq))).as("held by the unit, no record of its own").isNull();
-    assertThat(UnitValue.attemptSeq(records.get(Keys.unit("ns", "s", "u")))).isEqualTo(firstSeq);
+    assertThat(UnitValue.attemptSeq(h.reader().unitValue("ns", Keys.unit("ns", "s", "u")))).isEqualTo(firstSeq);
+    assertThat(UnitValue.attemptSeq(records.get(Keys.unit("ns", "s", "u"))))
+        .as("started: its value is in the started-units entry, its record as added").isEqualTo(-1);
 
     h.retry(first, 0).ok();
     Attempt second = h.requestOne();
     long secondSeq = Long.parseLong(second.id());
 
-    assertThat(UnitValue.attemptSeq(records.get(Keys.unit("ns", "s", "u")))).isEqualTo(secondSeq);
+    assertThat(UnitValue.attemptSeq(h.reader().unitValue("ns", Keys.unit("ns", "s", "u")))).isEqualTo(secondSeq);
+    assertThat(UnitValue.attemptSeq(records.get(Keys.unit("ns", "s", "u"))))
+        .as("the retry wrote the record: it holds the first attempt").isEqualTo(firstSeq);
     assertThat(ValueCodec.decode(records.get(Keys.attempt("ns", firstSeq)), AttemptRecord.class).status())
         .isEqualTo(AttemptStatus.RETRYABLE);
     assertThat(h.reader().attempt("ns", firstSeq).status()).isEqualTo(AttemptStatus.RETRYABLE);
