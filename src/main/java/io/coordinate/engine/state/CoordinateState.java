@@ -529,8 +529,14 @@ public final class CoordinateState extends StateReader {
     byte[] unitKey = blocks.unitKey(ns, seq);
     if (unitKey != null) {
       byte[] carried = blocks.unitValue(ns, seq);
-      if (carried != null && started.get(unitKey) == null) {
-        store.known(unitKey, carried); // the record's value (a started unit's is read through the map)
+      if (carried != null) {
+        // pending on this attempt: started by it (its started-units slot is set) or not started at all; the
+        // reads of the unit that follow then find the answer without a lookup in the map
+        boolean startedByIt = blocks.startedValue(ns, seq) != null;
+        started.remember(unitKey, startedByIt ? seq : null);
+        if (!startedByIt) {
+          store.known(unitKey, carried); // the record's value (a started unit's is read through the map)
+        }
       }
     }
     return unitKey;

@@ -160,8 +160,9 @@ class CoordinateStateTest {
 
     assertThat(Stream.of(1L, 2L, 3L).map(seq -> state.attempt(NS, seq).unit())).containsExactly("a", "b", "c");
     assertThat(state.unit(NS, "spec", "b").status()).isEqualTo(UnitStatus.PENDING);
-    assertThat(recorded.reads).as("the block's entry carries the pending units' values: no unit read by key")
-        .containsExactly(HexFormat.of().formatHex(Keys.attemptUnitsBlock(NS, 0)));
+    assertThat(recorded.reads).as("the block's entries carry the pending units' values: no unit read by key")
+        .containsExactly(HexFormat.of().formatHex(Keys.attemptUnitsBlock(NS, 0)),
+            HexFormat.of().formatHex(Keys.startedUnitsBlock(NS, 0)));
     assertThat(carried(1)).isEqualTo(unitValue("a"));
     assertThat(carried(2)).isEqualTo(unitValue("b"));
     assertThat(started(1)).as("a request's start: the record as added, the start in the started-units entry")

@@ -51,6 +51,28 @@ class StartedUnitsTest {
   }
 
   @Test
+  void aRepeatedLookupAnswersAsTheMapsDo() {
+    started.put(X, 5);
+    started.commit();
+    assertThat(started.get(A)).isNull();
+    assertThat(started.get(A.clone())).isNull();
+
+    started.put(A, 1);
+    assertThat(started.get(A)).isEqualTo(1L);
+    assertThat(started.get(A.clone())).isEqualTo(1L);
+    started.remove(A.clone());
+    assertThat(started.get(A)).isNull();
+    started.put(A, 2);
+    started.commit();
+    assertThat(started.get(A)).isEqualTo(2L);
+    started.removeAll(Keys.units("ns", "spec"));
+    assertThat(started.get(A)).isNull();
+    started.discard();
+    assertThat(started.get(A)).isEqualTo(2L);
+    assertThat(started.get(X)).isEqualTo(5L);
+  }
+
+  @Test
   void aRemovalCommitted() {
     started.put(A, 1);
     started.put(B, 2);
