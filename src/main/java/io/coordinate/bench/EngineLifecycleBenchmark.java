@@ -20,6 +20,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -51,7 +52,12 @@ public final class EngineLifecycleBenchmark {
     }
   }
 
-  public List<Round> run(int units, int batch, int rounds) {
+  /**
+   * @param inflight requests answered and not yet finished, oldest finished first: the app's lifecycle (c) keeps
+   *     8 workers × 16 = 128 out, so its engine works with ~12,800 units started at any time (maps and block
+   *     entries of that size); 1 finishes each request before the next
+   */
+  public List<Round> run(int units, int batch, int rounds, int inflight) {
     Path dir = tempDir("coordinate-bench-engine-");
     List<Round> measured = new ArrayList<>();
     // the app's RocksDB settings: the shared bounded cache and memtables, partitioned index and filters
@@ -65,7 +71,7 @@ public final class EngineLifecycleBenchmark {
       out.printf("%6s %12s %16s %15s %12s %16s%n", "round", "add µs/unit", "request µs/unit", "finish µs/unit",
           "all µs/unit", "of it in RocksDB");
       for (int round = 0; round < rounds; round++) {
-        Round r = round(engine, now + round * 60_000L, round, units, batch);
+        Round r = round(engine, now + round * 60_000L, round, units, batch, inflight);
         measured.add(r);
         out.printf("%6d %12.2f %16.2f %15.2f %12.2f %16.2f%n", round, r.addMicros(), r.requestMicros(),
             r.finishMicros(), r.totalMicros(), r.storeMicros());
@@ -76,7 +82,7 @@ public final class EngineLifecycleBenchmark {
     return measured;
   }
 
-  private Round round(Engine engine, long now, int round, int units, int batch) {
+  private Round round(Engine engine, long now, int round, int units, int batch, int inflight) {
     store.reset();
     long addNanos = 0;
     for (int first = 0; first < units; first += batch) {
@@ -94,14 +100,21 @@ public final class EngineLifecycleBenchmark {
     long requestNanos = 0;
     long finishNanos = 0;
     int done = 0;
+    int requested = 0;
+    ArrayDeque<JsonNode> outstanding = new ArrayDeque<>();
     for (int worker = 0; done < units; worker = (worker + 1) % 8) {
-      ObjectNode request = command("request_attempts").put("worker", "w" + worker).put("count", batch);
-      Timed assigned = timed(engine, now, request);
-      requestNanos += assigned.nanos;
-      JsonNode attempts = parse(assigned.result.assignments().get(0).json()).get("attempts");
-      if (attempts.isEmpty()) {
-        throw new IllegalStateException("no attempts with " + (units - done) + " units left");
+      while (requested < units && outstanding.size() < inflight) {
+        ObjectNode request = command("request_attempts").put("worker", "w" + worker).put("count", batch);
+        Timed assigned = timed(engine, now, request);
+        requestNanos += assigned.nanos;
+        JsonNode attempts = parse(assigned.result.assignments().get(0).json()).get("attempts");
+        if (attempts.isEmpty()) {
+          throw new IllegalStateException("no attempts with " + (units - requested) + " units not started");
+        }
+        outstanding.add(attempts);
+        requested += attempts.size();
       }
+      JsonNode attempts = outstanding.remove();
       ObjectNode finish = command("finish_attempts");
       ArrayNode items = finish.putArray("attempts");
       for (JsonNode attempt : attempts) {
