@@ -143,7 +143,7 @@ public final class RequestAttemptsHandler {
       if (assignment.full()) {
         break; // the rest stay available, for the next request
       }
-      WorkUnitRecord unit = read.containsKey(name) ? read.get(name) : state.unit(ns, spec.name(), name);
+      WorkUnitRecord unit = read.containsKey(name) ? read.get(name) : state.availableUnit(ns, spec.name(), name);
       long maxRetries = spec.meta().maxRetries();
       if (replicated || Replication.roundUnderWay(unit)) {
         String replicaHost = host != null ? host : ctx.replication().host(worker);

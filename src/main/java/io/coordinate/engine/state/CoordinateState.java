@@ -543,6 +543,17 @@ public final class CoordinateState extends StateReader {
   }
 
   /**
+   * A unit that the available index listed (or a continuous unit just made), as {@link #unit}. Such a unit is not
+   * started (a started unit is pending), so its record is its value: the map of started units is told, and the reads
+   * of the unit that follow (its start, its write) skip the lookup there (3% of the stream thread, JFR 24 November).
+   */
+  public WorkUnitRecord availableUnit(String ns, String spec, String name) {
+    byte[] unitKey = Keys.unit(ns, spec, name);
+    started.remember(unitKey, null);
+    return ValueCodec.decode(store.get(unitKey), WorkUnitRecord.class);
+  }
+
+  /**
    * A unit's stored value: a started unit's is the one its attempt's units entry carries (see
    * {@link #keepStarted}).
    */
