@@ -23,10 +23,7 @@ public final class UnitTransitions {
   /** Starts a pending attempt of {@code worker} at the unit; the unit becomes pending. */
   public static AttemptRecord startAttempt(
       CoordinateState state, String ns, WorkUnitRecord unit, String worker, long lifetimeMillis, long now) {
-    long seq = state.nextAttemptSeq(ns);
-    AttemptRecord attempt = AttemptRecord.started(seq, unit, worker, now, now + lifetimeMillis);
-    state.startAttempt(ns, unit, unit.startedOn(seq), attempt);
-    return attempt;
+    return state.startRequestedAttempt(ns, unit, state.nextAttemptSeq(ns), worker, now, now + lifetimeMillis);
   }
 
   /**

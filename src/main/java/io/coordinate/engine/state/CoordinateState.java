@@ -114,11 +114,16 @@ public final class CoordinateState extends StateReader {
 
   /** Creates ({@code before == null}), changes or deletes ({@code after == null}) a unit and its indexes. */
   public void writeUnit(String ns, WorkUnitRecord before, WorkUnitRecord after) {
-    writeUnit(ns, before, after, null);
+    writeUnit(ns, before, after, null, false);
   }
 
-  /** {@link #writeUnit}; {@code attempt}, if given, is a new attempt for the unit's value to hold from now on. */
-  private void writeUnit(String ns, WorkUnitRecord before, WorkUnitRecord after, AttemptRecord attempt) {
+  /**
+   * {@link #writeUnit}; {@code attempt}, if given, is a new attempt for the unit's value to hold from now on, and
+   * {@code requestStart} says it is a request's start ({@link #startRequestedAttempt}), which the attempt's
+   * started-units entry can hold.
+   */
+  private void writeUnit(
+      String ns, WorkUnitRecord before, WorkUnitRecord after, AttemptRecord attempt, boolean requestStart) {
     WorkUnitRecord any = after != null ? after : before;
     String spec = any.spec();
     String name = any.name();
@@ -139,8 +144,9 @@ public final class CoordinateState extends StateReader {
       byte[] value;
       if (attempt != null) {
         value = UnitValue.of(ValueCodec.encode(after), attempt.seq(), ValueCodec.encode(attempt));
-        if (carries(after, attempt.seq()) && started.get(unitKey) == null && started.hasRoom()
-            && StartedUnits.derivable(before, after, attempt)) {
+        if (requestStart && started.get(unitKey) == null && started.hasRoom()) {
+          assert carries(after, attempt.seq()) && StartedUnits.derivable(before, after, attempt)
+              : "a request's start that its entry cannot rebuild";
           keepStarted(ns, unitKey, attempt);
         } else {
           putUnitValue(ns, unitKey, value, true); // a replica's start, say: its unit is not pending on it alone
@@ -416,6 +422,23 @@ public final class CoordinateState extends StateReader {
    * of its own), with the unit's own indexes. Events: the attempt's, then the unit's.
    */
   public void startAttempt(String ns, WorkUnitRecord before, WorkUnitRecord after, AttemptRecord attempt) {
+    startAttempt(ns, before, after, attempt, false);
+  }
+
+  /**
+   * A request's start of attempt {@code seq} of {@code worker} at {@code before}, a unit not pending on any attempt:
+   * the unit becomes pending on it ({@link WorkUnitRecord#startedOn}, {@link AttemptRecord#started}), and its record
+   * may stay as it is ({@link #keepStarted}).
+   */
+  public AttemptRecord startRequestedAttempt(
+      String ns, WorkUnitRecord before, long seq, String worker, long startTime, long expirationTime) {
+    AttemptRecord attempt = AttemptRecord.started(seq, before, worker, startTime, expirationTime);
+    startAttempt(ns, before, before.startedOn(seq), attempt, true);
+    return attempt;
+  }
+
+  private void startAttempt(
+      String ns, WorkUnitRecord before, WorkUnitRecord after, AttemptRecord attempt, boolean requestStart) {
     byte[] unitKey = Keys.unit(ns, before.spec(), before.name());
     blocks.starting(ns, attempt.seq());
     writeNewAttemptIndexes(ns, attempt, unitKey);
@@ -426,7 +449,7 @@ public final class CoordinateState extends StateReader {
       writable.put(Keys.unitAttempt(ns, before.spec(), before.name(), held), ValueCodec.EMPTY);
     }
     listener.attemptChanged(ns, null, attempt);
-    writeUnit(ns, before, after, attempt);
+    writeUnit(ns, before, after, attempt, requestStart);
   }
 
   /** The worker's attempt lists and the deadline index. */

@@ -201,21 +201,16 @@ public final class StartedUnits {
     return UnitValue.of(ValueCodec.encode(unit.startedOn(seq)), seq, ValueCodec.encode(attempt));
   }
 
-  /** Whether {@code value} (a unit's value holding {@code attempt}) is what {@link #value} makes of {@code before}. */
+  /**
+   * Whether {@code after} and {@code attempt} are what {@link #value} makes of {@code before}: what a request's start
+   * must be for its entry to hold it (asserted where it is kept).
+   */
   static boolean derivable(WorkUnitRecord before, WorkUnitRecord after, AttemptRecord attempt) {
     return after.equals(before.startedOn(attempt.seq())) && attempt.equals(
         AttemptRecord.started(attempt.seq(), before, attempt.worker(), attempt.startTime(), attempt.expirationTime()));
   }
 
   private static boolean startsWith(byte[] key, byte[] prefix) {
-    if (key.length < prefix.length) {
-      return false;
-    }
-    for (int i = 0; i < prefix.length; i++) {
-      if (key[i] != prefix[i]) {
-        return false;
-      }
-    }
-    return true;
+    return key.length >= prefix.length && Arrays.equals(key, 0, prefix.length, prefix, 0, prefix.length);
   }
 }
