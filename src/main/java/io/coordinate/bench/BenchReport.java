@@ -48,7 +48,7 @@ public final class BenchReport {
    */
   public record Lifecycle(long units, double addSeconds, double workSeconds, long requests, long finishErrors,
       double cpuCores, double otherCpuCores, double requestP50Ms, long unitsInFlight, double[] tenthRates,
-      double streamThreadBusy, double commitsPerSecond) {
+      StreamThreadMeter.Reading streamThread) {
     public double addUnitsPerSecond() {
       return units / addSeconds;
     }
@@ -72,7 +72,7 @@ public final class BenchReport {
   public record Latency(double targetUnitsPerSecond, double achievedUnitsPerSecond, double seconds, int inflight,
       LatencyRecorder.Summary request, LatencyRecorder.Summary requestToProcessed,
       LatencyRecorder.Summary processedToSeen, LatencyRecorder.Summary addToAttempt, double otherCpuCores,
-      double streamThreadBusy, double commitsPerSecond, double jitCores) {}
+      StreamThreadMeter.Reading streamThread, double jitCores) {}
 
   /**
    * (e) memory and disk after the lifecycle load. The RSS is this whole bench JVM's (the app, the load generator
@@ -409,8 +409,7 @@ public final class BenchReport {
       l.put("requests", lifecycle.requests());
       l.put("finish_errors", lifecycle.finishErrors());
       put(l, "cpu_cores_used", lifecycle.cpuCores(), 2);
-      put(l, "stream_thread_busy", lifecycle.streamThreadBusy(), 2);
-      put(l, "commits_per_s", lifecycle.commitsPerSecond(), 1);
+      putStreamThread(l, lifecycle.streamThread());
       put(l, "request_round_trip_p50_ms", lifecycle.requestP50Ms(), 2);
       l.put("units_in_flight", lifecycle.unitsInFlight());
       l.put("client_bound", clientBound());
@@ -498,7 +497,7 @@ public final class BenchReport {
           String.format(Locale.ROOT,
               "%.2f s, %,d requests, %d finish errors, this process %.2f cores (stream thread %.0f%% busy)%s",
               lifecycle.workSeconds(), lifecycle.requests(), lifecycle.finishErrors(), lifecycle.cpuCores(),
-              100 * lifecycle.streamThreadBusy(), others(lifecycle.otherCpuCores()))));
+              100 * lifecycle.streamThread().busy(), others(lifecycle.otherCpuCores()))));
       if (lifecycleRates != null && lifecycleRates.length > 1) {
         rows.add(row("   each run", rates(lifecycleRates, "units/s"), "the median one is the figure"
             + warmupNote(lifecycleWarmup)));
@@ -627,13 +626,19 @@ public final class BenchReport {
     l.put("units", latency.addToAttempt().count());
     put(l, "add_to_attempt_max_ms", latency.addToAttempt().maxMs(), 2);
     put(l, "other_processes_cpu_cores", latency.otherCpuCores(), 2);
-    put(l, "stream_thread_busy", latency.streamThreadBusy(), 2);
-    put(l, "commits_per_s", latency.commitsPerSecond(), 1);
+    putStreamThread(l, latency.streamThread());
     put(l, "jit_cores", latency.jitCores(), 2);
   }
 
   private static String millis(LatencyRecorder.Summary summary) {
     return String.format(Locale.ROOT, "p50 %.1f / p99 %.1f ms", summary.p50Ms(), summary.p99Ms());
+  }
+
+  private static void putStreamThread(ObjectNode json, StreamThreadMeter.Reading streamThread) {
+    put(json, "stream_thread_busy", streamThread.busy(), 2);
+    put(json, "stream_thread_blocked", streamThread.blocked(), 2);
+    put(json, "stream_thread_commit_wait", streamThread.commitWait(), 3);
+    put(json, "commits_per_s", streamThread.commitsPerSecond(), 1);
   }
 
   private static void putWarmup(ObjectNode json, Warmup warmup) {

@@ -172,8 +172,7 @@ final class LatencyProbe {
     threads.forEach(Thread::start);
     loader.join();
     // While the load lasts: the workers' last answers after it are not load.
-    double streamThreadBusy = streamThread.busy();
-    double commitsPerSecond = streamThread.commitsPerSecond();
+    StreamThreadMeter.Reading streamThreadReading = streamThread.read();
     double jitCores = jit.cores();
     for (Thread thread : threads) {
       thread.join(TimeUnit.SECONDS.toMillis(120));
@@ -189,6 +188,6 @@ final class LatencyProbe {
         requestLatency.count(), inflight);
     return new BenchReport.Latency(rate, achieved, seconds, inflight, requestLatency.summary(),
         toProcessed.summary(), processedToSeen.summary(), addLatency.summary(), cpu.otherProcessesCores(),
-        streamThreadBusy, commitsPerSecond, jitCores);
+        streamThreadReading, jitCores);
   }
 }

@@ -171,7 +171,7 @@ final class LifecycleLoad {
         requests.get(), finishErrors.get());
     return new BenchReport.Lifecycle(units, addSeconds, workSeconds, requests.get(), finishErrors.get(), cpuCores,
         others.otherProcessesCores(), roundTrips.summary().p50Ms(), workers * (long) batch * inflight,
-        tenthRates(units, tenths), streamThread.busy(), streamThread.commitsPerSecond());
+        tenthRates(units, tenths), streamThread.read());
   }
 
   /** One worker: keeps {@code inflight} requests outstanding until the spec has nothing left for it. */

@@ -18,15 +18,25 @@ final class StreamThreadMeter {
   private final long wallStarted = System.nanoTime();
   private final long cpuStarted = cpuNanos();
   private final long commitsStarted = commits();
+  private final long blockedStarted = threadNanosTotal("blocked-time-ns-total");
+  private final long commitWaitStarted = commitWaitNanos();
 
-  /** Cores' worth of CPU the stream threads used since this meter was created. */
-  double busy() {
-    return (cpuNanos() - cpuStarted) / 1e9 / seconds();
-  }
+  /**
+   * The stream threads since the meter was created: {@code busy}, the cores' worth of CPU they used; the commits
+   * they made per second; {@code blocked}, their share of the wall time blocked on Kafka (Kafka Streams'
+   * {@code blocked-time-ns-total}: polls that waited for input, the producer's flushes and transactions);
+   * {@code commitWait}, the share their producers spent in a commit's waits (flushing, and the transaction's begin,
+   * send-offsets and commit calls, from the producers' {@code *-time-ns-total} metrics), during which under
+   * exactly-once the thread processes nothing.
+   */
+  record Reading(double busy, double commitsPerSecond, double blocked, double commitWait) {}
 
-  /** Commits per second since this meter was created. */
-  double commitsPerSecond() {
-    return (commits() - commitsStarted) / seconds();
+  /** What the stream threads did since this meter was created. */
+  Reading read() {
+    double seconds = seconds();
+    return new Reading((cpuNanos() - cpuStarted) / 1e9 / seconds, (commits() - commitsStarted) / seconds,
+        (threadNanosTotal("blocked-time-ns-total") - blockedStarted) / 1e9 / seconds,
+        (commitWaitNanos() - commitWaitStarted) / 1e9 / seconds);
   }
 
   private double seconds() {
@@ -46,22 +56,38 @@ final class StreamThreadMeter {
     return sum;
   }
 
+  private static long commitWaitNanos() {
+    return sum("kafka.producer:type=producer-metrics,client-id=*StreamThread*", "flush-time-ns-total",
+        "txn-begin-time-ns-total", "txn-send-offsets-time-ns-total", "txn-commit-time-ns-total");
+  }
+
+  private static long threadNanosTotal(String metric) {
+    return sum("kafka.streams:type=stream-thread-metrics,*", metric);
+  }
+
   /** Commits made by all stream threads so far (Kafka Streams' {@code commit-total}, through JMX); 0 when none. */
   private static long commits() {
+    return sum("kafka.streams:type=stream-thread-metrics,*", "commit-total");
+  }
+
+  /** The sum of numeric attributes over the beans that match {@code pattern}; beans without one count 0. */
+  private static long sum(String pattern, String... attributes) {
     MBeanServer server = ManagementFactory.getPlatformMBeanServer();
     long total = 0;
     try {
-      for (ObjectName name : server.queryNames(new ObjectName("kafka.streams:type=stream-thread-metrics,*"), null)) {
-        try {
-          if (server.getAttribute(name, "commit-total") instanceof Number number) {
-            total += number.longValue();
+      for (ObjectName name : server.queryNames(new ObjectName(pattern), null)) {
+        for (String attribute : attributes) {
+          try {
+            if (server.getAttribute(name, attribute) instanceof Number number) {
+              total += number.longValue();
+            }
+          } catch (AttributeNotFoundException e) {
+            // Kafka Streams registers two beans per thread; one holds the thread's other metrics
           }
-        } catch (AttributeNotFoundException e) {
-          // Kafka Streams registers two beans per thread; one holds the thread's other metrics
         }
       }
     } catch (JMException e) {
-      throw new IllegalStateException("reading the stream threads' metrics", e);
+      throw new IllegalStateException("reading the metrics " + pattern, e);
     }
     return total;
   }

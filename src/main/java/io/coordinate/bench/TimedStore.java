@@ -36,6 +36,8 @@ final class TimedStore implements KeyValueStore {
   /** Keys written, and the time of the batches that wrote them. */
   final Tally writes = new Tally();
   final Map<String, Tally> readsByKind = new TreeMap<>();
+  /** Per kind of key ({@link Keys#kind}): keys written in batches (deletes too), and their keys' and values' bytes. */
+  final Map<String, Tally> bytesWrittenByKind = new TreeMap<>();
 
   TimedStore(KeyValueStore store) {
     this.store = store;
@@ -45,6 +47,7 @@ final class TimedStore implements KeyValueStore {
     nanos = 0;
     reads.calls = reads.nanos = writes.calls = writes.nanos = 0;
     readsByKind.clear();
+    bytesWrittenByKind.clear();
   }
 
   @Override
@@ -71,6 +74,11 @@ final class TimedStore implements KeyValueStore {
     timedRun(() -> store.putAll(batch));
     writes.calls += batch.size();
     writes.nanos += lastNanos;
+    for (KeyValueIterator.Entry entry : batch) {
+      Tally bytes = bytesWrittenByKind.computeIfAbsent(Keys.kind(entry.key()), k -> new Tally());
+      bytes.calls++;
+      bytes.nanos += entry.key().length + (entry.value() == null ? 0 : entry.value().length); // bytes, not time
+    }
   }
 
   @Override

@@ -19,13 +19,14 @@ class BenchReportTest {
         .baseline(new BenchReport.Baseline(200_000, 5.0, 1.0, 0.01)) // 40,000 records/s
         .share(new BenchReport.Share(200_000, 2.0, 5.0, 2, 0.02)) // 100,000 records/s
         .lifecycle(new BenchReport.Lifecycle(200_000, 4.0, 10.0, 4_000, 0, 1.9, 0.3, 100, 1_600,
-            new double[] {30_000, 28_000, 26_000, 24_000, 22_000, 20_000, 18_000, 16_000, 14_000, 12_000}, 0.97, 9.5)) // 20,000 units/s
+            new double[] {30_000, 28_000, 26_000, 24_000, 22_000, 20_000, 18_000, 16_000, 14_000, 12_000}, new StreamThreadMeter.Reading(0.97, 9.5, 0.21, 0.142))) // 20,000 units/s
         .latency(new BenchReport.Latency(10_000, 9_990, 20, 4, new LatencyRecorder.Summary(500, 120, 190, 250),
             new LatencyRecorder.Summary(500, 20, 45, 60), new LatencyRecorder.Summary(500, 100, 150, 190),
-            new LatencyRecorder.Summary(9_000, 180, 260, 300), 0.05, 0.45, 14.2, 0.08), 2)
+            new LatencyRecorder.Summary(9_000, 180, 260, 300), 0.05, new StreamThreadMeter.Reading(0.45, 14.2, 0.5, 0.1), 0.08), 2)
         .latencyAtHalfBurnDown(new BenchReport.Latency(10_000, 9_950, 20, 4,
             new LatencyRecorder.Summary(480, 125, 230, 260), new LatencyRecorder.Summary(480, 30, 120, 150),
-            new LatencyRecorder.Summary(480, 95, 140, 170), new LatencyRecorder.Summary(9_000, 190, 280, 310), 0.06, 0.6, 9.8, 0.1))
+            new LatencyRecorder.Summary(480, 95, 140, 170), new LatencyRecorder.Summary(9_000, 190, 280, 310), 0.06,
+            new StreamThreadMeter.Reading(0.6, 9.8, 0.35, 0.09), 0.1))
         .resources(new BenchReport.Resources(800L << 20, 900L << 20, true, 220_000, 22L << 20, 44L << 20, 11L << 20))
         .scale(List.of(new BenchReport.ScaleFigure(10_000, 1e5, 20, 400),
             new BenchReport.ScaleFigure(10_000_000, 9e4, 30, 1000)))
@@ -74,7 +75,8 @@ class BenchReportTest {
   }
 
   private static BenchReport.Lifecycle lifecycle(double workSeconds) {
-    return new BenchReport.Lifecycle(200_000, 4.0, workSeconds, 4_000, 0, 1.9, 0.0, 100, 1_600, new double[0], 0.9, 9.0);
+    return new BenchReport.Lifecycle(200_000, 4.0, workSeconds, 4_000, 0, 1.9, 0.0, 100, 1_600, new double[0],
+        new StreamThreadMeter.Reading(0.9, 9.0, 0.1, 0.1));
   }
 
   @Test
@@ -108,6 +110,8 @@ class BenchReportTest {
     assertThat(json.at("/details/latency/warmup_runs").asInt()).isEqualTo(2);
     assertThat(json.at("/details/latency_at_half_burn_down/jit_cores").asDouble()).isEqualTo(0.1);
     assertThat(json.at("/details/lifecycle/commits_per_s").asDouble()).isEqualTo(9.5);
+    assertThat(json.at("/details/lifecycle/stream_thread_blocked").asDouble()).isEqualTo(0.21);
+    assertThat(json.at("/details/lifecycle/stream_thread_commit_wait").asDouble()).isEqualTo(0.142);
     // the comparison at half the burn-down rate is reported apart and judges nothing
     assertThat(json.at("/details/latency_at_half_burn_down/request_p99_ms").asDouble()).isEqualTo(230.0);
     assertThat(json.at("/details/latency_at_half_burn_down/achieved_units_per_s").asDouble()).isEqualTo(9_950.0);

@@ -200,6 +200,21 @@ public final class Keys {
   }
 
   /** Where the tag after {@code 10 [ns]} is, or -1 when the key ends before it. */
+  /**
+   * What a key is, for reports: the tag of a namespace's data ({@code 'U'} a unit, {@code 'O'} a started-units
+   * entry, ...), else its top-level space as two hex digits.
+   */
+  public static String kind(byte[] key) {
+    if (key.length == 0) {
+      return "?";
+    }
+    if (key[0] == NAMESPACE_DATA) {
+      int tag = dataTagOffset(key);
+      return tag < 0 ? "namespace" : String.valueOf((char) key[tag]);
+    }
+    return String.format("%02x", key[0]);
+  }
+
   private static int dataTagOffset(byte[] key) {
     for (int i = 1; i + 1 < key.length; i++) {
       if (key[i] == 0) {
