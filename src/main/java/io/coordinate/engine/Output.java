@@ -17,6 +17,9 @@ final class Output {
   private final List<OutRecord> chained = new ArrayList<>();
   private final List<OutRecord> results = new ArrayList<>();
   private final Map<String, EventBatch> eventsByNamespace = new LinkedHashMap<>();
+  /** The batch of the last event's namespace: a command's events are nearly always all in one. */
+  private EventBatch lastBatch;
+  private String lastNs;
 
   Output(long now) {
     this.now = now;
@@ -42,7 +45,11 @@ final class Output {
 
   /** Starts an event of this type in the namespace's batch; the caller writes its fields next. */
   EventBatch event(String ns, SerializableString type) {
-    return eventsByNamespace.computeIfAbsent(ns, k -> new EventBatch(k, now)).event(type);
+    if (lastBatch == null || !ns.equals(lastNs)) {
+      lastBatch = eventsByNamespace.computeIfAbsent(ns, k -> new EventBatch(k, now));
+      lastNs = ns;
+    }
+    return lastBatch.event(type);
   }
 
   EngineResult toResult(CommandRejection rejection) {
@@ -58,5 +65,6 @@ final class Output {
     chained.clear();
     results.clear();
     eventsByNamespace.clear();
+    lastBatch = null;
   }
 }

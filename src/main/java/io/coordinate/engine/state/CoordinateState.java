@@ -16,8 +16,12 @@ public final class CoordinateState extends StateReader {
 
   private final KeyValueStore writable;
   private StateListener listener = StateListener.NONE;
-  /** The unit counts' moves not written yet, in the order first moved (see {@link #addToCount}). */
-  private final Map<CountKey, Long> countDeltas = new LinkedHashMap<>();
+  private static final UnitStatus[] STATUSES = UnitStatus.values();
+  /** The unit counts' moves not written yet, per spec and status (see {@link #addToCount}). */
+  private final Map<SpecKey, long[]> countDeltas = new LinkedHashMap<>();
+  /** The spec whose counts moved last and its moves: a batch command moves one spec's counts hundreds of times. */
+  private SpecKey lastCounted;
+  private long[] lastCountDeltas;
   /** The attempt indexes kept by block: changed in memory, written by {@link #flush}. */
   private final AttemptBlocks blocks;
   private final DecodedSpecs decodedSpecs;
@@ -82,6 +86,7 @@ public final class CoordinateState extends StateReader {
     blocks.forgetNamespace(ns);
     started.removeAll(Keys.namespaceData(ns));
     countDeltas.keySet().removeIf(count -> count.ns().equals(ns));
+    lastCounted = null;
     writable.delete(Keys.namespace(ns));
     listener.namespaceDestroyed(ns);
   }
@@ -105,7 +110,8 @@ public final class CoordinateState extends StateReader {
     started.removeAll(Keys.units(ns, name));
     deleteRange(Keys.availableUnits(ns, name));
     deleteRange(Keys.counts(ns, name));
-    countDeltas.keySet().removeIf(count -> count.ns().equals(ns) && count.spec().equals(name));
+    countDeltas.remove(new SpecKey(ns, name));
+    lastCounted = null;
     writable.delete(Keys.spec(ns, name));
     listener.specChanged(ns, spec, null);
   }
@@ -321,10 +327,19 @@ public final class CoordinateState extends StateReader {
    * {@link #counts} add them to what is stored.
    */
   private void addToCount(String ns, String spec, UnitStatus status, long delta) {
-    countDeltas.merge(new CountKey(ns, spec, status), delta, Long::sum);
+    SpecKey last = lastCounted;
+    if (last == null || !last.is(ns, spec)) {
+      lastCounted = new SpecKey(ns, spec);
+      lastCountDeltas = countDeltas.computeIfAbsent(lastCounted, key -> new long[STATUSES.length]);
+    }
+    lastCountDeltas[status.ordinal()] += delta;
   }
 
-  private record CountKey(String ns, String spec, UnitStatus status) {}
+  private record SpecKey(String ns, String spec) {
+    boolean is(String otherNs, String otherSpec) {
+      return (ns == otherNs || ns.equals(otherNs)) && (spec == otherSpec || spec.equals(otherSpec));
+    }
+  }
 
   /**
    * Writes what is kept in memory until then: the attempt indexes' blocks and the counts' moves. The engine calls
@@ -336,27 +351,32 @@ public final class CoordinateState extends StateReader {
   }
 
   private void flushCounts() {
-    countDeltas.forEach((count, delta) -> {
-      if (delta != 0) {
-        addToCount(Keys.count(count.ns(), count.spec(), count.status()), delta);
+    countDeltas.forEach((spec, deltas) -> {
+      for (UnitStatus status : STATUSES) {
+        if (deltas[status.ordinal()] != 0) {
+          addToCount(Keys.count(spec.ns(), spec.spec(), status), deltas[status.ordinal()]);
+        }
       }
     });
     countDeltas.clear();
+    lastCounted = null;
   }
 
   @Override
   public long count(String ns, String spec, UnitStatus status) {
-    return super.count(ns, spec, status) + countDeltas.getOrDefault(new CountKey(ns, spec, status), 0L);
+    long[] deltas = countDeltas.get(new SpecKey(ns, spec));
+    return super.count(ns, spec, status) + (deltas == null ? 0 : deltas[status.ordinal()]);
   }
 
   @Override
   public Map<UnitStatus, Long> counts(String ns, String spec) {
     Map<UnitStatus, Long> counts = super.counts(ns, spec);
-    countDeltas.forEach((count, delta) -> {
-      if (count.ns().equals(ns) && count.spec().equals(spec)) {
-        counts.merge(count.status(), delta, Long::sum);
+    long[] deltas = countDeltas.get(new SpecKey(ns, spec));
+    if (deltas != null) {
+      for (UnitStatus status : STATUSES) {
+        counts.merge(status, deltas[status.ordinal()], Long::sum);
       }
-    });
+    }
     counts.values().removeIf(value -> value == 0);
     return counts;
   }
