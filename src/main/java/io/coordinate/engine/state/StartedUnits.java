@@ -2,12 +2,9 @@ package io.coordinate.engine.state;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HexFormat;
-import java.util.Iterator;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
@@ -20,15 +17,15 @@ import java.util.TreeMap;
  * it without an index entry per unit, which would cost the write that was saved.
  *
  * <p>It is derived from the records: {@link #load} reads it from the started-units entries when an engine opens its
- * store (after a restore too). A command changes the map in place and logs what each change replaced, so that
- * {@link #discard} (the command was rejected) can put it back, as the store drops its writes; {@link #commit} only
- * forgets the log. (Until 24 November a command's changes went to a map of their own and were copied over at the
- * commit: two puts into maps of thousands of keys per start and per end, 2.5-3.3% of the stream thread.) A started-units entry's value per
+ * store (after a restore too). A command's changes are kept apart until {@link #commit} (the command's writes are
+ * applied) or dropped by {@link #discard} (it was rejected), as the store's are. A started-units entry's value per
  * attempt is {@link #delta}: the worker, the start time and the expiration; the unit and the attempt follow from the
  * unit's record ({@link #value}), exactly as the request made them ({@link WorkUnitRecord#startedOn},
  * {@link AttemptRecord#started}).
  */
 public final class StartedUnits {
+
+  private static final Long REMOVED = -1L;
 
   /**
    * Started units beyond which a start writes the unit's record as before. A query has no engine's map and reads a
@@ -38,10 +35,9 @@ public final class StartedUnits {
   static final int MAX_STARTED = 65_536;
 
   private final int maxStarted;
-  private final Map<ByteKey, Long> units = new HashMap<>();
-  /** This command's changes, in order: the key changed and what it mapped to before (null: nothing). */
-  private final List<ByteKey> undoKeys = new ArrayList<>();
-  private final List<Long> undoValues = new ArrayList<>();
+  private final Map<ByteKey, Long> committed = new HashMap<>();
+  /** This command's changes: a unit key → its attempt, or {@link #REMOVED}. */
+  private final Map<ByteKey, Long> changed = new HashMap<>();
   /**
    * The last unit looked up and the answer: one step of a unit reads it several times (the handler, the start or the
    * end of its attempt, the write), and a lookup in a map of thousands of keys is a hash over the key and cache
@@ -60,7 +56,7 @@ public final class StartedUnits {
 
   /** The attempt whose started-units entry holds the unit's value, or null. */
   Long get(byte[] unitKey) {
-    if (units.isEmpty()) {
+    if (committed.isEmpty() && changed.isEmpty()) {
       return null;
     }
     if (unitKey == lastKey || Arrays.equals(unitKey, lastKey)) {
@@ -73,7 +69,12 @@ public final class StartedUnits {
   }
 
   private Long lookUp(byte[] unitKey) {
-    return units.get(new ByteKey(unitKey));
+    ByteKey key = new ByteKey(unitKey);
+    Long seq = changed.isEmpty() ? null : changed.get(key);
+    if (seq == null) {
+      return committed.get(key);
+    }
+    return seq.equals(REMOVED) ? null : seq;
   }
 
   /** Tells the answer for a unit, known otherwise (from its attempt's blocks), so that the next lookup is free. */
@@ -85,12 +86,11 @@ public final class StartedUnits {
 
   /** Whether another unit may be started without writing its record (see {@link #MAX_STARTED}). */
   boolean hasRoom() {
-    return units.size() < maxStarted;
+    return committed.size() < maxStarted;
   }
 
   void put(byte[] unitKey, long seq) {
-    ByteKey key = new ByteKey(unitKey);
-    logUndo(key, units.put(key, seq));
+    changed.put(new ByteKey(unitKey), seq);
     remember(unitKey, seq);
   }
 
@@ -98,8 +98,7 @@ public final class StartedUnits {
   Long remove(byte[] unitKey) {
     Long seq = get(unitKey);
     if (seq != null) {
-      ByteKey key = new ByteKey(unitKey);
-      logUndo(key, units.remove(key));
+      changed.put(new ByteKey(unitKey), REMOVED);
       remember(unitKey, null);
     }
     return seq;
@@ -108,56 +107,38 @@ public final class StartedUnits {
   /** Forgets every unit whose key starts with {@code prefix} (a spec's or a namespace's, deleted by range). */
   void removeAll(byte[] prefix) {
     remember(null, null);
-    for (Iterator<Map.Entry<ByteKey, Long>> it = units.entrySet().iterator(); it.hasNext(); ) {
-      Map.Entry<ByteKey, Long> entry = it.next();
-      if (startsWith(entry.getKey().bytes, prefix)) {
-        logUndo(entry.getKey(), entry.getValue());
-        it.remove();
+    for (ByteKey key : committed.keySet()) {
+      if (startsWith(key.bytes, prefix)) {
+        changed.put(key, REMOVED);
       }
     }
+    changed.replaceAll((key, seq) -> startsWith(key.bytes, prefix) ? REMOVED : seq);
   }
 
-  private void logUndo(ByteKey key, Long before) {
-    undoKeys.add(key);
-    undoValues.add(before);
-  }
-
-  /** The command's changes stay. */
   public void commit() {
-    undoKeys.clear();
-    undoValues.clear();
+    changed.forEach((key, seq) -> {
+      if (seq.equals(REMOVED)) {
+        committed.remove(key);
+      } else {
+        committed.put(key, seq);
+      }
+    });
+    changed.clear();
   }
 
-  /** The command's changes go: each key gets back what it mapped to before, the last change undone first. */
   public void discard() {
-    for (int i = undoKeys.size() - 1; i >= 0; i--) {
-      Long before = undoValues.get(i);
-      if (before == null) {
-        units.remove(undoKeys.get(i));
-      } else {
-        units.put(undoKeys.get(i), before);
-      }
-    }
-    commit();
+    changed.clear();
     remember(null, null);
   }
 
   int size() {
-    return units.size();
+    return committed.size();
   }
 
   /** The committed map, unit key in hex → attempt: for checks that the engine's map equals a fresh {@link #load}. */
   public Map<String, Long> snapshot() {
     Map<String, Long> copy = new TreeMap<>();
-    units.forEach((key, seq) -> copy.put(HexFormat.of().formatHex(key.bytes), seq));
-    for (int i = undoKeys.size() - 1; i >= 0; i--) { // the command's changes, not committed yet, undone
-      String key = HexFormat.of().formatHex(undoKeys.get(i).bytes);
-      if (undoValues.get(i) == null) {
-        copy.remove(key);
-      } else {
-        copy.put(key, undoValues.get(i));
-      }
-    }
+    committed.forEach((key, seq) -> copy.put(HexFormat.of().formatHex(key.bytes), seq));
     return copy;
   }
 
@@ -169,7 +150,7 @@ public final class StartedUnits {
   static StartedUnits load(ReadableKeyValueStore store, int maxStarted) {
     StartedUnits started = new StartedUnits(maxStarted);
     for (String ns : new StateReader(store).namespaces()) {
-      forEach(store, ns, (unitKey, seq, delta) -> started.units.put(new ByteKey(unitKey), seq));
+      forEach(store, ns, (unitKey, seq, delta) -> started.committed.put(new ByteKey(unitKey), seq));
     }
     return started;
   }
