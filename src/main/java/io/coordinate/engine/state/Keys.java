@@ -277,9 +277,24 @@ public final class Keys {
     return UnitStatus.fromCode(key[key.length - 1]);
   }
 
+  /**
+   * A unit's key. One step of a unit builds it several times over (the handler, the start or end of its attempt,
+   * the write), so the last one is kept; a key array is never changed once built, and may be shared.
+   */
   public static byte[] unit(String ns, String spec, String unit) {
-    return specPrefix(ns, UNIT, spec).string(unit).toBytes();
+    UnitKey last = lastUnit;
+    if (last != null && last.unit.equals(unit) && last.spec.equals(spec) && last.ns.equals(ns)) {
+      return last.bytes;
+    }
+    byte[] key = specPrefix(ns, UNIT, spec).string(unit).toBytes();
+    lastUnit = new UnitKey(ns, spec, unit, key);
+    return key;
   }
+
+  /** The last unit key built, with its names: immutable, so threads that share it at worst build one again. */
+  private record UnitKey(String ns, String spec, String unit, byte[] bytes) {}
+
+  private static UnitKey lastUnit;
 
   public static byte[] units(String ns, String spec) {
     return specPrefix(ns, UNIT, spec).toBytes();
