@@ -337,7 +337,7 @@ public final class CoordinateState extends StateReader {
 
   private record SpecKey(String ns, String spec) {
     boolean is(String otherNs, String otherSpec) {
-      return (ns == otherNs || ns.equals(otherNs)) && (spec == otherSpec || spec.equals(otherSpec));
+      return ns.equals(otherNs) && spec.equals(otherSpec);
     }
   }
 
