@@ -335,12 +335,6 @@ public final class CoordinateState extends StateReader {
     lastCountDeltas[status.ordinal()] += delta;
   }
 
-  private record SpecKey(String ns, String spec) {
-    boolean is(String otherNs, String otherSpec) {
-      return ns.equals(otherNs) && spec.equals(otherSpec);
-    }
-  }
-
   /**
    * Writes what is kept in memory until then: the attempt indexes' blocks and the counts' moves. The engine calls
    * it before it commits a command's writes, a rebuild after each chunk of records.
@@ -354,7 +348,7 @@ public final class CoordinateState extends StateReader {
     countDeltas.forEach((spec, deltas) -> {
       for (UnitStatus status : STATUSES) {
         if (deltas[status.ordinal()] != 0) {
-          addToCount(Keys.count(spec.ns(), spec.spec(), status), deltas[status.ordinal()]);
+          addToCount(Keys.count(spec.ns(), spec.name(), status), deltas[status.ordinal()]);
         }
       }
     });

@@ -64,7 +64,12 @@ public class StateReader {
     specs.clear();
   }
 
-  private record SpecKey(String ns, String name) {}
+  /** A spec by namespace and name: a key of the readers' per-spec maps. */
+  protected record SpecKey(String ns, String name) {
+    boolean is(String otherNs, String otherName) {
+      return ns.equals(otherNs) && name.equals(otherName);
+    }
+  }
 
   /** Every spec of the namespace, in name order (a namespace has few specs; units are what is many). */
   public List<WorkSpecRecord> specs(String ns) {
