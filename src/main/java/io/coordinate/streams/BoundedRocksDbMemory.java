@@ -4,9 +4,11 @@ import java.util.Map;
 import org.apache.kafka.streams.state.RocksDBConfigSetter;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.Cache;
+import org.rocksdb.Env;
 import org.rocksdb.IndexType;
 import org.rocksdb.LRUCache;
 import org.rocksdb.Options;
+import org.rocksdb.Priority;
 import org.rocksdb.RocksDB;
 import org.rocksdb.WriteBufferManager;
 
@@ -34,6 +36,16 @@ import org.rocksdb.WriteBufferManager;
  * cache). Partitioned index and filter blocks, with their small top-level blocks pinned, keep a lookup from having to
  * load a whole file's index or filter (megabytes in a store of 10M units) into the cache.
  *
+ * <p>RocksDB's background threads, which flush the memtables and compact the files of every store of the process, run
+ * at the lowest CPU priority ({@link Env#lowerThreadPoolCPUPriority}, nice 19 on Linux). Their work can wait; a
+ * stream thread's cannot: a namespace is one task, worked by one thread, so its throughput is that thread's time on a
+ * core. On the 2-core bench machine the stream thread waited, runnable, for a core 17% of its time, behind the
+ * broker, the stores' writers and these threads (0.15-0.3 of a core). At nice 19 they take the cores that are idle
+ * and yield the others: the stream thread ran 75% of its time instead of 71% and waited 14% instead of 17%, and its
+ * commits waited less for the broker (docs/performance.md, History, 24 November 22:58). Should they fall behind under
+ * sustained writes, RocksDB slows the writes down (its write stalls), the writers and then the stream thread wait,
+ * and the cores they leave go to the flushes.
+ *
  * <p>The cache and the write buffer manager are static: they are shared by every store of every Kafka Streams
  * instance in the JVM and live as long as it. {@link #close} therefore leaves them open.
  */
@@ -51,6 +63,11 @@ public final class BoundedRocksDbMemory implements RocksDBConfigSetter {
 
   static {
     RocksDB.loadLibrary();
+    // Flushes (the high-priority pool) and compactions (the low one) run at the lowest CPU priority: each thread of
+    // the pools lowers its own (nice 19) when it next takes a job. See the class comment.
+    Env env = Env.getDefault();
+    env.lowerThreadPoolCPUPriority(Priority.HIGH);
+    env.lowerThreadPoolCPUPriority(Priority.LOW);
   }
 
   // numShardBits -1: RocksDB's default sharding; strictCapacityLimit false: an insert never fails, at worst the
