@@ -20,6 +20,8 @@ COPY --from=build /src/target/lib ./lib
 USER coordinate
 VOLUME /var/lib/coordinate
 EXPOSE 8080
-# Exec form: java is PID 1 and gets SIGTERM, so the shutdown hook closes the app cleanly.
-ENTRYPOINT ["java", "-cp", "/opt/coordinate/classes:/opt/coordinate/lib/*", "io.coordinate.cli.CoordinateCli"]
+# Exec form: java is PID 1 and gets SIGTERM, so the shutdown hook closes the app cleanly. The heap in transparent
+# huge pages, as bin/coordinate does (docs/operations.md, "Memory"); on a host whose kernel has them off the JVM
+# says so once at start and goes on without.
+ENTRYPOINT ["java", "-XX:+UseTransparentHugePages", "-cp", "/opt/coordinate/classes:/opt/coordinate/lib/*", "io.coordinate.cli.CoordinateCli"]
 CMD ["run", "--bootstrap-servers", "kafka:9092", "--http-port", "8080", "--data-dir", "/var/lib/coordinate"]

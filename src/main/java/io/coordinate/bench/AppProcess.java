@@ -46,15 +46,28 @@ final class AppProcess implements AutoCloseable {
     this.httpPort = httpPort;
   }
 
+  /** The JVM options this JVM passes on to the app: the ones {@code bin/coordinate} gives every run of the app. */
+  static final List<String> INHERITED_JVM_OPTIONS = List.of("-XX:+UseTransparentHugePages");
+
   /**
-   * The command line of the app alone: {@code java -Xmx<heap> -cp <classPath> io.coordinate.cli.CoordinateCli run
-   * ...} with its own application id, topic prefix and data dir, and any free HTTP port.
+   * The command line of the app alone: {@code java <jvmOptions> -Xmx<heap> -cp <classPath>
+   * io.coordinate.cli.CoordinateCli run ...} with its own application id, topic prefix and data dir, and any free HTTP
+   * port.
    */
-  static List<String> command(String java, String heap, String classPath, String bootstrapServers,
-      String applicationId, String topicPrefix, Path dataDir) {
-    return List.of(java, "-Xmx" + heap, "-cp", classPath, "io.coordinate.cli.CoordinateCli", "run",
+  static List<String> command(String java, List<String> jvmOptions, String heap, String classPath,
+      String bootstrapServers, String applicationId, String topicPrefix, Path dataDir) {
+    List<String> command = new ArrayList<>();
+    command.add(java);
+    command.addAll(jvmOptions);
+    command.addAll(List.of("-Xmx" + heap, "-cp", classPath, "io.coordinate.cli.CoordinateCli", "run",
         "--bootstrap-servers", bootstrapServers, "--application-id", applicationId, "--topic-prefix", topicPrefix,
-        "--data-dir", dataDir.toString(), "--http-port", "0");
+        "--data-dir", dataDir.toString(), "--http-port", "0"));
+    return command;
+  }
+
+  /** Of {@link #INHERITED_JVM_OPTIONS}, those this JVM was started with (bin/coordinate's), in its order. */
+  static List<String> inheritedJvmOptions(List<String> ownOptions) {
+    return ownOptions.stream().filter(INHERITED_JVM_OPTIONS::contains).distinct().toList();
   }
 
   /** The HTTP port of a READY line ({@code READY bootstrap=HOST:PORT http=http://HOST:PORT}), or -1. */

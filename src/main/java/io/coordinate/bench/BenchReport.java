@@ -23,7 +23,7 @@ public final class BenchReport {
   /** How the run was set up; part of the JSON so that figures are never read without their conditions. */
   public record Config(String time, String gitCommit, Boolean gitDirty, String broker, int units, int workers,
       int batch, int inflight, int shareConsumers, long commitIntervalMs, String processingGuarantee, int cores,
-      String javaVersion, double loadAverage) {}
+      String javaVersion, List<String> jvmOptions, double loadAverage) {}
 
   /** (a) the pass-through Kafka Streams topology. */
   public record Baseline(long records, double seconds, double startupSeconds, double otherCpuCores) {
@@ -249,6 +249,7 @@ public final class BenchReport {
     cfg.put("processing_guarantee", config.processingGuarantee());
     cfg.put("cores", config.cores());
     cfg.put("java", config.javaVersion());
+    config.jvmOptions().forEach(cfg.putArray("jvm_options")::add);
     put(cfg, "load_average_at_start", config.loadAverage(), 2);
 
     put(json, "units_per_s", lifecycle == null ? null : lifecycle.unitsPerSecond(), 1);

@@ -11,6 +11,7 @@ import io.coordinate.streams.StreamsSettings;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -88,7 +89,8 @@ public final class BenchRun {
     BenchReport report = new BenchReport(new BenchReport.Config(startedAt.toString(), git("rev-parse", "--short=12",
         "HEAD"), gitDirty(), embedded ? "embedded" : options.bootstrapServers(), options.units(), options.workers(),
         options.batch(), options.inflight(), options.shareConsumers(), commitInterval, StreamsConfig.EXACTLY_ONCE_V2,
-        Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"), CpuMeter.loadAverage()));
+        Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"), jvmOptions(),
+        CpuMeter.loadAverage()));
     try {
       runKafkaPhases(report, runId, embedded, commitInterval, tmp);
       if (options.phases().contains(SCALE)) {
@@ -326,5 +328,11 @@ public final class BenchRun {
   private Boolean gitDirty() {
     String status = git("status", "--porcelain", "--untracked-files=no");
     return status == null ? null : !status.isEmpty();
+  }
+
+  /** This JVM's -XX options (bin/coordinate's, JAVA_OPTS'), for the report: they change the figures. */
+  private static List<String> jvmOptions() {
+    return ManagementFactory.getRuntimeMXBean().getInputArguments().stream().filter(o -> o.startsWith("-XX:"))
+        .toList();
   }
 }

@@ -8,6 +8,7 @@ import io.coordinate.protocol.TopicNames;
 import io.coordinate.streams.BoundedRocksDbMemory;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -53,10 +54,12 @@ final class MemoryProbe {
     Path dataDir = tmp.resolve("memory");
     Path log = tmp.resolve("memory-app.log");
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    List<String> command = AppProcess.command(java, heap, System.getProperty("java.class.path"),
+    List<String> jvmOptions =
+        AppProcess.inheritedJvmOptions(ManagementFactory.getRuntimeMXBean().getInputArguments());
+    List<String> command = AppProcess.command(java, jvmOptions, heap, System.getProperty("java.class.path"),
         kafka.bootstrapServers(), applicationId, prefix, dataDir);
-    progress.println("   starting the app alone: java -Xmx" + heap + " ... run --application-id " + applicationId
-        + " (log: " + log + ")");
+    progress.println("   starting the app alone: java " + String.join(" ", jvmOptions) + (jvmOptions.isEmpty() ? "" : " ")
+        + "-Xmx" + heap + " ... run --application-id " + applicationId + " (log: " + log + ")");
     try (AppProcess app = AppProcess.start(command, log)) {
       try {
         return measure(kafka, app, runId, prefix, dataDir, units, batch, heap);

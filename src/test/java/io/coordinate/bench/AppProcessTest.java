@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.coordinate.cli.CoordinateCli;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class AppProcessTest {
@@ -43,11 +44,21 @@ class AppProcessTest {
 
   @Test
   void theAppRunsAloneWithItsOwnHeapIdPrefixAndDataDir() {
-    assertThat(AppProcess.command("/jdk/bin/java", "512m", "/repo/target/classes:/m2/a.jar", "127.0.0.1:9092",
-        "bench-x-memory", "bench-x-memory.", Path.of("/tmp/b/memory")))
-        .containsExactly("/jdk/bin/java", "-Xmx512m", "-cp", "/repo/target/classes:/m2/a.jar",
+    assertThat(AppProcess.command("/jdk/bin/java", List.of("-XX:+UseTransparentHugePages"), "512m",
+        "/repo/target/classes:/m2/a.jar", "127.0.0.1:9092", "bench-x-memory", "bench-x-memory.",
+        Path.of("/tmp/b/memory")))
+        .containsExactly("/jdk/bin/java", "-XX:+UseTransparentHugePages", "-Xmx512m", "-cp",
+            "/repo/target/classes:/m2/a.jar",
             "io.coordinate.cli.CoordinateCli", "run", "--bootstrap-servers", "127.0.0.1:9092",
             "--application-id", "bench-x-memory", "--topic-prefix", "bench-x-memory.", "--data-dir", "/tmp/b/memory",
             "--http-port", "0");
+  }
+
+  @Test
+  void theAppGetsTheJvmOptionsBinCoordinateGivesTheBench() {
+    assertThat(AppProcess.inheritedJvmOptions(List.of("-XX:+UseTransparentHugePages", "-Xmx4g",
+        "-Dcoordinate.home=/repo", "-XX:StartFlightRecording=filename=x.jfr")))
+        .containsExactly("-XX:+UseTransparentHugePages");
+    assertThat(AppProcess.inheritedJvmOptions(List.of("-Xmx4g"))).isEmpty();
   }
 }

@@ -11,7 +11,7 @@ class BenchReportTest {
 
   private static BenchReport.Config config() {
     return new BenchReport.Config("2026-01-01T00:00:00Z", "abc123", false, "embedded", 200_000, 8, 100, 2, 2, 100,
-        "exactly_once_v2", 2, "17", 0.5);
+        "exactly_once_v2", 2, "17", List.of("-XX:+UseTransparentHugePages"), 0.5);
   }
 
   private static BenchReport full() {
@@ -99,6 +99,7 @@ class BenchReportTest {
     assertThat(json.get("changelog_mib_per_million_units").asDouble()).isEqualTo(200.0);
     assertThat(json.get("other_processes_cpu_cores_max").asDouble()).isEqualTo(0.4); // the memory phase's
     assertThat(json.get("config").get("units").asInt()).isEqualTo(200_000);
+    assertThat(json.get("config").get("jvm_options").toString()).isEqualTo("[\"-XX:+UseTransparentHugePages\"]");
     assertThat(json.get("details").get("lifecycle").get("client_bound").asBoolean()).isTrue(); // 100 ms < 2 x 100
     assertThat(json.get("details").get("lifecycle").get("units_per_s_by_tenth").get(9).asDouble()).isEqualTo(12_000.0);
     assertThat(json.at("/details/latency/request_to_processed_p99_ms").asDouble()).isEqualTo(45.0);
