@@ -46,8 +46,12 @@ final class AppProcess implements AutoCloseable {
     this.httpPort = httpPort;
   }
 
-  /** The JVM options this JVM passes on to the app: the ones {@code bin/coordinate} gives every run of the app. */
-  static final List<String> INHERITED_JVM_OPTIONS = List.of("-XX:+UseTransparentHugePages");
+  /**
+   * The JVM options this JVM passes on to the app: the one {@code bin/coordinate} gives every run of the app, and its
+   * opposite from JAVA_OPTS (passed in the same order, so the app ends up as this JVM: the last one counts).
+   */
+  static final List<String> INHERITED_JVM_OPTIONS =
+      List.of("-XX:+UseTransparentHugePages", "-XX:-UseTransparentHugePages");
 
   /**
    * The command line of the app alone: {@code java <jvmOptions> -Xmx<heap> -cp <classPath>
@@ -65,9 +69,9 @@ final class AppProcess implements AutoCloseable {
     return command;
   }
 
-  /** Of {@link #INHERITED_JVM_OPTIONS}, those this JVM was started with (bin/coordinate's), in its order. */
+  /** Of {@link #INHERITED_JVM_OPTIONS}, those this JVM was started with (bin/coordinate's, JAVA_OPTS'), in order. */
   static List<String> inheritedJvmOptions(List<String> ownOptions) {
-    return ownOptions.stream().filter(INHERITED_JVM_OPTIONS::contains).distinct().toList();
+    return ownOptions.stream().filter(INHERITED_JVM_OPTIONS::contains).toList();
   }
 
   /** The HTTP port of a READY line ({@code READY bootstrap=HOST:PORT http=http://HOST:PORT}), or -1. */

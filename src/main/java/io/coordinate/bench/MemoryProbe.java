@@ -58,8 +58,9 @@ final class MemoryProbe {
         AppProcess.inheritedJvmOptions(ManagementFactory.getRuntimeMXBean().getInputArguments());
     List<String> command = AppProcess.command(java, jvmOptions, heap, System.getProperty("java.class.path"),
         kafka.bootstrapServers(), applicationId, prefix, dataDir);
-    progress.println("   starting the app alone: java " + String.join(" ", jvmOptions) + (jvmOptions.isEmpty() ? "" : " ")
-        + "-Xmx" + heap + " ... run --application-id " + applicationId + " (log: " + log + ")");
+    String options = String.join(" ", jvmOptions) + (jvmOptions.isEmpty() ? "" : " ");
+    progress.println("   starting the app alone: java " + options + "-Xmx" + heap + " ... run --application-id "
+        + applicationId + " (log: " + log + ")");
     try (AppProcess app = AppProcess.start(command, log)) {
       try {
         return measure(kafka, app, runId, prefix, dataDir, units, batch, heap);

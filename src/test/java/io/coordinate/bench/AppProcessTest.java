@@ -60,5 +60,9 @@ class AppProcessTest {
         "-Dcoordinate.home=/repo", "-XX:StartFlightRecording=filename=x.jfr")))
         .containsExactly("-XX:+UseTransparentHugePages");
     assertThat(AppProcess.inheritedJvmOptions(List.of("-Xmx4g"))).isEmpty();
+    // JAVA_OPTS turned it off after bin/coordinate turned it on: the app gets both, in order, and ends up off too
+    assertThat(AppProcess.inheritedJvmOptions(List.of("-XX:+UseTransparentHugePages", "-Xmx4g",
+        "-XX:-UseTransparentHugePages")))
+        .containsExactly("-XX:+UseTransparentHugePages", "-XX:-UseTransparentHugePages");
   }
 }
