@@ -132,8 +132,8 @@ public final class EngineLifecycleBenchmark {
     store.readsByKind.forEach((kind, tally) -> out.printf("     %-40s %5.2f per unit, %5.2f µs each%n", kind,
         (double) tally.calls / units, tally.nanos / 1e3 / tally.calls));
     out.printf("   written per unit, by kind of key: %s%n", store.bytesWrittenByKind.entrySet().stream()
-        .map(e -> String.format(Locale.ROOT, "%s %.2f keys %.0f B", e.getKey(), (double) e.getValue().calls / units,
-            (double) e.getValue().nanos / units))
+        .map(e -> String.format(Locale.ROOT, "%s %.2f keys %.0f B", e.getKey(), (double) e.getValue().keys / units,
+            (double) e.getValue().bytes / units))
         .collect(Collectors.joining(", ")));
     return new Round(addNanos / 1e3 / units, requestNanos / 1e3 / units, finishNanos / 1e3 / units,
         store.nanos / 1e3 / units);

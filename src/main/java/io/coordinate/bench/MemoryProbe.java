@@ -11,6 +11,7 @@ import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.BlockingQueue;
@@ -58,8 +59,9 @@ final class MemoryProbe {
         AppProcess.inheritedJvmOptions(ManagementFactory.getRuntimeMXBean().getInputArguments());
     List<String> command = AppProcess.command(java, jvmOptions, heap, System.getProperty("java.class.path"),
         kafka.bootstrapServers(), applicationId, prefix, dataDir);
-    String options = String.join(" ", jvmOptions) + (jvmOptions.isEmpty() ? "" : " ");
-    progress.println("   starting the app alone: java " + options + "-Xmx" + heap + " ... run --application-id "
+    List<String> shown = new ArrayList<>(jvmOptions);
+    shown.add("-Xmx" + heap);
+    progress.println("   starting the app alone: java " + String.join(" ", shown) + " ... run --application-id "
         + applicationId + " (log: " + log + ")");
     try (AppProcess app = AppProcess.start(command, log)) {
       try {

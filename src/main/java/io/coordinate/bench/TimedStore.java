@@ -37,7 +37,12 @@ final class TimedStore implements KeyValueStore {
   final Tally writes = new Tally();
   final Map<String, Tally> readsByKind = new TreeMap<>();
   /** Per kind of key ({@link Keys#kind}): keys written in batches (deletes too), and their keys' and values' bytes. */
-  final Map<String, Tally> bytesWrittenByKind = new TreeMap<>();
+  final Map<String, Written> bytesWrittenByKind = new TreeMap<>();
+
+  static final class Written {
+    long keys;
+    long bytes;
+  }
 
   TimedStore(KeyValueStore store) {
     this.store = store;
@@ -75,9 +80,9 @@ final class TimedStore implements KeyValueStore {
     writes.calls += batch.size();
     writes.nanos += lastNanos;
     for (KeyValueIterator.Entry entry : batch) {
-      Tally bytes = bytesWrittenByKind.computeIfAbsent(Keys.kind(entry.key()), k -> new Tally());
-      bytes.calls++;
-      bytes.nanos += entry.key().length + (entry.value() == null ? 0 : entry.value().length); // bytes, not time
+      Written written = bytesWrittenByKind.computeIfAbsent(Keys.kind(entry.key()), k -> new Written());
+      written.keys++;
+      written.bytes += entry.key().length + (entry.value() == null ? 0 : entry.value().length);
     }
   }
 

@@ -199,7 +199,6 @@ public final class Keys {
     return tag == SPEC || tag == UNIT || tag == STARTED_UNITS || tag == ATTEMPT || tag == WORKER;
   }
 
-  /** Where the tag after {@code 10 [ns]} is, or -1 when the key ends before it. */
   /**
    * What a key is, for reports: the tag of a namespace's data ({@code 'U'} a unit, {@code 'O'} a started-units
    * entry, ...), else its top-level space as two hex digits.
@@ -215,6 +214,7 @@ public final class Keys {
     return String.format("%02x", key[0]);
   }
 
+  /** Where the tag after {@code 10 [ns]} is, or -1 when the key ends before it. */
   private static int dataTagOffset(byte[] key) {
     for (int i = 1; i + 1 < key.length; i++) {
       if (key[i] == 0) {
