@@ -196,6 +196,33 @@ class BinaryRecordsTest {
   }
 
   @Test
+  void dataReadAgainIsTheSameInstanceAndWritesTheSameBytes() {
+    JsonNode data = Json.parse("{\"i\":7,\"s\":\"text\",\"a\":[1,2.50]}");
+    byte[] unitBytes = ValueCodec.encode(unitWithData(data));
+    byte[] attemptBytes = ValueCodec.encode(
+        new AttemptRecord(3, "s", "u", "w", AttemptStatus.PENDING, data, 1, 2, null, false));
+
+    JsonNode fromAttempt = ValueCodec.decode(attemptBytes, AttemptRecord.class).data();
+    JsonNode fromUnit = ValueCodec.decode(unitBytes, WorkUnitRecord.class).data();
+    assertThat(fromUnit).isSameAs(fromAttempt).isEqualTo(data).isNotSameAs(data);
+    assertThat(ValueCodec.encode(unitWithData(fromUnit))).isEqualTo(unitBytes);
+
+    // a value that starts as the last one did but goes on reads as itself
+    JsonNode longer = Json.parse("{\"i\":7,\"s\":\"text\",\"a\":[1,2.50],\"more\":true}");
+    JsonNode shorter = Json.parse("{\"i\":7}");
+    for (JsonNode next : List.of(longer, shorter, TextNode.valueOf("te"), TextNode.valueOf("text"), data)) {
+      WorkUnitRecord read = ValueCodec.decode(ValueCodec.encode(unitWithData(next)), WorkUnitRecord.class);
+      assertExactlyEqual(read, unitWithData(next));
+    }
+
+    // values in Smile are read afresh each time: they may not write back the same way
+    JsonNode inSmile = Json.parse("{\"n\":123456789012345678901234567890}");
+    byte[] smileBytes = ValueCodec.encode(unitWithData(inSmile));
+    assertThat(ValueCodec.decode(smileBytes, WorkUnitRecord.class).data())
+        .isNotSameAs(ValueCodec.decode(smileBytes, WorkUnitRecord.class).data());
+  }
+
+  @Test
   void aJsonNullIsNotAnAbsentValue() {
     assertThat(roundTrips(unitWithData(NullNode.getInstance())).data()).isSameAs(NullNode.getInstance());
     assertThat(roundTrips(unitWithData(null)).data()).isNull();
@@ -227,7 +254,7 @@ class BinaryRecordsTest {
   void namesAroundTheOneByteLengthAndWithNonAsciiCharsAreStoredAsUtf8() {
     // a string is its UTF-8 length as a varint (one byte below 128, two from there), then its UTF-8 bytes
     for (String name : new String[] {"", "u", "a".repeat(127), "a".repeat(128), "a".repeat(300), "a".repeat(126) + "é",
-        "é", "名", "\ud83d\ude00", "\u007f", "\u0080"}) {
+        "é", "名", "\ud83d\ude00", "\u007f", "\u0080", "?", "a?b", "?é", "?\ud83d\ude00"}) {
       WorkUnitRecord unit = new WorkUnitRecord("s", name, null, 0, null, UnitStatus.AVAILABLE, null, 0);
       byte[] utf8 = name.getBytes(StandardCharsets.UTF_8);
       byte[] value = ValueCodec.encode(unit);
@@ -245,6 +272,9 @@ class BinaryRecordsTest {
   void anUnpairedSurrogateIsRefusedAsSmileRefusedIt() {
     WorkUnitRecord unit = new WorkUnitRecord("s\ud800", "u", null, 0, null, UnitStatus.AVAILABLE, null, 0);
     WorkUnitRecord inData = unitWithData(TextNode.valueOf("x\udc00"));
+    // as many UTF-8 bytes as chars once the JDK made the surrogate a '?': still refused
+    WorkUnitRecord withQuestionMark = new WorkUnitRecord("s", "?\udc00", null, 0, null, UnitStatus.AVAILABLE, null, 0);
+    assertThatThrownBy(() -> ValueCodec.encode(withQuestionMark)).isInstanceOf(UncheckedIOException.class);
 
     assertThatThrownBy(() -> ValueCodec.encodeSmile(unit)).isInstanceOf(UncheckedIOException.class);
     assertThatThrownBy(() -> ValueCodec.encode(unit)).isInstanceOf(UncheckedIOException.class);
