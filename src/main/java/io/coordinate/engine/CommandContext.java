@@ -26,17 +26,6 @@ public final class CommandContext {
     this.random = random;
   }
 
-  /**
-   * The same state, time and outputs for another command of the same namespace: how a batch command applies its
-   * items. The job-tree and replication helpers are shared (they hold nothing between calls but what they read).
-   */
-  public CommandContext withCommand(Command other) {
-    CommandContext item = new CommandContext(other, now, state, output, random);
-    item.family = family();
-    item.replication = replication();
-    return item;
-  }
-
   public Command command() {
     return command;
   }

@@ -60,13 +60,21 @@ public final class AttemptCommands {
     return view(ctx).attempt(ctx.state().attempt(ctx.namespace(), attempt.seq()));
   }
 
-  /** {@link #finish} without its reply's view, for {@code finish_attempts}, whose reply only counts. */
-  static AttemptRecord applyFinish(CommandContext ctx) {
-    AttemptRecord attempt = Lookups.attempt(ctx);
+  /** {@link #finish} without its reply's view. */
+  private static AttemptRecord applyFinish(CommandContext ctx) {
+    return applyFinish(ctx, ctx.command().requiredString("attempt_id"), ctx.command().get("data"));
+  }
+
+  /**
+   * Finishes the attempt with this id, its data {@code data} (an object; null: the attempt's own): a
+   * {@code finish_attempt}, or an item of a {@code finish_attempts}, whose reply only counts.
+   */
+  static AttemptRecord applyFinish(CommandContext ctx, String attemptId, JsonNode data) {
+    AttemptRecord attempt = Lookups.attempt(ctx, attemptId);
     if (attempt.status() != AttemptStatus.PENDING && attempt.status() != AttemptStatus.FAILED) {
       throw notPending(attempt, "finish");
     }
-    JsonNode data = data(ctx, attempt);
+    data = data(data, attempt);
     if (replica(ctx, attempt)) {
       requirePending(attempt, "finish"); // a replica's outcome is final: a failed one stays failed
       ctx.replication().finished(attempt, data);
@@ -124,7 +132,10 @@ public final class AttemptCommands {
 
   /** The command's {@code data} (an object) if given, else the attempt's current data. */
   private static JsonNode data(CommandContext ctx, AttemptRecord attempt) {
-    JsonNode data = ctx.command().get("data");
+    return data(ctx.command().get("data"), attempt);
+  }
+
+  private static JsonNode data(JsonNode data, AttemptRecord attempt) {
     if (data == null) {
       return attempt.data();
     }

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.coordinate.engine.CommandContext;
 import io.coordinate.engine.HandlerRegistry;
-import io.coordinate.protocol.Command;
 import io.coordinate.protocol.CommandRejection;
 import io.coordinate.protocol.CommandType;
 import io.coordinate.protocol.Json;
@@ -44,16 +43,10 @@ public final class BatchCommands {
     int finished = 0;
     ArrayNode errors = Json.MAPPER.createArrayNode();
     for (JsonNode item : items) {
-      ObjectNode single = Json.object();
-      single.put("command", CommandType.FINISH_ATTEMPT.wireName());
-      single.put("namespace", ctx.namespace());
-      single.set("attempt_id", item.get("attempt_id"));
-      if (item.hasNonNull("data")) {
-        single.set("data", item.get("data"));
-      }
+      JsonNode data = item.get("data");
       try {
-        AttemptCommands.applyFinish(
-            ctx.withCommand(new Command(CommandType.FINISH_ATTEMPT, ctx.namespace(), null, null, single)));
+        // as a finish_attempt of the item's attempt_id and data would, without making one per item
+        AttemptCommands.applyFinish(ctx, item.get("attempt_id").textValue(), data == null || data.isNull() ? null : data);
         finished++;
       } catch (CommandRejection e) {
         ObjectNode error = errors.addObject();

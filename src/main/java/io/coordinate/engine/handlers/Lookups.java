@@ -31,7 +31,11 @@ final class Lookups {
 
   /** The attempt named by the command's {@code attempt_id}. */
   static AttemptRecord attempt(CommandContext ctx) {
-    String id = ctx.command().requiredString("attempt_id");
+    return attempt(ctx, ctx.command().requiredString("attempt_id"));
+  }
+
+  /** The attempt with this id. */
+  static AttemptRecord attempt(CommandContext ctx, String id) {
     OptionalLong seq = attemptSeq(id);
     AttemptRecord attempt = seq.isPresent() ? ctx.state().attempt(ctx.namespace(), seq.getAsLong()) : null;
     if (attempt == null) {

@@ -35,7 +35,7 @@ public final class StartedUnits {
   static final int MAX_STARTED = 65_536;
 
   private final int maxStarted;
-  private final Map<ByteKey, Long> committed = new HashMap<>();
+  private final KeySeqMap committed = new KeySeqMap();
   /** This command's changes: a unit key → its attempt, or {@link #REMOVED}. */
   private final Map<ByteKey, Long> changed = new HashMap<>();
   /**
@@ -56,7 +56,7 @@ public final class StartedUnits {
 
   /** The attempt whose started-units entry holds the unit's value, or null. */
   Long get(byte[] unitKey) {
-    if (committed.isEmpty() && changed.isEmpty()) {
+    if (committed.size() == 0 && changed.isEmpty()) {
       return null;
     }
     if (unitKey == lastKey || Arrays.equals(unitKey, lastKey)) {
@@ -72,7 +72,8 @@ public final class StartedUnits {
     ByteKey key = new ByteKey(unitKey);
     Long seq = changed.isEmpty() ? null : changed.get(key);
     if (seq == null) {
-      return committed.get(key);
+      long kept = committed.get(unitKey, key.hashCode());
+      return kept == KeySeqMap.ABSENT ? null : kept;
     }
     return seq.equals(REMOVED) ? null : seq;
   }
@@ -107,20 +108,20 @@ public final class StartedUnits {
   /** Forgets every unit whose key starts with {@code prefix} (a spec's or a namespace's, deleted by range). */
   void removeAll(byte[] prefix) {
     remember(null, null);
-    for (ByteKey key : committed.keySet()) {
-      if (startsWith(key.bytes, prefix)) {
-        changed.put(key, REMOVED);
+    committed.forEach((key, seq) -> {
+      if (startsWith(key, prefix)) {
+        changed.put(new ByteKey(key), REMOVED);
       }
-    }
+    });
     changed.replaceAll((key, seq) -> startsWith(key.bytes, prefix) ? REMOVED : seq);
   }
 
   public void commit() {
     changed.forEach((key, seq) -> {
       if (seq.equals(REMOVED)) {
-        committed.remove(key);
+        committed.remove(key.bytes, key.hashCode());
       } else {
-        committed.put(key, seq);
+        committed.put(key.bytes, key.hashCode(), seq);
       }
     });
     changed.clear();
@@ -138,7 +139,7 @@ public final class StartedUnits {
   /** The committed map, unit key in hex → attempt: for checks that the engine's map equals a fresh {@link #load}. */
   public Map<String, Long> snapshot() {
     Map<String, Long> copy = new TreeMap<>();
-    committed.forEach((key, seq) -> copy.put(HexFormat.of().formatHex(key.bytes), seq));
+    committed.forEach((key, seq) -> copy.put(HexFormat.of().formatHex(key), seq));
     return copy;
   }
 
@@ -150,7 +151,7 @@ public final class StartedUnits {
   static StartedUnits load(ReadableKeyValueStore store, int maxStarted) {
     StartedUnits started = new StartedUnits(maxStarted);
     for (String ns : new StateReader(store).namespaces()) {
-      forEach(store, ns, (unitKey, seq, delta) -> started.committed.put(new ByteKey(unitKey), seq));
+      forEach(store, ns, (unitKey, seq, delta) -> started.committed.put(unitKey, ByteKey.hash(unitKey), seq));
     }
     return started;
   }
