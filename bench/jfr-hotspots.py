@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Hot spots of a JFR recording of `bin/coordinate bench`, as quoted in docs/performance.md.
 
-    JAVA_OPTS="-XX:StartFlightRecording=filename=/tmp/x.jfr,settings=profile" \
+    JAVA_OPTS="-XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints -XX:StartFlightRecording=filename=/tmp/x.jfr,settings=profile" \
         bin/coordinate bench --phases lifecycle --skip-scale
     python3 bench/jfr-hotspots.py /tmp/x.jfr [FROM TO]     # FROM/TO: HH:MM:SS (UTC), e.g. the work phase
 

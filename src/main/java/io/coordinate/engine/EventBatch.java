@@ -6,7 +6,7 @@ import io.coordinate.protocol.Json;
 import io.coordinate.protocol.JsonBytes;
 import io.coordinate.protocol.RepeatedText;
 import io.coordinate.protocol.Times;
-import java.util.IdentityHashMap;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.Map;
 
@@ -26,8 +26,13 @@ final class EventBatch {
 
   private final JsonBytes out = new JsonBytes(512);
   private boolean inEvent;
-  /** Per field name (the constants of {@link EventRecorder}), the last value written and its encoded form. */
-  private final Map<SerializableString, RepeatedText> repeats = new IdentityHashMap<>();
+  /**
+   * Per field name (the constants of {@link EventRecorder}: three of them), the last value written and its encoded
+   * form; found by the name's identity in a scan of a few slots, cheaper than a map for every event's fields.
+   */
+  private SerializableString[] repeatedNames = new SerializableString[4];
+  private RepeatedText[] repeatedTexts = new RepeatedText[4];
+  private int repeatedCount;
 
   EventBatch(String ns, long now) {
     out.punctuation('{').name(NAMESPACE).string(ns).punctuation(',').name(TIME).string(Times.format(now))
@@ -57,13 +62,28 @@ final class EventBatch {
    * written from its encoded form while it is the same (see {@link RepeatedText}).
    */
   EventBatch repeated(SerializableString name, String value) {
-    SerializableString encoded = repeats.computeIfAbsent(name, n -> new RepeatedText()).of(value);
+    SerializableString encoded = repeatedText(name).of(value);
     if (encoded == null) {
       field(name).string(null);
     } else {
       field(name).quoted(encoded);
     }
     return this;
+  }
+
+  private RepeatedText repeatedText(SerializableString name) {
+    for (int i = 0; i < repeatedCount; i++) {
+      if (repeatedNames[i] == name) {
+        return repeatedTexts[i];
+      }
+    }
+    if (repeatedCount == repeatedNames.length) {
+      repeatedNames = Arrays.copyOf(repeatedNames, repeatedCount * 2);
+      repeatedTexts = Arrays.copyOf(repeatedTexts, repeatedCount * 2);
+    }
+    repeatedNames[repeatedCount] = name;
+    repeatedTexts[repeatedCount] = new RepeatedText();
+    return repeatedTexts[repeatedCount++];
   }
 
   /** A value from a small fixed set (a status, say), encoded already. */
