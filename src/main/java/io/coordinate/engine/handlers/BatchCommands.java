@@ -44,13 +44,14 @@ public final class BatchCommands {
     ArrayNode errors = Json.MAPPER.createArrayNode();
     for (JsonNode item : items) {
       JsonNode data = item.get("data");
+      String attemptId = item.get("attempt_id").textValue();
       try {
         // as a finish_attempt of the item's attempt_id and data would, without making one per item
-        AttemptCommands.applyFinish(ctx, item.get("attempt_id").textValue(), data == null || data.isNull() ? null : data);
+        AttemptCommands.applyFinish(ctx, attemptId, data == null || data.isNull() ? null : data);
         finished++;
       } catch (CommandRejection e) {
         ObjectNode error = errors.addObject();
-        error.set("attempt_id", item.get("attempt_id"));
+        error.put("attempt_id", attemptId);
         error.put("code", e.code().code());
         error.put("message", e.getMessage());
       }

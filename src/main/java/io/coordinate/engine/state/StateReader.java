@@ -25,8 +25,9 @@ public class StateReader {
   /** Per namespace, its started units ({@link #unitValue}); read when first needed, as the specs. */
   private Map<String, StartedEntries> startedByNamespace;
   /**
-   * The units the last scan of an available index listed, by their name's instance, with their keys: a request
-   * then reads each unit it hands out by a key built once (see {@link #scannedUnitKey}).
+   * The units that the scans of one spec's available index listed (the spec last scanned), by their name's
+   * instance, with their keys: a request then reads each unit it hands out by a key built once (see
+   * {@link #scannedUnitKey}). A key is a function of the names, so one kept from an earlier scan is still right.
    */
   private final Map<String, byte[]> scannedUnitKeys = new IdentityHashMap<>();
   private String scannedNs;
@@ -275,8 +276,8 @@ public class StateReader {
   }
 
   /**
-   * The key of a unit that the last scan of its spec's available index listed, {@code name} being the instance that
-   * scan returned; else built ({@link Keys#unit}: 1.5% of the stream thread in the lifecycle when built twice, JFR 25
+   * The key of a unit that a scan of its spec's available index listed, {@code name} being the instance that scan
+   * returned; else built ({@link Keys#unit}: 1.5% of the stream thread in the lifecycle when built twice, JFR 25
    * November 02:00).
    */
   protected byte[] scannedUnitKey(String ns, String spec, String name) {
