@@ -17,6 +17,8 @@ final class KeySeqMap {
   static final long ABSENT = Long.MIN_VALUE;
 
   private static final int MIN_CAPACITY = 16;
+  /** Slots that {@link #clear} empties in place; a larger table is dropped. */
+  private static final int LARGEST_KEPT = 1024;
 
   private int[] hashes;
   private byte[][] keys;
@@ -84,18 +86,34 @@ final class KeySeqMap {
     return seq;
   }
 
-  /** What a {@link #forEach} is told of each entry. */
+  /** What a {@link #forEach} is told of each entry: its key, the key's hash and its attempt. */
   interface Entry {
-    void accept(byte[] key, long seq);
+    void accept(byte[] key, int hash, long seq);
   }
 
-  /** Every entry, in no particular order. The map must not change meanwhile. */
+  /**
+   * Every entry, in no particular order. The map may meanwhile be given new attempts for keys it has ({@link #put}),
+   * nothing else.
+   */
   void forEach(Entry entry) {
     for (int slot = 0; slot < keys.length; slot++) {
       if (keys[slot] != null) {
-        entry.accept(keys[slot], seqs[slot]);
+        entry.accept(keys[slot], hashes[slot], seqs[slot]);
       }
     }
+  }
+
+  /** Empties the map; a table grown large for one command is not kept for the next ones. */
+  void clear() {
+    if (size == 0) {
+      return;
+    }
+    if (keys.length > LARGEST_KEPT) {
+      allocate(MIN_CAPACITY);
+    } else {
+      Arrays.fill(keys, null);
+    }
+    size = 0;
   }
 
   private int find(byte[] key, int hash) {

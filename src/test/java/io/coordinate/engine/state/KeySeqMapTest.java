@@ -56,12 +56,31 @@ class KeySeqMapTest {
     }
     assertThat(map.size()).isEqualTo(expected.size());
     Map<String, Long> listed = new HashMap<>();
-    map.forEach((key, seq) -> listed.put(new String(key, StandardCharsets.UTF_8), seq));
+    map.forEach((key, hash, seq) -> listed.put(new String(key, StandardCharsets.UTF_8), seq));
     assertThat(listed).isEqualTo(expected);
     for (int i = 0; i < 3_000; i++) {
       String name = "unit-" + i;
       Long seq = expected.get(name);
       assertThat(map.get(key(name), collidingHash(name))).isEqualTo(seq == null ? KeySeqMap.ABSENT : seq);
+    }
+  }
+
+  @Test
+  void clearEmptiesTheMapSmallOrGrown() {
+    for (int entries : new int[] {3, 5_000}) {
+      for (int i = 0; i < entries; i++) {
+        map.put(key("u" + i), ByteKey.hash(key("u" + i)), i);
+      }
+      assertThat(map.size()).isEqualTo(entries);
+      map.clear();
+      assertThat(map.size()).isZero();
+      assertThat(map.get(key("u1"), ByteKey.hash(key("u1")))).isEqualTo(KeySeqMap.ABSENT);
+      map.forEach((key, hash, seq) -> {
+        throw new AssertionError("an entry after clear: " + new String(key, StandardCharsets.UTF_8));
+      });
+      map.put(key("u1"), ByteKey.hash(key("u1")), 9);
+      assertThat(map.get(key("u1"), ByteKey.hash(key("u1")))).isEqualTo(9);
+      map.clear();
     }
   }
 
