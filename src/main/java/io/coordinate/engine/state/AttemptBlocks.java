@@ -185,10 +185,7 @@ final class AttemptBlocks {
    * it), else null: no store read for it.
    */
   byte[] readUnitKey(String ns, long seq) {
-    long block = block(seq);
-    UnitsKey last = units.lastKey;
-    Units entry = last != null && last.block() == block && last.ns().equals(ns) ? units.last
-        : units.map.get(new UnitsKey(ns, block));
+    Units entry = read(units, ns, block(seq));
     return entry == null ? null : entry.keys[offset(seq)];
   }
 
@@ -220,23 +217,29 @@ final class AttemptBlocks {
     return entry(units, ns, block, false);
   }
 
-  private Units entry(Entries<UnitsKey, Units> entries, String ns, long block, boolean startedUnits) {
+  /** The entry of the block if this command has read it already, else null. */
+  private static Units read(Entries<UnitsKey, Units> entries, String ns, long block) {
     UnitsKey last = entries.lastKey;
     if (last != null && last.block() == block && last.ns().equals(ns)) {
       return entries.last;
     }
-    UnitsKey key = new UnitsKey(ns, block);
-    Units entry = entries.map.get(key);
+    return entries.map.get(new UnitsKey(ns, block));
+  }
+
+  private Units entry(Entries<UnitsKey, Units> entries, String ns, long block, boolean startedUnits) {
+    Units entry = read(entries, ns, block);
     if (entry == null) {
       entry = new Units();
       if (!isNew(ns, block)) {
         byte[] storeKey = startedUnits ? Keys.startedUnitsBlock(ns, block) : Keys.attemptUnitsBlock(ns, block);
         decodeUnits(store.get(storeKey), entry.keys, entry.values);
       }
-      entries.map.put(key, entry);
+      entries.map.put(new UnitsKey(ns, block), entry);
     }
-    entries.lastKey = key;
-    entries.last = entry;
+    if (entry != entries.last) {
+      entries.lastKey = new UnitsKey(ns, block);
+      entries.last = entry;
+    }
     return entry;
   }
 

@@ -35,34 +35,26 @@ final class KeySeqMap {
 
   /** The key's attempt, or {@link #ABSENT}. */
   long get(byte[] key, int hash) {
-    int slot = find(key, hash);
-    return slot < 0 ? ABSENT : seqs[slot];
+    int slot = slot(key, hash);
+    return keys[slot] == null ? ABSENT : seqs[slot];
   }
 
   void put(byte[] key, int hash, long seq) {
-    int mask = keys.length - 1;
-    for (int slot = hash & mask; ; slot = (slot + 1) & mask) {
-      byte[] there = keys[slot];
-      if (there == null) {
-        hashes[slot] = hash;
-        keys[slot] = key;
-        seqs[slot] = seq;
-        if (++size > keys.length / 2) {
-          grow();
-        }
-        return;
-      }
-      if (hashes[slot] == hash && Arrays.equals(there, key)) {
-        seqs[slot] = seq;
-        return;
+    int slot = slot(key, hash);
+    seqs[slot] = seq;
+    if (keys[slot] == null) {
+      hashes[slot] = hash;
+      keys[slot] = key;
+      if (++size > keys.length / 2) {
+        grow();
       }
     }
   }
 
   /** Removes the key; returns its attempt, or {@link #ABSENT}. */
   long remove(byte[] key, int hash) {
-    int slot = find(key, hash);
-    if (slot < 0) {
+    int slot = slot(key, hash);
+    if (keys[slot] == null) {
       return ABSENT;
     }
     long seq = seqs[slot];
@@ -116,17 +108,14 @@ final class KeySeqMap {
     size = 0;
   }
 
-  private int find(byte[] key, int hash) {
+  /** The key's slot, or the empty slot where it would go (the table is never full: at most half of it is used). */
+  private int slot(byte[] key, int hash) {
     int mask = keys.length - 1;
-    for (int slot = hash & mask; ; slot = (slot + 1) & mask) {
-      byte[] there = keys[slot];
-      if (there == null) {
-        return -1;
-      }
-      if (hashes[slot] == hash && Arrays.equals(there, key)) {
-        return slot;
-      }
+    int slot = hash & mask;
+    while (keys[slot] != null && (hashes[slot] != hash || !Arrays.equals(keys[slot], key))) {
+      slot = (slot + 1) & mask;
     }
+    return slot;
   }
 
   private void grow() {

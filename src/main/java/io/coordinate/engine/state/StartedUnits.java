@@ -74,7 +74,7 @@ public final class StartedUnits {
 
   private Long lookUp(byte[] unitKey) {
     int hash = ByteKey.hash(unitKey);
-    long seq = changed.size() == 0 ? KeySeqMap.ABSENT : changed.get(unitKey, hash);
+    long seq = changed.get(unitKey, hash);
     if (seq == KeySeqMap.ABSENT) {
       seq = committed.get(unitKey, hash);
     }
