@@ -43,6 +43,7 @@ public final class CoordinateApplication implements AutoCloseable {
   private KafkaStreamsMetrics streamsMetrics;
   private KafkaCommandGateway gateway;
   private QueryServer queryServer;
+  private final StreamThreadFailures failures = new StreamThreadFailures(System::currentTimeMillis);
 
   public CoordinateApplication(AppConfig config) {
     this.requested = config;
@@ -63,6 +64,7 @@ public final class CoordinateApplication implements AutoCloseable {
     // input into rejections, so this only guards against infrastructure errors.
     streams.setUncaughtExceptionHandler(e -> {
       LOG.error("stream thread failed; replacing it", e);
+      failures.failed(e);
       return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
     });
     CountDownLatch running = new CountDownLatch(1);
@@ -81,7 +83,7 @@ public final class CoordinateApplication implements AutoCloseable {
     }
     gateway = new KafkaCommandGateway(config.bootstrapServers(), topics);
     queryServer = new QueryServer(
-        new StreamsNamespaceLocator(streams, new HostInfo(config.httpHost(), port)), gateway, registry);
+        new StreamsNamespaceLocator(streams, new HostInfo(config.httpHost(), port), failures::loopError), gateway, registry);
     queryServer.start(port);
     LOG.info("serving HTTP on {}:{}", config.httpHost(), port);
   }

@@ -26,6 +26,7 @@ import io.coordinate.engine.state.WriteBuffer;
 import io.coordinate.protocol.Command;
 import io.coordinate.protocol.CommandRejection;
 import io.coordinate.protocol.ErrorCode;
+import io.coordinate.protocol.RecordLimit;
 import io.coordinate.protocol.Replies;
 import java.util.List;
 import java.util.random.RandomGenerator;
@@ -74,15 +75,19 @@ public final class Engine {
     CoordinateState state = new CoordinateState(buffer, hints, decodedSpecs, started);
     state.setListener(new EventRecorder(output));
     CommandRejection rejection = null;
-    JsonNode result = null;
+    OutRecord reply = null;
     try {
       CommandHandler handler = registry.handler(command.type());
       if (handler == null) {
         throw new CommandRejection(ErrorCode.UNKNOWN_COMMAND, "no handler for " + command.type().wireName());
       }
       state.ensureNamespace(command.namespace(), now);
-      result = handler.handle(new CommandContext(command, now, state, output, random));
+      JsonNode result = handler.handle(new CommandContext(command, now, state, output, random));
       state.flush();
+      if (command.replyTo() != null) {
+        reply = new OutRecord(command.replyTo(), Replies.ok(command.requestId(), result));
+      }
+      checkRecordSizes(buffer, output, reply);
     } catch (CommandRejection e) {
       rejection = e;
     } catch (RuntimeException e) {
@@ -95,8 +100,8 @@ public final class Engine {
       buffer.commit();
       hints.commit();
       started.commit();
-      if (command.replyTo() != null) {
-        output.reply(command.replyTo(), Replies.ok(command.requestId(), result));
+      if (reply != null) {
+        output.reply(reply);
       }
     } else {
       buffer.discard();
@@ -108,6 +113,19 @@ public final class Engine {
       }
     }
     return merge(timeStep, output.toResult(rejection));
+  }
+
+  /**
+   * Refuses a command ({@code too_large}) whose state change or output holds a record Kafka would refuse: it must
+   * change nothing rather than fail its task's transaction at every replay (see {@link RecordLimit}).
+   */
+  private static void checkRecordSizes(WriteBuffer buffer, Output output, OutRecord reply) {
+    int largestWrite = buffer.largestRecordWrite(RecordLimit.MAX_RECORD_BYTES);
+    if (largestWrite > 0) {
+      throw new CommandRejection(ErrorCode.TOO_LARGE, "the command would store a record of " + largestWrite
+          + " bytes; at most " + RecordLimit.MAX_RECORD_BYTES + " (shorter names or smaller data)");
+    }
+    output.checkRecordSizes(reply);
   }
 
   /** The units this engine knows as started (see {@link StartedUnits}): for checks against the store's. */

@@ -121,6 +121,11 @@ final class EventBatch {
     return this;
   }
 
+  /** Bytes written so far. */
+  int size() {
+    return out.size();
+  }
+
   /** The finished batch. */
   byte[] toJson() {
     if (inEvent) {

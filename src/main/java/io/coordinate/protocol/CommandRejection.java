@@ -10,7 +10,8 @@ public final class CommandRejection extends RuntimeException {
   private final ErrorCode code;
 
   public CommandRejection(ErrorCode code, String message) {
-    super(message, null, false, false);
+    // Messages quote what the command named, which may be megabytes: cut here, so no reply or dead letter grows.
+    super(RecordLimit.shortMessage(message), null, false, false);
     this.code = code;
   }
 

@@ -17,6 +17,7 @@ public enum ErrorCode {
   NO_SUCH_WORKER("no_such_worker", false),
   PARENT_CLOSED("parent_closed", false),
   TOO_LARGE("too_large", true),
+  WRONG_PARTITION("wrong_partition", true),
   INTERNAL_ERROR("internal_error", true);
 
   private final String code;

@@ -21,6 +21,11 @@ public interface NamespaceLocator {
   /** True when the streams app is RUNNING (for {@code GET /health}). */
   boolean isRunning();
 
+  /** Why the instance serves nothing although RUNNING (a stream thread in a failure loop), or null. */
+  default String failure() {
+    return null;
+  }
+
   /** The answer of {@link #locate}. */
   sealed interface Location {}
 

@@ -25,7 +25,8 @@ import org.slf4j.LoggerFactory;
  * {@code not_found} (no such route); 503 {@code unavailable} with {@code Retry-After: 1} while a store is not
  * readable (rebalance), an owner does not answer, or a forwarded request would be forwarded again.
  *
- * <p>{@code GET /health}: 200 {@code {"status": "RUNNING"}}, else 503 {@code {"status": "NOT_RUNNING"}}.
+ * <p>{@code GET /health}: 200 {@code {"status": "RUNNING"}}, else 503 {@code {"status": "NOT_RUNNING"}}, or 503
+ * {@code {"status": "FAILING", "error": ...}} while the stream thread is in a failure loop.
  * {@code GET /metrics}: Prometheus text of the registry, which this server adds JVM metrics and a request timer
  * to. The gateway and the registry belong to the caller: {@link #close()} closes neither.
  *
@@ -96,7 +97,12 @@ public final class QueryServer implements AutoCloseable {
 
   private void health(Context ctx) {
     boolean running = locator.isRunning();
-    Responses.json(ctx, running ? 200 : 503, Json.object().put("status", running ? "RUNNING" : "NOT_RUNNING"));
+    String failure = running ? locator.failure() : null;
+    if (failure != null) {
+      Responses.json(ctx, 503, Json.object().put("status", "FAILING").put("error", failure));
+    } else {
+      Responses.json(ctx, running ? 200 : 503, Json.object().put("status", running ? "RUNNING" : "NOT_RUNNING"));
+    }
   }
 
   private static void errors(JavalinDefaultRouting routes) {

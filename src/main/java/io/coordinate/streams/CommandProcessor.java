@@ -6,13 +6,17 @@ import io.coordinate.engine.OutRecord;
 import io.coordinate.protocol.Command;
 import io.coordinate.protocol.CommandParser;
 import io.coordinate.protocol.CommandRejection;
+import io.coordinate.protocol.ErrorCode;
 import io.coordinate.protocol.Json;
+import io.coordinate.protocol.RecordLimit;
 import io.coordinate.protocol.Replies;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
+import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.processor.PunctuationType;
@@ -35,6 +39,11 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
 
   /** Marks a record this processor moved to its namespace's partition, so it is never moved twice. */
   static final String REROUTED_HEADER = "coordinate.rerouted";
+
+  /** What a dead letter keeps of a record too large to copy whole: enough to tell what it was. */
+  static final int DEAD_LETTER_KEY_BYTES = 1024;
+  static final int DEAD_LETTER_VALUE_BYTES = 64 * 1024;
+  static final int DEAD_LETTER_HEADER_BYTES = 64 * 1024;
 
   /** See {@link CommitPolicy}: how long the input must be idle, and how far apart its early commits are. */
   private static final Duration COMMIT_WHEN_IDLE_FOR = Duration.ofMillis(2);
@@ -88,26 +97,37 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
   }
 
   private void apply(Record<byte[], byte[]> record) {
-    if (misrouted(record)) {
-      // A producer with another partitioner (kcat's default, say) put the namespace on the wrong partition:
-      // move it to the partition Kafka's default partitioner picks, so one task owns each namespace.
-      Headers headers = new RecordHeaders(record.headers().toArray());
-      headers.add(REROUTED_HEADER, new byte[] {1});
-      context.forward(record.withHeaders(headers), StoreNames.REROUTE_SINK);
+    long now = context.currentSystemTimeMs();
+    long size = RecordLimit.size(record.key(), record.value()) + headerBytes(record.headers());
+    if (size > RecordLimit.MAX_RECORD_BYTES) {
+      // Only a compressed batch gets one in (the broker checks batches, compressed); nothing this big could go out.
+      reject(record, new CommandRejection(ErrorCode.TOO_LARGE, "the record is " + size + " bytes; at most "
+          + RecordLimit.MAX_RECORD_BYTES), now);
       return;
     }
-    long now = context.currentSystemTimeMs();
+    int owner = owningPartition(record);
+    if (owner >= 0) {
+      if (record.headers().lastHeader(REROUTED_HEADER) == null && isCommandsTopic()) {
+        // A producer with another partitioner (kcat's default, say) put the namespace on the wrong partition:
+        // move it, once, to the partition Kafka's default partitioner picks, so one task owns each namespace.
+        Headers headers = new RecordHeaders(record.headers().toArray());
+        headers.add(REROUTED_HEADER, new byte[] {1});
+        context.forward(record.withHeaders(headers), StoreNames.REROUTE_SINK);
+      } else {
+        // Moved already, or on the chained topic, which only the app writes: a forged header or a changed partition
+        // count. Applied here it would split the namespace's state between two tasks.
+        reject(record, new CommandRejection(ErrorCode.WRONG_PARTITION, "the key belongs to partition " + owner
+            + " of " + commandPartitions + ", not " + context.recordMetadata().map(RecordMetadata::partition)
+            .orElse(-1)), now);
+      }
+      return;
+    }
     String key = record.key() == null ? null : new String(record.key(), StandardCharsets.UTF_8);
     Command command;
     try {
       command = CommandParser.parse(key, record.value());
     } catch (CommandRejection rejection) {
-      deadLetter(record, rejection);
-      String replyTo = CommandParser.readableReplyTo(record.value());
-      if (replyTo != null) {
-        String requestId = CommandParser.readableRequestId(record.value());
-        forward(StoreNames.REPLIES_SINK, List.of(new OutRecord(replyTo, Replies.error(requestId, rejection))), now);
-      }
+      reject(record, rejection, now);
       return;
     }
     EngineResult result = engine.process(command, now);
@@ -117,15 +137,34 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
     emit(result, now);
   }
 
-  private boolean misrouted(Record<byte[], byte[]> record) {
-    if (commandPartitions <= 1 || record.key() == null || record.headers().lastHeader(REROUTED_HEADER) != null) {
-      return false;
+  /** A record the processor cannot apply: dead-lettered, and answered when its {@code reply_to} can be read. */
+  private void reject(Record<byte[], byte[]> record, CommandRejection rejection, long now) {
+    deadLetter(record, rejection);
+    String replyTo = CommandParser.readableReplyTo(record.value());
+    if (replyTo != null) {
+      String requestId = CommandParser.readableRequestId(record.value());
+      forward(StoreNames.REPLIES_SINK, List.of(new OutRecord(replyTo, Replies.error(requestId, rejection))), now);
+    }
+  }
+
+  /**
+   * The partition that owns the record's key by Kafka's default partitioner when it is not the one the record was
+   * read from; -1 when it is (or when there is one partition, or no key: the parser refuses that).
+   */
+  private int owningPartition(Record<byte[], byte[]> record) {
+    if (commandPartitions <= 1 || record.key() == null) {
+      return -1;
     }
     RecordMetadata source = context.recordMetadata().orElse(null);
-    if (source == null || !source.topic().equals(commandsTopic)) {
-      return false;
+    if (source == null) {
+      return -1;
     }
-    return source.partition() != NamespacePartitioner.partition(record.key(), commandPartitions);
+    int owner = NamespacePartitioner.partition(record.key(), commandPartitions);
+    return owner == source.partition() ? -1 : owner;
+  }
+
+  private boolean isCommandsTopic() {
+    return context.recordMetadata().map(source -> source.topic().equals(commandsTopic)).orElse(false);
   }
 
   /** The wall-clock punctuator: expires attempts and releases delayed units, in bounded batches. */
@@ -147,13 +186,32 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
 
   private void forward(String sink, List<OutRecord> records, long now) {
     for (OutRecord out : records) {
-      context.forward(new Record<>(utf8(out.key()), out.json(), now), sink);
+      byte[] key = utf8(out.key());
+      byte[] value = out.json();
+      if (RecordLimit.fits(key, value)) {
+        context.forward(new Record<>(key, value, now), sink);
+      } else {
+        // The engine refuses commands whose outputs would not fit; what is left (an error reply quoting a huge
+        // request_id or reply_to) is not sent: Kafka would refuse it and fail the task's transaction.
+        LOG.warn("dropped a record of {} bytes for {}: over the limit of {}", RecordLimit.size(key, value), sink,
+            RecordLimit.MAX_RECORD_BYTES);
+      }
     }
   }
 
   private void deadLetter(Record<byte[], byte[]> record, CommandRejection rejection) {
     Headers headers = new RecordHeaders();
     record.headers().forEach(headers::add);
+    byte[] key = record.key();
+    byte[] value = record.value();
+    if (!RecordLimit.fits(key, value) || headerBytes(headers) > DEAD_LETTER_HEADER_BYTES) {
+      // The copy must fit in a record; the whole original stays on its topic, where the source headers point.
+      headers = new RecordHeaders();
+      headers.add("error.original.key.bytes", utf8(Integer.toString(key == null ? 0 : key.length)));
+      headers.add("error.original.value.bytes", utf8(Integer.toString(value == null ? 0 : value.length)));
+      key = truncate(key, DEAD_LETTER_KEY_BYTES);
+      value = truncate(value, DEAD_LETTER_VALUE_BYTES);
+    }
     headers.add("error.code", utf8(rejection.code().code()));
     headers.add("error.message", utf8(String.valueOf(rejection.getMessage())));
     RecordMetadata source = context.recordMetadata().orElse(null);
@@ -165,8 +223,19 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
     LOG.warn("dead-lettered a record from {}: {} {}", source == null ? "?" : source.topic() + "-"
         + source.partition() + "@" + source.offset(), rejection.code().code(), rejection.getMessage());
     // Keys leave as bytes: the original key is kept byte for byte, even when it is not UTF-8.
-    context.forward(new Record<>(record.key(), record.value(), record.timestamp(), headers),
-        StoreNames.DEAD_LETTER_SINK);
+    context.forward(new Record<>(key, value, record.timestamp(), headers), StoreNames.DEAD_LETTER_SINK);
+  }
+
+  private static long headerBytes(Headers headers) {
+    long bytes = 0;
+    for (Header header : headers) {
+      bytes += header.key().length() + (header.value() == null ? 0 : header.value().length);
+    }
+    return bytes;
+  }
+
+  private static byte[] truncate(byte[] bytes, int max) {
+    return bytes == null || bytes.length <= max ? bytes : Arrays.copyOf(bytes, max);
   }
 
   private static byte[] utf8(String text) {

@@ -6,6 +6,7 @@ import io.coordinate.query.NamespaceLocator;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KafkaStreams;
@@ -26,8 +27,15 @@ public final class StreamsNamespaceLocator implements NamespaceLocator {
 
   private final KafkaStreams streams;
   private final HostInfo self;
+  private final Supplier<String> failure;
 
   public StreamsNamespaceLocator(KafkaStreams streams, HostInfo self) {
+    this(streams, self, () -> null);
+  }
+
+  /** @param failure why the stream thread serves nothing although RUNNING, or null (see {@link #failure()}) */
+  public StreamsNamespaceLocator(KafkaStreams streams, HostInfo self, Supplier<String> failure) {
+    this.failure = failure;
     this.streams = streams;
     this.self = self;
   }
@@ -92,6 +100,11 @@ public final class StreamsNamespaceLocator implements NamespaceLocator {
       }
     }
     return hosts;
+  }
+
+  @Override
+  public String failure() {
+    return failure.get();
   }
 
   @Override

@@ -1,6 +1,7 @@
 package io.coordinate.streams;
 
 import io.coordinate.app.AppConfig;
+import io.coordinate.protocol.RecordLimit;
 import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -77,6 +78,9 @@ public final class StreamsSettings {
     // Other retries back off exponentially from here to retry.backoff.max.ms (1 s), as before.
     props.put(StreamsConfig.producerPrefix(ProducerConfig.RETRY_BACKOFF_MS_CONFIG), PRODUCER_RETRY_BACKOFF_MS);
     props.put(StreamsConfig.producerPrefix(ProducerConfig.COMPRESSION_TYPE_CONFIG), "lz4");
+    // Kafka's default, stated: the engine keeps every record below it (RecordLimit), and the two must not drift.
+    props.put(StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG),
+        RecordLimit.PRODUCER_MAX_REQUEST_BYTES);
     // Batches of up to 128 KiB instead of 16: every new batch costs the stream thread a compression stream (lz4
     // allocates, clears and hashes its buffers) and the broker a batch to validate; the changelog alone sends
     // ~100k records/s at full load. Bench lifecycle 29.0k -> 33.9k units/s (docs/performance.md). linger.ms

@@ -139,6 +139,39 @@ class EndToEndIT {
     assertThat(env.application().isRunning()).isTrue();
   }
 
+  /**
+   * An add of 11,000 units made an events record of 1.14 MB: Kafka refused it, the transaction aborted, and the task
+   * replayed the command for ever, stopping every namespace. A 600 KB unit name made a changelog record of 1.2 MB.
+   */
+  @Test
+  void commandsWhoseOutputsWouldBeOverKafkasLimitNeverStopTheApp() {
+    StringBuilder units = new StringBuilder();
+    for (int i = 0; i < 11_000; i++) {
+      units.append(i == 0 ? "" : ",").append(String.format("{\"name\":\"v%06d\"}", i));
+    }
+    assertThat(client.post("/api/namespaces/many/commands",
+        "{\"command\":\"set_work_spec\",\"work_spec\":{\"name\":\"s\"}}").status()).isEqualTo(200);
+    KafkaTestClient.HttpAnswer added = client.post("/api/namespaces/many/commands",
+        "{\"command\":\"add_work_units\",\"work_spec_name\":\"s\",\"work_units\":[" + units + "]}");
+    assertThat(added.status()).isEqualTo(200);
+    assertThat(added.body().get("result").get("added").asInt()).isEqualTo(11_000);
+
+    KafkaTestClient.HttpAnswer longName = client.post("/api/namespaces/many/commands",
+        "{\"command\":\"add_work_units\",\"work_spec_name\":\"s\",\"work_units\":[{\"name\":\""
+            + "n".repeat(600_000) + "\"}]}");
+    assertThat(longName.status()).isEqualTo(422);
+    assertThat(longName.body().get("error").get("code").asText()).isEqualTo("too_large");
+
+    // every namespace is still served, this one and another
+    assertThat(unitStatus("many", "s", "v010999")).isEqualTo("available");
+    assertThat(client.get("/api/namespaces/many/work-specs/s").body().get("counts").get("available").asInt())
+        .isEqualTo(11_000);
+    KafkaTestClient.HttpAnswer other = client.post("/api/namespaces/after-many/commands",
+        "{\"command\":\"set_work_spec\",\"work_spec\":{\"name\":\"s\"}}");
+    assertThat(other.status()).isEqualTo(200);
+    assertThat(env.application().isRunning()).isTrue();
+  }
+
   @Test
   void theHttpGatewaySubmitsACommandAndAnswersWithItsReply() {
     KafkaTestClient.HttpAnswer answer = client.post("/api/namespaces/gw/commands",

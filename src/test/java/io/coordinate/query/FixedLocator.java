@@ -14,6 +14,7 @@ final class FixedLocator implements NamespaceLocator {
   final List<String> others = new ArrayList<>();
   volatile Location fallback;
   volatile boolean running = true;
+  volatile String failure;
 
   FixedLocator(ReadableKeyValueStore store) {
     stores.add(store);
@@ -38,5 +39,10 @@ final class FixedLocator implements NamespaceLocator {
   @Override
   public boolean isRunning() {
     return running;
+  }
+
+  @Override
+  public String failure() {
+    return failure;
   }
 }

@@ -265,6 +265,15 @@ class QueryServerTest {
   }
 
   @Test
+  void healthSaysFailingWhileTheStreamThreadIsInAFailureLoop() {
+    locator.failure = "3 stream thread failures in the last 10 minutes, the last: boom";
+    assertAnswer(http.get("/health"), 503,
+        "{'status':'FAILING','error':'3 stream thread failures in the last 10 minutes, the last: boom'}");
+    locator.failure = null;
+    assertAnswer(http.get("/health"), 200, "{'status':'RUNNING'}");
+  }
+
+  @Test
   void unknownRouteIsAJson404() {
     assertError(http.get("/api/nothing"), 404, "not_found", "Endpoint GET /api/nothing not found");
   }

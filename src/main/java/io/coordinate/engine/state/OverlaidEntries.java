@@ -8,7 +8,7 @@ import java.util.NoSuchElementException;
 /**
  * A store's entries with writes that have not reached it laid over them, in key order: on equal keys the overlay
  * wins, and an overlay value that is the caller's {@code tombstone} (by identity) hides its key. A command's
- * {@link WriteBuffer} lays its writes over the store this way, and {@link WriteBehindStore} its pending batches.
+ * {@link WriteBuffer} lays its writes over the store this way.
  */
 final class OverlaidEntries implements KeyValueIterator {
 

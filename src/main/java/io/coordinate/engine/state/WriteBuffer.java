@@ -76,6 +76,21 @@ public final class WriteBuffer implements KeyValueStore {
     discard();
   }
 
+  /**
+   * The largest key + value among the buffered writes of records, which the changelog sends one Kafka record each,
+   * counting only those over {@code floor} (0 when none is); derived indexes stay local and are not counted.
+   */
+  public int largestRecordWrite(int floor) {
+    int largest = 0;
+    for (Map.Entry<byte[], byte[]> e : pending.entrySet()) {
+      int size = e.getKey().length + e.getValue().length;
+      if (size > floor && size > largest && !Keys.isIndex(e.getKey())) {
+        largest = size;
+      }
+    }
+    return largest;
+  }
+
   public void discard() {
     pending.clear();
     reads.clear();
