@@ -72,8 +72,8 @@ public final class DevEnvironment implements AutoCloseable {
   }
 
   public String readyLine() {
-    return CoordinateCli.readyLine(bootstrapServers(),
-        HttpOptions.isWildcard(config.httpBindHost()) ? AppConfig.DEFAULT_HTTP_HOST : config.httpBindHost(), httpPort());
+    String host = HttpOptions.isWildcard(config.httpBindHost()) ? AppConfig.DEFAULT_HTTP_HOST : config.httpBindHost();
+    return CoordinateCli.readyLine(bootstrapServers(), host, httpPort());
   }
 
   /** App first (it commits offsets and flushes state to the broker), then the broker. */
