@@ -158,7 +158,8 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     users.forEach((user, password) -> jaas.append(" user_").append(user).append("=\"").append(password).append('"'));
     jaas.append(';');
     Map<String, Object> settings = new HashMap<>(plain);
-    settings.put("listeners", SASL_LISTENER + "://127.0.0.1:" + brokerPort + ",CONTROLLER://127.0.0.1:" + controllerPort);
+    settings.put("listeners",
+        SASL_LISTENER + "://127.0.0.1:" + brokerPort + ",CONTROLLER://127.0.0.1:" + controllerPort);
     settings.put("advertised.listeners", SASL_LISTENER + "://127.0.0.1:" + brokerPort);
     settings.put("listener.security.protocol.map", SASL_LISTENER + ":SASL_PLAINTEXT,CONTROLLER:PLAINTEXT");
     settings.put("inter.broker.listener.name", SASL_LISTENER);

@@ -8,7 +8,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Option;
 
-/** Where the HTTP API listens, the name other instances reach it by, and its token: options of {@code dev}, {@code run}. */
+/** Where the HTTP API listens, the name others reach it by, and its token: options of {@code dev} and {@code run}. */
 final class HttpOptions {
 
   /** The token's environment variable: unlike an option, it does not show in the process list. */
