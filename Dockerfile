@@ -24,4 +24,5 @@ EXPOSE 8080
 # huge pages, as bin/coordinate does (docs/operations.md, "Memory"); on a host whose kernel has them off the JVM
 # says so once at start and goes on without.
 ENTRYPOINT ["java", "-XX:+UseTransparentHugePages", "-cp", "/opt/coordinate/classes:/opt/coordinate/lib/*", "io.coordinate.cli.CoordinateCli"]
-CMD ["run", "--bootstrap-servers", "kafka:9092", "--http-port", "8080", "--data-dir", "/var/lib/coordinate"]
+# --http-host 0.0.0.0: the app's default, 127.0.0.1, is the container's own loopback, which no one outside reaches.
+CMD ["run", "--bootstrap-servers", "kafka:9092", "--http-host", "0.0.0.0", "--http-port", "8080", "--data-dir", "/var/lib/coordinate"]

@@ -14,11 +14,9 @@ import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.streams.CloseOptions;
@@ -81,11 +79,14 @@ public final class CoordinateApplication implements AutoCloseable {
     if (!running.await(START_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
       throw new IllegalStateException("Kafka Streams not RUNNING after " + START_TIMEOUT + ": " + streams.state());
     }
-    gateway = new KafkaCommandGateway(config.bootstrapServers(), topics);
+    gateway = new KafkaCommandGateway(KafkaClientSettings.base(config), topics);
     queryServer = new QueryServer(
-        new StreamsNamespaceLocator(streams, new HostInfo(config.httpHost(), port), failures::loopError), gateway, registry);
-    queryServer.start(port);
-    LOG.info("serving HTTP on {}:{}", config.httpHost(), port);
+        new StreamsNamespaceLocator(streams, new HostInfo(config.httpHost(), port), failures::loopError), gateway,
+        registry,
+        System::currentTimeMillis, QueryServer.DEFAULT_COMMAND_TIMEOUT, config.httpToken());
+    queryServer.start(config.httpBindHost(), port);
+    LOG.info("serving HTTP on {}:{} (other instances reach it as {}:{}); mutations {}", config.httpBindHost(), port,
+        config.httpHost(), port, config.httpToken() == null ? "open to anyone who reaches it" : "need the token");
   }
 
   /** The actual HTTP port (useful when 0 was configured). */
@@ -121,7 +122,7 @@ public final class CoordinateApplication implements AutoCloseable {
   }
 
   private int partitionCount(String topic) throws InterruptedException {
-    try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers()))) {
+    try (Admin admin = Admin.create(KafkaClientSettings.base(config))) {
       return admin.describeTopics(List.of(topic)).allTopicNames().get(60, TimeUnit.SECONDS)
           .get(topic).partitions().size();
     } catch (ExecutionException | TimeoutException e) {

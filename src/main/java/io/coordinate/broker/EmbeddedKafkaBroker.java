@@ -10,10 +10,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -35,6 +37,9 @@ import org.slf4j.LoggerFactory;
  * id lives in its {@code meta.properties}). The controller quorum is static ({@code controller.quorum.voters}), not
  * stored in the log, so the controller may get a different free port on every start. Nothing is static here: several
  * brokers (on different dirs) may run in one JVM, one after the other or side by side.
+ *
+ * <p>The client listener is PLAINTEXT; {@link #startWithSaslPlain} makes it SASL_PLAINTEXT (mechanism PLAIN) with a
+ * fixed set of users instead, for tests of the app against a cluster that wants credentials.
  */
 public final class EmbeddedKafkaBroker implements AutoCloseable {
 
@@ -44,17 +49,24 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
   private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(60);
   private static final Logger log = LoggerFactory.getLogger(EmbeddedKafkaBroker.class);
 
+  private static final String SASL_LISTENER = "SASL_PLAINTEXT";
+  private static final String PLAIN_LOGIN = "org.apache.kafka.common.security.plain.PlainLoginModule";
+
   private final KafkaRaftServer server;
   private final Path logDir;
   private final String clusterId;
   private final int port;
+  /** What a client needs besides the bootstrap servers: nothing for PLAINTEXT, the broker's own user for SASL. */
+  private final Map<String, String> ownClientProperties;
   private boolean closed;
 
-  private EmbeddedKafkaBroker(KafkaRaftServer server, Path logDir, String clusterId, int port) {
+  private EmbeddedKafkaBroker(KafkaRaftServer server, Path logDir, String clusterId, int port,
+      Map<String, String> ownClientProperties) {
     this.server = server;
     this.logDir = logDir;
     this.clusterId = clusterId;
     this.port = port;
+    this.ownClientProperties = ownClientProperties;
   }
 
   /**
@@ -63,13 +75,42 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
    * @param port the client port on 127.0.0.1; 0 picks a free one
    */
   public static EmbeddedKafkaBroker start(Path logDir, int port) {
+    return start(logDir, port, null);
+  }
+
+  /**
+   * As {@link #start(Path, int)}, with a SASL_PLAINTEXT client listener (mechanism PLAIN) that knows exactly these
+   * users (name → password); the broker talks to itself as a user of its own. Clients connect with {@link
+   * #saslPlainClient}.
+   */
+  public static EmbeddedKafkaBroker startWithSaslPlain(Path logDir, int port, Map<String, String> users) {
+    return start(logDir, port, Map.copyOf(users));
+  }
+
+  /** The client properties of a user of a {@link #startWithSaslPlain} broker. */
+  public static Map<String, String> saslPlainClient(String user, String password) {
+    return Map.of(
+        "security.protocol", "SASL_PLAINTEXT",
+        "sasl.mechanism", "PLAIN",
+        "sasl.jaas.config", PLAIN_LOGIN + " required username=\"" + user + "\" password=\"" + password + "\";");
+  }
+
+  private static EmbeddedKafkaBroker start(Path logDir, int port, Map<String, String> saslUsers) {
     Path dir = logDir.toAbsolutePath().normalize();
     int brokerPort = port == 0 ? freePort() : port;
     int controllerPort = freePort();
     String clusterId = formatIfNeeded(dir);
-    KafkaConfig config = new KafkaConfig(brokerConfig(dir, brokerPort, controllerPort), false);
+    Map<String, Object> settings = brokerConfig(dir, brokerPort, controllerPort);
+    Map<String, String> ownClient = Map.of();
+    if (saslUsers != null) {
+      String brokerUser = "broker-" + UUID.randomUUID();
+      String brokerPassword = UUID.randomUUID().toString();
+      settings = withSaslPlain(settings, brokerPort, controllerPort, saslUsers, brokerUser, brokerPassword);
+      ownClient = saslPlainClient(brokerUser, brokerPassword);
+    }
+    KafkaConfig config = new KafkaConfig(settings, false);
     KafkaRaftServer server = new KafkaRaftServer(config, Time.SYSTEM);
-    EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker(server, dir, clusterId, brokerPort);
+    EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker(server, dir, clusterId, brokerPort, ownClient);
     try {
       server.startup();
       broker.awaitServing();
@@ -106,6 +147,26 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     closed = true;
     server.shutdown();
     server.awaitShutdown();
+  }
+
+  /** The client listener as SASL_PLAINTEXT/PLAIN; the controller's stays PLAINTEXT, on the loopback address. */
+  private static Map<String, Object> withSaslPlain(Map<String, Object> plain, int brokerPort, int controllerPort,
+      Map<String, String> users, String brokerUser, String brokerPassword) {
+    StringBuilder jaas = new StringBuilder(PLAIN_LOGIN).append(" required username=\"").append(brokerUser)
+        .append("\" password=\"").append(brokerPassword).append("\" user_").append(brokerUser).append("=\"")
+        .append(brokerPassword).append('"');
+    users.forEach((user, password) -> jaas.append(" user_").append(user).append("=\"").append(password).append('"'));
+    jaas.append(';');
+    Map<String, Object> settings = new HashMap<>(plain);
+    settings.put("listeners",
+        SASL_LISTENER + "://127.0.0.1:" + brokerPort + ",CONTROLLER://127.0.0.1:" + controllerPort);
+    settings.put("advertised.listeners", SASL_LISTENER + "://127.0.0.1:" + brokerPort);
+    settings.put("listener.security.protocol.map", SASL_LISTENER + ":SASL_PLAINTEXT,CONTROLLER:PLAINTEXT");
+    settings.put("inter.broker.listener.name", SASL_LISTENER);
+    settings.put("sasl.enabled.mechanisms", "PLAIN");
+    settings.put("sasl.mechanism.inter.broker.protocol", "PLAIN");
+    settings.put("listener.name.sasl_plaintext.plain.sasl.jaas.config", jaas.toString());
+    return settings;
   }
 
   private static Map<String, Object> brokerConfig(Path dir, int brokerPort, int controllerPort) {
@@ -181,10 +242,10 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
   /** startup() returns before the broker serves clients: poll describeCluster until it lists the node. */
   private void awaitServing() {
     long deadline = System.nanoTime() + STARTUP_TIMEOUT.toNanos();
-    Map<String, Object> adminConfig = Map.of(
-        AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers(),
-        AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 2_000,
-        AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 3_000);
+    Map<String, Object> adminConfig = new HashMap<>(ownClientProperties);
+    adminConfig.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+    adminConfig.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 2_000);
+    adminConfig.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 3_000);
     try (Admin admin = Admin.create(adminConfig)) {
       Exception last = null;
       while (System.nanoTime() < deadline) {

@@ -2,11 +2,13 @@ package io.coordinate.cli;
 
 import io.coordinate.app.AppConfig;
 import io.coordinate.app.CoordinateApplication;
+import io.coordinate.app.KafkaClientSettings;
 import io.coordinate.streams.topics.TopicBootstrapper;
 import io.coordinate.streams.topics.TopicDefinition;
 import io.coordinate.streams.topics.TopicDefinitions;
 import java.util.List;
 import java.util.Optional;
+import org.apache.kafka.common.config.TopicConfig;
 
 /** Creates the missing topics, then starts the app: the part shared by {@code dev}, {@code run} and tests. */
 public final class AppLauncher {
@@ -14,16 +16,13 @@ public final class AppLauncher {
   private AppLauncher() {}
 
   /**
-   * Returns once the app serves. The topics come from the classpath copy of {@code topics/}.
+   * Returns once the app serves. The topics come from the classpath copy of {@code topics/}, with the config's
+   * replication factor and {@code min.insync.replicas} when it sets them.
    *
-   * @param replicationFactor overrides the files' (dev) replication factor for the topics created here
+   * @throws io.coordinate.app.KafkaUnreachableException when the cluster does not answer
    */
-  public static CoordinateApplication start(AppConfig config, Optional<Short> replicationFactor)
-      throws InterruptedException {
-    List<TopicDefinition> topics = TopicDefinitions.fromClasspath().stream()
-        .map(t -> replicationFactor.map(t::withReplicationFactor).orElse(t))
-        .toList();
-    TopicBootstrapper.ensureTopics(config.bootstrapServers(), config.topicPrefix(), topics);
+  public static CoordinateApplication start(AppConfig config) throws InterruptedException {
+    TopicBootstrapper.ensureTopics(KafkaClientSettings.base(config), config.topicPrefix(), topics(config));
     CoordinateApplication app = new CoordinateApplication(config);
     try {
       app.start();
@@ -32,5 +31,21 @@ public final class AppLauncher {
       throw e;
     }
     return app;
+  }
+
+  /** @deprecated the replication factor is {@link AppConfig#replicationFactor()} now */
+  @Deprecated
+  public static CoordinateApplication start(AppConfig config, Optional<Short> replicationFactor)
+      throws InterruptedException {
+    return start(replicationFactor.map(f -> config.withReplication(f, config.minInsyncReplicas())).orElse(config));
+  }
+
+  /** The topic definitions of {@code topics/} as this config creates them. */
+  static List<TopicDefinition> topics(AppConfig config) {
+    return TopicDefinitions.fromClasspath().stream()
+        .map(t -> config.replicationFactor() > 0 ? t.withReplicationFactor((short) config.replicationFactor()) : t)
+        .map(t -> config.minInsyncReplicas() > 0
+            ? t.withConfig(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG, String.valueOf(config.minInsyncReplicas())) : t)
+        .toList();
   }
 }

@@ -1,5 +1,7 @@
 package io.coordinate.cli;
 
+import io.coordinate.app.AppConfig;
+import io.coordinate.app.KafkaUnreachableException;
 import java.io.PrintStream;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -47,12 +49,36 @@ public final class CoordinateCli implements Callable<Integer> {
   }
 
   public static void main(String[] args) {
-    System.exit(new CommandLine(new CoordinateCli()).execute(args));
+    System.exit(commandLine().execute(args));
+  }
+
+  /**
+   * The CLI as {@link #main} runs it. A cluster that cannot be reached ends the command with one line on stderr
+   * naming the address, and exit code 1, not a stack trace: it is the operator's setting, not a bug.
+   */
+  public static CommandLine commandLine() {
+    CommandLine cli = new CommandLine(new CoordinateCli());
+    cli.setExecutionExceptionHandler((e, command, parsed) -> {
+      for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+        if (cause instanceof KafkaUnreachableException unreachable) {
+          command.getErr().println(unreachable.getMessage());
+          command.getErr().flush();
+          return CommandLine.ExitCode.SOFTWARE;
+        }
+      }
+      throw e;
+    });
+    return cli;
   }
 
   /** The one line scripts wait for; its format is part of the CLI's contract. */
   public static String readyLine(String bootstrapServers, int httpPort) {
-    return "READY bootstrap=" + bootstrapServers + " http=http://127.0.0.1:" + httpPort;
+    return readyLine(bootstrapServers, AppConfig.DEFAULT_HTTP_HOST, httpPort);
+  }
+
+  /** @param httpHost where a client on this machine reaches the HTTP API */
+  public static String readyLine(String bootstrapServers, String httpHost, int httpPort) {
+    return "READY bootstrap=" + bootstrapServers + " http=http://" + httpHost + ":" + httpPort;
   }
 
   /**

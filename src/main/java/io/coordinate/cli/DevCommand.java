@@ -3,6 +3,7 @@ package io.coordinate.cli;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code coordinate dev}: embedded broker + topics + app in one process, for development and demos. */
@@ -16,14 +17,17 @@ final class DevCommand implements Callable<Integer> {
   @Option(names = "--http-port", defaultValue = "8080", description = "HTTP API port, 0 = any free (default: ${DEFAULT-VALUE})")
   int httpPort;
 
+  @Mixin HttpOptions http;
+
   @Option(names = "--data-dir", defaultValue = "./data",
       description = "Holds kafka/ (broker log) and streams/ (state stores); relative to the working directory (default: ${DEFAULT-VALUE})")
   Path dataDir;
 
   @Override
   public Integer call() throws Exception {
-    DevEnvironment env = DevEnvironment.start(kafkaPort, httpPort, dataDir);
-    CoordinateCli.serveUntilSignalled(env, env.readyLine(), System.out);
+    DevEnvironment env = DevEnvironment.start(kafkaPort, httpPort, dataDir, http::apply);
+    CoordinateCli.serveUntilSignalled(env,
+        CoordinateCli.readyLine(env.bootstrapServers(), http.localHost(), env.httpPort()), System.out);
     return 0;
   }
 }

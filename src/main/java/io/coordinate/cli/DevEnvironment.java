@@ -4,7 +4,6 @@ import io.coordinate.app.AppConfig;
 import io.coordinate.app.CoordinateApplication;
 import io.coordinate.broker.EmbeddedKafkaBroker;
 import java.nio.file.Path;
-import java.util.Optional;
 import java.util.function.UnaryOperator;
 
 /**
@@ -44,7 +43,7 @@ public final class DevEnvironment implements AutoCloseable {
     try {
       AppConfig config =
           customize.apply(AppConfig.defaults(broker.bootstrapServers(), httpPort, dataDir.resolve("streams")));
-      CoordinateApplication app = AppLauncher.start(config, Optional.empty());
+      CoordinateApplication app = AppLauncher.start(config);
       return new DevEnvironment(broker, app, config);
     } catch (RuntimeException | InterruptedException e) {
       broker.close();
@@ -73,7 +72,8 @@ public final class DevEnvironment implements AutoCloseable {
   }
 
   public String readyLine() {
-    return CoordinateCli.readyLine(bootstrapServers(), httpPort());
+    String host = HttpOptions.isWildcard(config.httpBindHost()) ? AppConfig.DEFAULT_HTTP_HOST : config.httpBindHost();
+    return CoordinateCli.readyLine(bootstrapServers(), host, httpPort());
   }
 
   /** App first (it commits offsets and flushes state to the broker), then the broker. */

@@ -2,27 +2,37 @@ package io.coordinate.cli;
 
 import io.coordinate.app.AppConfig;
 import io.coordinate.app.CoordinateApplication;
+import io.coordinate.app.KafkaClientSettings;
 import java.nio.file.Path;
-import java.util.Optional;
+import java.util.Map;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** {@code coordinate run}: the app against an existing cluster (production, docker-compose). */
 @Command(name = "run",
     description = "Create missing topics and run the app against an existing Kafka cluster.")
 public final class RunCommand implements Callable<Integer> {
 
+  @Spec CommandSpec spec;
+
   @Option(names = "--bootstrap-servers", required = true, paramLabel = "HOST:PORT[,HOST:PORT]",
       description = "Kafka bootstrap servers")
   String bootstrapServers;
 
+  @Option(names = "--kafka-config", paramLabel = "FILE",
+      description = "Java .properties file of Kafka client settings (security.protocol, sasl.*, ssl.*) given to "
+          + "every Kafka client of the app (default: none, plaintext)")
+  Path kafkaConfig;
+
   @Option(names = "--http-port", defaultValue = "8080", description = "HTTP API port (default: ${DEFAULT-VALUE})")
   int httpPort;
 
-  @Option(names = "--http-host", defaultValue = "127.0.0.1",
-      description = "Host name other instances use to reach this one's HTTP API (default: ${DEFAULT-VALUE})")
-  String httpHost;
+  @Mixin HttpOptions http;
 
   @Option(names = "--data-dir", defaultValue = "./data",
       description = "Holds streams/ (state stores); relative to the working directory (default: ${DEFAULT-VALUE})")
@@ -35,20 +45,36 @@ public final class RunCommand implements Callable<Integer> {
   @Option(names = "--topic-prefix", defaultValue = "", description = "Prefix of every topic name (default: none)")
   String topicPrefix;
 
-  @Option(names = "--replication-factor",
-      description = "Replication factor of topics created here (default: the value in topics/, 1, for dev)")
-  Short replicationFactor;
+  @Option(names = "--replication-factor", defaultValue = "0",
+      description = "Replication factor of the topics the app creates, its changelog included (default: the value "
+          + "in topics/, 1, for dev; the broker's default for the changelog)")
+  int replicationFactor;
+
+  @Option(names = "--min-insync-replicas", defaultValue = "0",
+      description = "min.insync.replicas of the topics the app creates, its changelog included (default: the "
+          + "broker's)")
+  int minInsyncReplicas;
 
   /** The app's settings from the options; public so a test can check docker-compose's command. */
   public AppConfig config() {
-    return new AppConfig(bootstrapServers, applicationId, httpHost, httpPort, dataDir.resolve("streams"),
-        topicPrefix, AppConfig.DEFAULT_COMMIT_INTERVAL_MS, AppConfig.DEFAULT_PUNCTUATE_INTERVAL_MS);
+    if (replicationFactor < 0 || replicationFactor > Short.MAX_VALUE || minInsyncReplicas < 0
+        || (replicationFactor > 0 && minInsyncReplicas > replicationFactor)) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--replication-factor must be in 1.."
+          + Short.MAX_VALUE + ", --min-insync-replicas >= 1 and at most the replication factor");
+    }
+    Map<String, String> clientProperties = kafkaConfig == null ? Map.of() : KafkaClientSettings.load(kafkaConfig);
+    AppConfig config = new AppConfig(bootstrapServers, applicationId, AppConfig.DEFAULT_HTTP_HOST, httpPort,
+        dataDir.resolve("streams"), topicPrefix, AppConfig.DEFAULT_COMMIT_INTERVAL_MS,
+        AppConfig.DEFAULT_PUNCTUATE_INTERVAL_MS);
+    return http.apply(config).withKafkaProperties(clientProperties)
+        .withReplication(replicationFactor, minInsyncReplicas);
   }
 
   @Override
   public Integer call() throws Exception {
-    CoordinateApplication app = AppLauncher.start(config(), Optional.ofNullable(replicationFactor));
-    CoordinateCli.serveUntilSignalled(app, CoordinateCli.readyLine(bootstrapServers, app.httpPort()), System.out);
+    CoordinateApplication app = AppLauncher.start(config());
+    CoordinateCli.serveUntilSignalled(app,
+        CoordinateCli.readyLine(bootstrapServers, http.localHost(), app.httpPort()), System.out);
     return 0;
   }
 }

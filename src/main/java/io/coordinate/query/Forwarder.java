@@ -17,7 +17,8 @@ import java.util.concurrent.CompletionException;
 /**
  * Talks to the other instances: relays a GET to the namespace's owner, and collects their local namespace
  * lists. A forwarded request carries {@link #FORWARDED_HEADER} so it is never forwarded a second time (two
- * instances with stale metadata would otherwise bounce it back and forth).
+ * instances with stale metadata would otherwise bounce it back and forth). With a token configured, every request
+ * to another instance carries it: the instances of one application share one token.
  */
 final class Forwarder {
 
@@ -25,9 +26,12 @@ final class Forwarder {
 
   private final HttpClient client;
   private final Duration timeout;
+  private final BearerToken token;
 
-  Forwarder(Duration timeout) {
+  /** @param token sent along to the other instances; null: none */
+  Forwarder(Duration timeout, BearerToken token) {
     this.timeout = timeout;
+    this.token = token;
     this.client = HttpClient.newBuilder().connectTimeout(timeout).version(HttpClient.Version.HTTP_1_1).build();
   }
 
@@ -89,6 +93,10 @@ final class Forwarder {
   }
 
   private HttpRequest request(URI uri) {
-    return HttpRequest.newBuilder(uri).timeout(timeout).header(FORWARDED_HEADER, "1").GET().build();
+    HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(timeout).header(FORWARDED_HEADER, "1");
+    if (token != null) {
+      request.header(BearerToken.HEADER, token.headerValue());
+    }
+    return request.GET().build();
   }
 }

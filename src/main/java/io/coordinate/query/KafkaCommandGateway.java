@@ -54,9 +54,17 @@ public final class KafkaCommandGateway implements CommandGateway {
   private volatile boolean running = true;
 
   public KafkaCommandGateway(String bootstrapServers, TopicNames topics) {
+    this(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers), topics);
+  }
+
+  /**
+   * @param clientProperties what every client of the app starts from: bootstrap servers and the TLS and SASL
+   *     settings ({@code io.coordinate.app.KafkaClientSettings.base})
+   */
+  public KafkaCommandGateway(Map<String, Object> clientProperties, TopicNames topics) {
     this.topics = topics;
-    this.producer = new KafkaProducer<>(producerConfig(bootstrapServers));
-    this.consumer = new KafkaConsumer<>(consumerConfig(bootstrapServers));
+    this.producer = new KafkaProducer<>(producerConfig(clientProperties));
+    this.consumer = new KafkaConsumer<>(consumerConfig(clientProperties));
     try {
       List<TopicPartition> partitions = new ArrayList<>();
       for (PartitionInfo info : consumer.partitionsFor(topics.replies())) {
@@ -157,9 +165,9 @@ public final class KafkaCommandGateway implements CommandGateway {
     waiting.clear();
   }
 
-  private static Properties producerConfig(String bootstrapServers) {
+  private static Properties producerConfig(Map<String, Object> clientProperties) {
     Properties props = new Properties();
-    props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+    props.putAll(clientProperties);
     props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
     props.put(ProducerConfig.ACKS_CONFIG, "all");
     props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
@@ -168,9 +176,9 @@ public final class KafkaCommandGateway implements CommandGateway {
     return props;
   }
 
-  private static Properties consumerConfig(String bootstrapServers) {
+  private static Properties consumerConfig(Map<String, Object> clientProperties) {
     Properties props = new Properties();
-    props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+    props.putAll(clientProperties);
     props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
     props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");

@@ -25,6 +25,11 @@ final class QueryError extends RuntimeException {
     return new QueryError(400, code, message, false);
   }
 
+  /** 401: a mutation without the configured bearer token ({@link BearerToken}). */
+  static QueryError unauthorized(String message) {
+    return new QueryError(401, "unauthorized", message, false);
+  }
+
   /** 503 with {@code Retry-After}: the state is moving (a rebalance); the client asks again instead of us waiting. */
   static QueryError unavailable(String message) {
     return new QueryError(503, "unavailable", message, true);

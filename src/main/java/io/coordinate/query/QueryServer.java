@@ -40,6 +40,7 @@ public final class QueryServer implements AutoCloseable {
   static final Duration FORWARD_TIMEOUT = Duration.ofSeconds(10);
 
   private static final Logger LOG = LoggerFactory.getLogger(QueryServer.class);
+  static final String LOOPBACK = "127.0.0.1";
   private static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
 
   private final NamespaceLocator locator;
@@ -47,6 +48,7 @@ public final class QueryServer implements AutoCloseable {
   private final PrometheusMeterRegistry registry;
   private final LongSupplier clock;
   private final Duration commandTimeout;
+  private final BearerToken token;
   private HttpMetrics metrics;
   private Javalin app;
 
@@ -57,6 +59,13 @@ public final class QueryServer implements AutoCloseable {
   /** @param clock epoch millis: the "now" at which statuses and expiries are shown */
   public QueryServer(NamespaceLocator locator, CommandGateway gateway, PrometheusMeterRegistry registry,
       LongSupplier clock, Duration commandTimeout) {
+    this(locator, gateway, registry, clock, commandTimeout, null);
+  }
+
+  /** @param token when not null, every mutation needs {@code Authorization: Bearer <token>} */
+  public QueryServer(NamespaceLocator locator, CommandGateway gateway, PrometheusMeterRegistry registry,
+      LongSupplier clock, Duration commandTimeout, String token) {
+    this.token = token == null ? null : new BearerToken(token);
     this.locator = locator;
     this.gateway = gateway;
     this.registry = registry;
@@ -64,13 +73,18 @@ public final class QueryServer implements AutoCloseable {
     this.commandTimeout = commandTimeout;
   }
 
-  /** Starts serving on {@code port} (0 = any free port; see {@link #port()}). */
-  public synchronized QueryServer start(int port) {
+  /** Starts serving on {@code port} of the loopback address (0 = any free port; see {@link #port()}). */
+  public QueryServer start(int port) {
+    return start(LOOPBACK, port);
+  }
+
+  /** Starts serving on {@code port} of {@code host} (an address of this machine, or 0.0.0.0 / :: for all). */
+  public synchronized QueryServer start(String host, int port) {
     if (app != null) {
       throw new IllegalStateException("already started");
     }
     metrics = new HttpMetrics(registry);
-    Forwarder forwarder = new Forwarder(FORWARD_TIMEOUT);
+    Forwarder forwarder = new Forwarder(FORWARD_TIMEOUT, token);
     NamespaceRouter router = new NamespaceRouter(locator, forwarder, clock);
     app = Javalin.create(config -> {
       config.showJavalinBanner = false;
@@ -81,6 +95,9 @@ public final class QueryServer implements AutoCloseable {
               UriCompliance.Violation.AMBIGUOUS_PATH_SEGMENT, UriCompliance.Violation.AMBIGUOUS_PATH_ENCODING)));
       config.requestLogger.http(metrics::record);
       config.router.mount(routes -> {
+        if (token != null) {
+          routes.before(token::authorize);
+        }
         new NamespaceRoutes(locator, forwarder).register(routes, router);
         WorkSpecRoutes.register(routes, router);
         WorkUnitRoutes.register(routes, router);
@@ -91,7 +108,7 @@ public final class QueryServer implements AutoCloseable {
         errors(routes);
       });
     });
-    app.start(port);
+    app.start(host, port);
     return this;
   }
 

@@ -1,10 +1,12 @@
 package io.coordinate.streams;
 
 import io.coordinate.app.AppConfig;
+import io.coordinate.app.KafkaClientSettings;
 import io.coordinate.protocol.RecordLimit;
 import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.streams.StreamsConfig;
 
 /** The Kafka Streams settings of the app; each one that differs from Kafka's default says why. */
@@ -44,8 +46,19 @@ public final class StreamsSettings {
 
   public static Properties of(AppConfig config) {
     Properties props = new Properties();
+    // Bootstrap servers and the client properties of --kafka-config (TLS, SASL) as plain keys: Kafka Streams gives
+    // them to each of its clients, producer, consumers and admin alike. The app's own settings below win.
+    props.putAll(KafkaClientSettings.base(config));
     props.put(StreamsConfig.APPLICATION_ID_CONFIG, config.applicationId());
-    props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
+    // The changelog is the state: without these it gets the broker's defaults, which a cluster sized for
+    // replication may not have (default.replication.factor is 1 unless set).
+    if (config.replicationFactor() > 0) {
+      props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, config.replicationFactor());
+    }
+    if (config.minInsyncReplicas() > 0) {
+      props.put(StreamsConfig.topicPrefix(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG),
+          String.valueOf(config.minInsyncReplicas()));
+    }
     // Exactly-once: a command's state change, its replies, assignments and events commit together.
     props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
     // Under exactly-once an output is visible only after its commit. The app's processor decides when to commit

@@ -92,6 +92,9 @@ class DockerComposeTest {
     assertThat(config.bootstrapServers()).isEqualTo("kafka:9092");
     assertThat(config.httpPort()).isEqualTo(8080);
     assertThat(config.httpHost()).isEqualTo("app"); // the compose service name other instances resolve
+    // the container's loopback address is its own: the published port reaches only a wildcard bind
+    assertThat(config.httpBindHost()).isEqualTo("0.0.0.0");
+    assertThat(app.get("environment").get("COORDINATE_HTTP_TOKEN").asText()).isEqualTo("${COORDINATE_HTTP_TOKEN:-}");
     assertThat(config.applicationId()).isEqualTo("coordinate");
     assertThat(config.topicPrefix()).isEmpty();
     assertThat(config.stateDir()).isEqualTo(Paths.get("/var/lib/coordinate/streams"));
@@ -104,7 +107,7 @@ class DockerComposeTest {
     String dockerfile = Files.readString(Paths.get("Dockerfile"));
     assertThat(dockerfile).contains("FROM maven:").contains("COPY topics ./topics")
         .contains("\"io.coordinate.cli.CoordinateCli\"]")
-        .contains("CMD [\"run\", \"--bootstrap-servers\", \"kafka:9092\"");
+        .contains("CMD [\"run\", \"--bootstrap-servers\", \"kafka:9092\", \"--http-host\", \"0.0.0.0\"");
   }
 
   /** Runs the service's bash script (after compose's "$$" → "$") with a stub kafka-topics.sh that logs its args. */

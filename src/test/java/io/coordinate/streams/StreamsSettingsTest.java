@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.coordinate.app.AppConfig;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.streams.StreamsConfig;
 import org.junit.jupiter.api.Test;
@@ -64,5 +65,34 @@ class StreamsSettingsTest {
   @Test
   void aTaskProcessesItsCommandsWithoutWaitingForTheEmptyChainedTopic() {
     assertThat(new StreamsConfig(props).getLong(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG)).isEqualTo(-1L);
+  }
+
+  private static final Map<String, String> SASL = Map.of("security.protocol", "SASL_SSL", "sasl.mechanism", "PLAIN",
+      "sasl.jaas.config", "org.apache.kafka.common.security.plain.PlainLoginModule required username=\"u\" "
+          + "password=\"p\";", "ssl.truststore.location", "/etc/kafka/truststore.jks");
+
+  @Test
+  void theClientPropertiesReachEveryClientOfKafkaStreams() {
+    StreamsConfig streams = new StreamsConfig(StreamsSettings.of(
+        AppConfig.defaults("broker:9093", 8080, Path.of("/var/lib/coordinate")).withKafkaProperties(SASL)));
+    for (Map<String, Object> client : java.util.List.of(streams.getProducerConfigs("p"),
+        streams.getMainConsumerConfigs("g", "c", 0), streams.getRestoreConsumerConfigs("r"),
+        streams.getAdminConfigs("a"))) {
+      assertThat(client).containsAllEntriesOf(SASL).containsEntry("bootstrap.servers", "broker:9093");
+    }
+  }
+
+  @Test
+  void theReplicationFactorAndMinInSyncReplicasReachTheInternalTopics() {
+    StreamsConfig streams = new StreamsConfig(StreamsSettings.of(
+        AppConfig.defaults("broker:9093", 8080, Path.of("/var/lib/coordinate")).withReplication(3, 2)));
+    assertThat(streams.getInt(StreamsConfig.REPLICATION_FACTOR_CONFIG)).isEqualTo(3);
+    assertThat(streams.originalsWithPrefix(StreamsConfig.TOPIC_PREFIX)).isEqualTo(Map.of("min.insync.replicas", "2"));
+  }
+
+  @Test
+  void unsetReplicationLeavesTheBrokersDefaults() {
+    assertThat(new StreamsConfig(props).getInt(StreamsConfig.REPLICATION_FACTOR_CONFIG)).isEqualTo(-1);
+    assertThat(new StreamsConfig(props).originalsWithPrefix(StreamsConfig.TOPIC_PREFIX)).isEmpty();
   }
 }

@@ -1,5 +1,10 @@
 package io.coordinate.streams.topics;
 
+import io.coordinate.app.KafkaUnreachableException;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,10 +17,13 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ListTopicsOptions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.utils.Utils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,29 +34,65 @@ import org.slf4j.LoggerFactory;
  * that differs from the definition is only logged. Several instances may bootstrap at once, so a concurrent
  * creation ({@link TopicExistsException}) is fine. Returns once every topic is described with a leader for each
  * partition, because a freshly created topic is not immediately usable by clients.
+ *
+ * <p>A cluster that does not answer fails fast, with a {@link KafkaUnreachableException} naming the address: first
+ * a plain TCP connection to the bootstrap addresses (no Kafka client, so no retry warnings in the log), then the
+ * first Admin call with a timeout of its own, which also catches a TLS or SASL refusal.
  */
 public final class TopicBootstrapper {
 
   public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
+  /** How long the first Admin call may wait for the cluster; with {@link #PROBE_TIMEOUT}, under 30 s. */
+  static final Duration REACH_TIMEOUT = Duration.ofSeconds(15);
+  /** How long the TCP probe may try the bootstrap addresses, all together. */
+  static final Duration PROBE_TIMEOUT = Duration.ofSeconds(10);
+  private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(5);
   private static final Logger log = LoggerFactory.getLogger(TopicBootstrapper.class);
 
   private final Admin admin;
   private final Duration timeout;
+  private final String address;
 
   public TopicBootstrapper(Admin admin) {
     this(admin, DEFAULT_TIMEOUT);
   }
 
   public TopicBootstrapper(Admin admin, Duration timeout) {
+    this(admin, timeout, "the configured bootstrap servers");
+  }
+
+  private TopicBootstrapper(Admin admin, Duration timeout, String address) {
     this.admin = admin;
     this.timeout = timeout;
+    this.address = address;
   }
 
   /** Opens a short-lived admin client on {@code bootstrapServers}; returns the (prefixed) names it created. */
   public static List<String> ensureTopics(String bootstrapServers, String prefix, List<TopicDefinition> definitions)
       throws InterruptedException {
-    try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
-      return new TopicBootstrapper(admin).ensureTopics(prefix, definitions);
+    return ensureTopics(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers), prefix, definitions);
+  }
+
+  /**
+   * As {@link #ensureTopics(String, String, List)}, with an admin client of these properties (those of
+   * {@code io.coordinate.app.KafkaClientSettings.base}: bootstrap servers, TLS, SASL).
+   *
+   * @throws KafkaUnreachableException when the cluster does not answer
+   */
+  public static List<String> ensureTopics(Map<String, Object> clientProperties, String prefix,
+      List<TopicDefinition> definitions) throws InterruptedException {
+    String bootstrapServers = String.valueOf(clientProperties.get(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG));
+    probe(bootstrapServers, PROBE_TIMEOUT);
+    Admin admin;
+    try {
+      admin = Admin.create(clientProperties);
+    } catch (KafkaException e) { // a bootstrap address that does not resolve, a bad security setting
+      throw new KafkaUnreachableException(bootstrapServers, rootMessage(e), e);
+    }
+    try {
+      return new TopicBootstrapper(admin, DEFAULT_TIMEOUT, bootstrapServers).ensureTopics(prefix, definitions);
+    } finally {
+      admin.close(CLOSE_TIMEOUT);
     }
   }
 
@@ -57,7 +101,7 @@ public final class TopicBootstrapper {
     long deadline = System.nanoTime() + timeout.toNanos();
     Map<String, TopicDefinition> byName = definitions.stream()
         .collect(Collectors.toMap(d -> d.prefixedName(prefix), Function.identity()));
-    Set<String> existing = get(admin.listTopics().names(), deadline, "list topics");
+    Set<String> existing = listTopics();
 
     List<NewTopic> missing = byName.entrySet().stream()
         .filter(e -> !existing.contains(e.getKey()))
@@ -82,6 +126,63 @@ public final class TopicBootstrapper {
     }
     awaitUsable(byName, deadline);
     return List.copyOf(created);
+  }
+
+  /** The first call: its own timeout, so that a silent cluster fails in seconds, not after the API's 60 s. */
+  private Set<String> listTopics() throws InterruptedException {
+    ListTopicsOptions options = new ListTopicsOptions().timeoutMs((int) REACH_TIMEOUT.toMillis());
+    try {
+      return admin.listTopics(options).names().get();
+    } catch (ExecutionException e) {
+      throw new KafkaUnreachableException(address, rootMessage(e.getCause()), e.getCause());
+    }
+  }
+
+  /**
+   * Connects to the bootstrap addresses, one after the other, until one accepts; throws when none does within
+   * {@code timeout}. Addresses Kafka cannot parse are left to the Admin client, which names them.
+   */
+  static void probe(String bootstrapServers, Duration timeout) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    String reason = null;
+    for (String server : bootstrapServers.split(",")) {
+      String host = Utils.getHost(server.trim());
+      Integer port = Utils.getPort(server.trim());
+      if (host == null || port == null) {
+        return;
+      }
+      InetAddress[] addresses;
+      try {
+        addresses = InetAddress.getAllByName(host);
+      } catch (IOException e) {
+        reason = "unknown host " + host;
+        continue;
+      }
+      for (InetAddress address : addresses) {
+        long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+        if (left <= 0) {
+          throw new KafkaUnreachableException(bootstrapServers,
+              "no connection within " + timeout.toSeconds() + " s" + (reason == null ? "" : " (" + reason + ")"), null);
+        }
+        try (Socket socket = new Socket()) {
+          socket.connect(new InetSocketAddress(address, port), (int) Math.min(left, Integer.MAX_VALUE));
+          return;
+        } catch (IOException e) {
+          reason = e.getMessage() + " (" + address.getHostAddress() + ":" + port + ")";
+        }
+      }
+    }
+    if (reason != null) {
+      throw new KafkaUnreachableException(bootstrapServers, reason, null);
+    }
+  }
+
+  private static String rootMessage(Throwable e) {
+    Throwable root = e;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    return root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
   }
 
   /** Polls until every topic is described and each partition has a leader. */

@@ -92,6 +92,13 @@ public record TopicDefinition(String name, int partitions, short replicationFact
     return new TopicDefinition(name, partitions, factor, configs);
   }
 
+  /** The same topic with one more topic-level config (or another value for it). */
+  public TopicDefinition withConfig(String key, String value) {
+    Map<String, String> more = new TreeMap<>(configs);
+    more.put(key, value);
+    return new TopicDefinition(name, partitions, replicationFactor, more);
+  }
+
   private static Properties read(Reader reader) throws IOException {
     Properties props = new Properties();
     props.load(reader);

@@ -1,0 +1,80 @@
+package io.coordinate.cli;
+
+import io.coordinate.app.AppConfig;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Option;
+
+/** Where the HTTP API listens, the name others reach it by, and its token: options of {@code dev} and {@code run}. */
+final class HttpOptions {
+
+  /** The token's environment variable: unlike an option, it does not show in the process list. */
+  static final String TOKEN_ENV = "COORDINATE_HTTP_TOKEN";
+
+  private static final Logger LOG = LoggerFactory.getLogger(HttpOptions.class);
+
+  @Option(names = "--http-host", defaultValue = AppConfig.DEFAULT_HTTP_HOST, paramLabel = "ADDRESS",
+      description = "Address the HTTP API listens on; 0.0.0.0 (or ::) for every interface (default: ${DEFAULT-VALUE}, "
+          + "this machine only)")
+  String bindHost;
+
+  @Option(names = "--advertised-host", paramLabel = "HOST",
+      description = "Host name other instances use to reach this one's HTTP API (default: --http-host, or this "
+          + "machine's host name when that is 0.0.0.0 or ::)")
+  String advertisedHost;
+
+  @Option(names = "--http-token", paramLabel = "TOKEN",
+      description = "Every HTTP request but GET and HEAD then needs 'Authorization: Bearer TOKEN' (default: the "
+          + "environment variable " + TOKEN_ENV + ", else none). Prefer the variable: options show in ps.")
+  String token;
+
+  /** Reads the environment; a test gives a map instead. */
+  Function<String, String> environment = System::getenv;
+
+  AppConfig apply(AppConfig config) {
+    return config.withHttp(bindHost, advertisedHost(), token());
+  }
+
+  /** The option, else the environment variable; blank means none. */
+  String token() {
+    String value = token != null ? token : environment.apply(TOKEN_ENV);
+    return value == null || value.isBlank() ? null : value;
+  }
+
+  String advertisedHost() {
+    if (advertisedHost != null) {
+      return advertisedHost;
+    }
+    if (!isWildcard(bindHost)) {
+      return bindHost;
+    }
+    try {
+      return InetAddress.getLocalHost().getHostName();
+    } catch (UnknownHostException e) {
+      LOG.warn("this machine's host name is unknown ({}); other instances cannot forward queries here: set "
+          + "--advertised-host", e.getMessage());
+      return AppConfig.DEFAULT_HTTP_HOST;
+    }
+  }
+
+  /** Where a client on this machine reaches the API: the bind address, or the loopback one for a wildcard. */
+  String localHost() {
+    return isWildcard(bindHost) ? AppConfig.DEFAULT_HTTP_HOST : bindHost;
+  }
+
+  /** 0.0.0.0, ::, [::] and the like: every interface. Only literals: a name is never looked up here. */
+  static boolean isWildcard(String host) {
+    String literal = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+    if (!literal.matches("[0-9.:]+")) {
+      return false;
+    }
+    try {
+      return InetAddress.getByName(literal).isAnyLocalAddress();
+    } catch (UnknownHostException e) {
+      return false;
+    }
+  }
+}
