@@ -96,7 +96,7 @@ public final class EngineLifecycleBenchmark {
         unit.put("priority", i % 10);
         unit.putObject("data").put("i", i);
       }
-      add.put("reply_to", "bench").put("request_id", "a-" + first);
+      add.put("reply_to", "bench").put("request_id", "a-" + round + "-" + first);
       addNanos += timed(engine, now, add).nanos;
     }
     long requestNanos = 0;
@@ -106,7 +106,8 @@ public final class EngineLifecycleBenchmark {
     ArrayDeque<JsonNode> outstanding = new ArrayDeque<>();
     for (int worker = 0; done < units; worker = (worker + 1) % 8) {
       while (requested < units && outstanding.size() < inflight) {
-        ObjectNode request = command("request_attempts").put("worker", "w" + worker).put("count", batch);
+        ObjectNode request = command("request_attempts").put("worker", "w" + worker).put("count", batch)
+            .put("request_id", "q-" + round + "-" + requested); // as the lifecycle's workers send it
         Timed assigned = timed(engine, now, request);
         requestNanos += assigned.nanos;
         JsonNode attempts = parse(assigned.result.assignments().get(0).json()).get("attempts");
@@ -122,7 +123,7 @@ public final class EngineLifecycleBenchmark {
       for (JsonNode attempt : attempts) {
         items.addObject().set("attempt_id", attempt.get("attempt_id"));
       }
-      finish.put("reply_to", "bench").put("request_id", "f-" + done);
+      finish.put("reply_to", "bench").put("request_id", "f-" + round + "-" + done);
       finishNanos += timed(engine, now, finish).nanos;
       done += attempts.size();
     }

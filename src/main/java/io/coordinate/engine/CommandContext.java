@@ -3,6 +3,7 @@ package io.coordinate.engine;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.coordinate.engine.handlers.Chaining;
 import io.coordinate.engine.replication.Replication;
+import io.coordinate.engine.state.Answer;
 import io.coordinate.engine.state.CoordinateState;
 import io.coordinate.protocol.Command;
 import java.util.random.RandomGenerator;
@@ -17,6 +18,8 @@ public final class CommandContext {
   private final RandomGenerator random;
   private Family family;
   private Replication replication;
+  /** What the answer is made of, when a handler says (see {@link #answerIsAttempt}); else the reply's result. */
+  private Answer answer;
 
   CommandContext(Command command, long now, CoordinateState state, Output output, RandomGenerator random) {
     this.command = command;
@@ -61,6 +64,24 @@ public final class CommandContext {
       replication = new Replication(family(), record -> output.result(namespace(), record));
     }
     return replication;
+  }
+
+  /**
+   * The answer is the view of this attempt (an attempt command's): a repeat of the command's {@code request_id}
+   * writes the view again rather than the engine keeping its JSON.
+   */
+  public void answerIsAttempt(long seq) {
+    answer = Answer.attempt(0, seq);
+  }
+
+  /** The answer is the assignment of these attempts ({@code request_attempts}), in this order. */
+  public void answerIsAssignment(long[] seqs) {
+    answer = Answer.attempts(0, seqs);
+  }
+
+  /** What a handler said its answer is made of, or null. */
+  Answer answer() {
+    return answer;
   }
 
   /** Emits an assignment (keyed by worker, its JSON written already) for {@code request_attempts}. */

@@ -1,6 +1,8 @@
 package io.coordinate.engine;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.NullNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.coordinate.engine.handlers.AttemptCommands;
 import io.coordinate.engine.handlers.BatchCommands;
 import io.coordinate.engine.handlers.Chaining;
@@ -11,6 +13,7 @@ import io.coordinate.engine.handlers.WorkUnitCommands;
 import io.coordinate.engine.handlers.WorkerCommands;
 import io.coordinate.engine.handlers.ReplicationCommands;
 import io.coordinate.engine.replication.Replication;
+import io.coordinate.engine.state.Answer;
 import io.coordinate.engine.state.AttemptRecord;
 import io.coordinate.engine.state.AttemptStatus;
 import io.coordinate.engine.state.CoordinateState;
@@ -23,11 +26,15 @@ import io.coordinate.engine.state.UnitRef;
 import io.coordinate.engine.state.UnitStatus;
 import io.coordinate.engine.state.WorkUnitRecord;
 import io.coordinate.engine.state.WriteBuffer;
+import io.coordinate.engine.view.StateViews;
 import io.coordinate.protocol.Command;
 import io.coordinate.protocol.CommandRejection;
+import io.coordinate.protocol.CommandType;
 import io.coordinate.protocol.ErrorCode;
 import io.coordinate.protocol.RecordLimit;
+import io.coordinate.protocol.Json;
 import io.coordinate.protocol.Replies;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.random.RandomGenerator;
 
@@ -40,6 +47,15 @@ public final class Engine {
 
   /** How many due expiries/releases one punctuation applies; the rest wait for the next one. */
   public static final int TIME_STEP_BATCH = 1000;
+
+  /**
+   * How long the answer of a command with a {@code request_id} is kept: a repeat of the id within this time gets the
+   * first answer again and changes nothing (docs/reference.md, "Repeated commands").
+   */
+  public static final long ANSWER_WINDOW_MILLIS = 10 * 60 * 1000;
+
+  /** A result larger than this (as JSON) is kept as its scalar fields only: the changelog record stays small. */
+  static final int MAX_KEPT_RESULT_BYTES = 64 * 1024;
 
   private final KeyValueStore store;
   private final RandomGenerator random;
@@ -76,13 +92,31 @@ public final class Engine {
     state.setListener(new EventRecorder(output));
     CommandRejection rejection = null;
     OutRecord reply = null;
+    String requester = requester(command);
     try {
+      if (requester != null) {
+        Answer first =
+            state.answer(command.namespace(), requester, command.type().wireName(), command.requestId(), now);
+        if (first != null) {
+          repeat(command, requester, first, state, output, now);
+          buffer.discard(); // read only: nothing to commit
+          hints.discard();
+          started.discard();
+          return merge(timeStep, output.toResult(null));
+        }
+      }
       CommandHandler handler = registry.handler(command.type());
       if (handler == null) {
         throw new CommandRejection(ErrorCode.UNKNOWN_COMMAND, "no handler for " + command.type().wireName());
       }
       state.ensureNamespace(command.namespace(), now);
-      JsonNode result = handler.handle(new CommandContext(command, now, state, output, random));
+      CommandContext ctx = new CommandContext(command, now, state, output, random);
+      JsonNode result = handler.handle(ctx);
+      if (requester != null) {
+        Answer answer = ctx.answer() != null ? ctx.answer() : Answer.result(0, keptResult(result));
+        state.recordAnswer(command.namespace(), requester, command.type().wireName(), command.requestId(),
+            answer.expiringAt(now + ANSWER_WINDOW_MILLIS));
+      }
       state.flush();
       if (command.replyTo() != null) {
         reply = new OutRecord(command.replyTo(), Replies.ok(command.requestId(), result));
@@ -128,6 +162,61 @@ public final class Engine {
     output.checkRecordSizes(reply);
   }
 
+  /**
+   * Who a {@code request_id} belongs to, for keeping answers apart: the worker of a {@code request_attempts} (its
+   * assignment goes to the worker), the {@code reply_to} of any other command. Null when the command has no
+   * {@code request_id} or no requester: its answer is not kept, and a repeat of it runs again.
+   */
+  private static String requester(Command command) {
+    if (command.requestId() == null) {
+      return null;
+    }
+    if (command.type() == CommandType.REQUEST_ATTEMPTS) {
+      JsonNode worker = command.get("worker");
+      return worker != null && worker.isTextual() ? worker.textValue() : null;
+    }
+    return command.replyTo();
+  }
+
+  /** The first answer again, written from what was kept ({@link Answer}); reads only. */
+  private static void repeat(Command command, String requester, Answer first, CoordinateState state, Output output,
+      long now) throws CommandRejection {
+    String ns = command.namespace();
+    JsonNode result = switch (first.kind()) {
+      case RESULT -> Json.parse(new String(first.resultJson(), StandardCharsets.UTF_8));
+      case ATTEMPT -> {
+        AttemptRecord attempt = state.attempt(ns, first.attemptSeq());
+        yield attempt == null ? NullNode.getInstance() : new StateViews(state, ns, now).attempt(attempt);
+      }
+      case ATTEMPTS -> {
+        OutRecord record = output.assignment(requester,
+            RequestAttemptsHandler.assignment(state, ns, requester, command.requestId(), first.attemptSeqs()));
+        yield command.replyTo() == null ? null : record.value();
+      }
+    };
+    if (command.replyTo() != null) {
+      output.reply(command.replyTo(), Replies.ok(command.requestId(), result));
+    }
+  }
+
+  /**
+   * A result's JSON as kept for repeats: whole, or beyond {@link #MAX_KEPT_RESULT_BYTES} its scalar fields only (an
+   * {@code add_work_units} of thousands of units lists every name: a repeat says how many were added, not which).
+   */
+  static byte[] keptResult(JsonNode result) {
+    byte[] json = Json.bytes(result == null ? NullNode.getInstance() : result);
+    if (json.length <= MAX_KEPT_RESULT_BYTES) {
+      return json;
+    }
+    ObjectNode summary = Json.object();
+    result.fields().forEachRemaining(field -> {
+      if (field.getValue().isValueNode() && field.getValue().toString().length() <= 1024) {
+        summary.set(field.getKey(), field.getValue());
+      }
+    });
+    return Json.bytes(summary);
+  }
+
   /** The units this engine knows as started (see {@link StartedUnits}): for checks against the store's. */
   StartedUnits startedUnits() {
     return started;
@@ -169,6 +258,9 @@ public final class Engine {
       } else {
         state.writeUnit(due.namespace(), unit, unit.withStatus(UnitStatus.AVAILABLE));
       }
+    }
+    for (Keys.AnswerKey due : state.dueAnswers(now, limit)) {
+      state.forgetAnswer(due);
     }
     List<Keys.PurgeKey> duePurges = state.duePurges(now, limit);
     for (Keys.PurgeKey due : duePurges) {

@@ -40,6 +40,8 @@ final class AssignmentWriter {
   private final RepeatedText start = new RepeatedText();
   private final RepeatedText expiration = new RepeatedText();
   private int attempts;
+  /** The numbers of the attempts written, in order: what a repeat of the request writes again. */
+  private long[] seqs = new long[16];
 
   AssignmentWriter(String ns, String worker, String requestId, long count) {
     record = new JsonListRecord((int) Math.min(256 + 192 * count, 64 * 1024), header -> {
@@ -54,7 +56,10 @@ final class AssignmentWriter {
   }
 
   void add(AttemptRecord attempt) {
-    attempts++;
+    if (attempts == seqs.length) {
+      seqs = java.util.Arrays.copyOf(seqs, 2 * attempts);
+    }
+    seqs[attempts++] = attempt.seq();
     try {
       out.writeStartObject();
       out.writeFieldName(ATTEMPT_ID);
@@ -73,6 +78,10 @@ final class AssignmentWriter {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  long[] seqs() {
+    return java.util.Arrays.copyOf(seqs, attempts);
   }
 
   boolean isEmpty() {

@@ -40,6 +40,7 @@ public final class AttemptCommands {
     WorkUnitRecord unit = ctx.state().unit(ctx.namespace(), attempt.spec(), attempt.unit());
     if (Replication.isReplica(unit, attempt)) {
       requirePending(attempt, "renew");
+      ctx.answerIsAttempt(attempt.seq());
       return view(ctx).attempt(ctx.replication().renewed(attempt, Times.secondsToMillis(extend), data));
     }
     if (unit == null || !UnitTransitions.isActive(unit, attempt)) {
@@ -48,6 +49,7 @@ public final class AttemptCommands {
     requirePending(attempt, "renew");
     AttemptRecord renewed = attempt.withExpiration(ctx.now() + Times.secondsToMillis(extend), data);
     ctx.state().writeAttempt(ctx.namespace(), attempt, renewed);
+    ctx.answerIsAttempt(attempt.seq());
     return view(ctx).attempt(renewed);
   }
 
@@ -57,6 +59,7 @@ public final class AttemptCommands {
    */
   static JsonNode finish(CommandContext ctx) {
     AttemptRecord attempt = applyFinish(ctx);
+    ctx.answerIsAttempt(attempt.seq());
     return view(ctx).attempt(ctx.state().attempt(ctx.namespace(), attempt.seq()));
   }
 
@@ -67,10 +70,15 @@ public final class AttemptCommands {
 
   /**
    * Finishes the attempt with this id, its data {@code data} (an object; null: the attempt's own): a
-   * {@code finish_attempt}, or an item of a {@code finish_attempts}, whose reply only counts.
+   * {@code finish_attempt}, or an item of a {@code finish_attempts}, whose reply only counts. An attempt finished
+   * already is left as it is: the finish is a repeat (a worker's retry after a lost reply), and answers ok.
    */
   static AttemptRecord applyFinish(CommandContext ctx, String attemptId, JsonNode data) {
     AttemptRecord attempt = Lookups.attempt(ctx, attemptId);
+    if (attempt.status() == AttemptStatus.FINISHED) {
+      data(data, attempt); // a repeat with bad data is still a bad command
+      return attempt;
+    }
     if (attempt.status() != AttemptStatus.PENDING && attempt.status() != AttemptStatus.FAILED) {
       throw notPending(attempt, "finish");
     }
@@ -85,9 +93,17 @@ public final class AttemptCommands {
     return attempt;
   }
 
-  /** Permanent failure of a pending attempt; it stays active, so its unit is failed. */
+  /**
+   * Permanent failure of a pending attempt; it stays active, so its unit is failed. Failing a failed attempt again
+   * is a repeat: it changes nothing and answers ok.
+   */
   static JsonNode fail(CommandContext ctx) {
     AttemptRecord attempt = Lookups.attempt(ctx);
+    ctx.answerIsAttempt(attempt.seq());
+    if (attempt.status() == AttemptStatus.FAILED) {
+      data(ctx, attempt);
+      return view(ctx).attempt(attempt);
+    }
     requirePending(attempt, "fail");
     if (replica(ctx, attempt)) {
       ctx.replication().failed(attempt, data(ctx, attempt));
@@ -97,9 +113,17 @@ public final class AttemptCommands {
     return view(ctx).attempt(ctx.state().attempt(ctx.namespace(), attempt.seq()));
   }
 
-  /** Gives the unit back, to run again not before now + {@code delay}. */
+  /**
+   * Gives the unit back, to run again not before now + {@code delay}. Retrying a retried attempt again is a repeat:
+   * it changes nothing (not even the delay) and answers ok.
+   */
   static JsonNode retry(CommandContext ctx) {
     AttemptRecord attempt = Lookups.attempt(ctx);
+    ctx.answerIsAttempt(attempt.seq());
+    if (attempt.status() == AttemptStatus.RETRYABLE) {
+      data(ctx, attempt);
+      return view(ctx).attempt(attempt);
+    }
     requirePending(attempt, "retry");
     long notBefore = ctx.now() + Times.secondsToMillis(ctx.command().optionalNumber("delay", 0));
     if (replica(ctx, attempt)) {
@@ -113,6 +137,7 @@ public final class AttemptCommands {
   /** Gives the unit back now. Expiring an expired attempt changes nothing. */
   static JsonNode expire(CommandContext ctx) {
     AttemptRecord attempt = Lookups.attempt(ctx);
+    ctx.answerIsAttempt(attempt.seq());
     if (attempt.status() != AttemptStatus.EXPIRED) {
       requirePending(attempt, "expire");
       if (replica(ctx, attempt)) {

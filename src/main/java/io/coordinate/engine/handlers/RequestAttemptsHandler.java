@@ -79,8 +79,24 @@ public final class RequestAttemptsHandler {
       }
     }
     OutRecord record = ctx.assignment(worker, assignment.bytes());
+    ctx.answerIsAssignment(assignment.seqs());
     // the reply repeats the assignment: parsed back only when one is asked for
     return command.replyTo() == null ? null : record.value();
+  }
+
+  /**
+   * The assignment of these attempts again, as they are now (a renewal since shows its new expiration; an attempt
+   * deleted with its unit since is left out): the answer to a repeat of a request's {@code request_id}.
+   */
+  public static byte[] assignment(CoordinateState state, String ns, String worker, String requestId, long[] seqs) {
+    AssignmentWriter assignment = new AssignmentWriter(ns, worker, requestId, seqs.length);
+    for (long seq : seqs) {
+      AttemptRecord attempt = state.attempt(ns, seq);
+      if (attempt != null) {
+        assignment.add(attempt);
+      }
+    }
+    return assignment.bytes();
   }
 
   private static List<SpecLoad> loads(CommandContext ctx) {

@@ -530,6 +530,47 @@ public final class CoordinateState extends StateReader {
     listener.workerChanged(ns, before, after);
   }
 
+  // --- answers kept for repeated request ids ---
+
+  /**
+   * Keeps the answer of a command that carried a {@code request_id} until {@code answer.expiresAt()}, with its entry in
+   * the expiry index; an answer kept under the same key before is replaced, its entry dropped.
+   */
+  public void recordAnswer(String ns, String requester, String type, String requestId, Answer answer) {
+    byte[] key = Keys.answer(ns, requester, type, requestId);
+    byte[] before = store.get(key);
+    if (before != null) {
+      writable.delete(Keys.answerExpiry(Answer.expiresAt(before), ns, requester, type, requestId));
+    }
+    writable.put(key, answer.encode());
+    putAnswerExpiry(new Keys.AnswerKey(answer.expiresAt(), ns, requester, type, requestId));
+  }
+
+  /** The expiry entry of a kept answer, derived again by {@link IndexRebuild}. */
+  void deriveAnswerExpiry(byte[] answerKey, byte[] stored) {
+    putAnswerExpiry(Keys.parseAnswer(answerKey, Answer.expiresAt(stored)));
+  }
+
+  private void putAnswerExpiry(Keys.AnswerKey answer) {
+    writable.put(answer.expiryKey(), ValueCodec.EMPTY);
+    if (hints != null) {
+      hints.answerInserted(answer.expiresAt());
+    }
+  }
+
+  /**
+   * The time step: forgets an answer whose time is up (its expiry entry goes; the answer too, if it is the one the
+   * entry names and not one kept since, or gone with its namespace).
+   */
+  public void forgetAnswer(Keys.AnswerKey due) {
+    byte[] key = due.answerKey();
+    byte[] stored = store.get(key);
+    if (stored != null && Answer.expiresAt(stored) == due.expiresAt()) {
+      writable.delete(key);
+    }
+    writable.delete(due.expiryKey());
+  }
+
   // --- time index upkeep ---
 
   /** Before a time step commits: keeps each time index's floor below any due entry still in place. */
@@ -539,6 +580,7 @@ public final class CoordinateState extends StateReader {
       hints.deadlines.checkDueRemoved(store);
       hints.delayed.checkDueRemoved(store);
       hints.purges.checkDueRemoved(store);
+      hints.answers.checkDueRemoved(store);
     }
   }
 

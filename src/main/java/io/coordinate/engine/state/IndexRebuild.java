@@ -111,6 +111,7 @@ public final class IndexRebuild {
           }
         }
         case Keys.ATTEMPT -> attempt(Keys.dataNamespace(key), entry.value(), true);
+        case Keys.ANSWER -> derive.deriveAnswerExpiry(key, entry.value());
         case Keys.WORKER -> {
           derive.writeWorker(Keys.dataNamespace(key), null, ValueCodec.decode(entry.value(), WorkerRecord.class));
           workers++;

@@ -14,6 +14,7 @@ import java.util.Objects;
  * 03 [not_before][ns][spec][unit]           delayed units, by due time  → empty
  * 04 [expiration][ns][block]               pending attempts, by expiry → bitmap of the block ({@link AttemptBlocks})
  * 05 [purge_at][ns][spec][unit]             finished/failed units to purge (retention) → empty
+ * 09 [expires_at][ns][requester][type][request_id]  answers kept for repeats, by expiry → empty
  * 10 [ns] 'S' [spec]                        work spec                   → WorkSpecRecord
  * 10 [ns] 'K' [spec][status]                unit count by status        → long
  * 10 [ns] 'U' [spec][unit]                  work unit                   → WorkUnitRecord + its latest attempt
@@ -23,6 +24,7 @@ import java.util.Objects;
  * 10 [ns] 'X' [block]                      the units holding the block's attempts → their keys ({@link AttemptBlocks})
  * 10 [ns] 'O' [block]                      units started by the block's attempts whose 'U' record is as before
  *                                           → their keys and what the start added ({@link StartedUnits})
+ * 10 [ns] 'R' [requester][type][request_id]  the answer of a command with a request_id ({@link Answer})
  * 10 [ns] 'W' [worker]                      worker                      → WorkerRecord
  * 10 [ns] 'C' [parent][child]               worker children             → empty
  * 10 [ns] 'P' [worker][block]             a worker's active attempts  → bitmap of the block
@@ -39,8 +41,8 @@ import java.util.Objects;
  * Family entries and counts are derived from the members' {@link UnitFamily} by
  * {@link CoordinateState#writeUnit}: nothing else writes them.
  *
- * <p>Two kinds of keys: <b>records</b> (namespaces, sequences, specs, units, attempts, workers: 01, 02, 06 and the
- * tags S, U, O, A, W) are the truth, kept in a changelogged store; every other key is a <b>derived index</b> (the
+ * <p>Two kinds of keys: <b>records</b> (namespaces, sequences, specs, units, attempts, workers, answers: 01, 02, 06
+ * and the tags S, U, O, A, W, R) are the truth, kept in a changelogged store; every other key is a <b>derived index</b> (the
  * time indexes, counts, available units, attempt and worker lists, job trees), a function of the records that
  * {@link IndexRebuild} can recompute, kept in a local store with no changelog ({@link SplitStore}). That halves
  * what each state change sends to Kafka.
@@ -63,6 +65,7 @@ public final class Keys {
   static final byte STATE_VERSION = 0x06;
   static final byte INDEX_VERSION = 0x07;
   static final byte INDEX_LAYOUT = 0x08;
+  static final byte ANSWER_EXPIRIES = 0x09;
   static final byte NAMESPACE_DATA = 0x10;
 
   static final byte SPEC = 'S';
@@ -74,6 +77,7 @@ public final class Keys {
   static final byte ATTEMPT_UNIT = 'X';
   static final byte STARTED_UNITS = 'O';
   static final byte WORKER = 'W';
+  static final byte ANSWER = 'R';
   static final byte WORKER_CHILD = 'C';
   static final byte WORKER_ACTIVE = 'P';
   static final byte WORKER_ATTEMPTS = 'Q';
@@ -160,6 +164,25 @@ public final class Keys {
     return new PurgeKey(time, reader.string(), reader.string(), reader.string());
   }
 
+  /**
+   * When the answer recorded under {@link #answer} expires: the time step forgets the answers due by reading these
+   * from the front, as it does the other time indexes.
+   */
+  public static byte[] answerExpiry(long expiresAt, String ns, String requester, String type, String requestId) {
+    return new KeyWriter().tag(ANSWER_EXPIRIES).int64(expiresAt).string(ns).string(requester).string(type)
+        .string(requestId).toBytes();
+  }
+
+  public static byte[] answerExpiriesStart() {
+    return new byte[] {ANSWER_EXPIRIES};
+  }
+
+  public static AnswerKey parseAnswerExpiry(byte[] key) {
+    KeyReader reader = new KeyReader(key, 1);
+    long time = reader.int64();
+    return new AnswerKey(time, reader.string(), reader.string(), reader.string(), reader.string());
+  }
+
   // --- records and derived indexes ---
 
   /** Whether the key is a derived index entry (see the class comment) rather than a record. */
@@ -196,7 +219,7 @@ public final class Keys {
   }
 
   static boolean isRecordTag(byte tag) {
-    return tag == SPEC || tag == UNIT || tag == STARTED_UNITS || tag == ATTEMPT || tag == WORKER;
+    return tag == SPEC || tag == UNIT || tag == STARTED_UNITS || tag == ATTEMPT || tag == WORKER || tag == ANSWER;
   }
 
   /**
@@ -338,6 +361,23 @@ public final class Keys {
 
   public static byte[] startedUnitsBlocks(String ns) {
     return ns(ns).tag(STARTED_UNITS).toBytes();
+  }
+
+  /**
+   * The answer of a command that carried a {@code request_id}: by its requester (the worker of a
+   * {@code request_attempts}, the {@code reply_to} of any other command) and its type, so that two clients' ids
+   * never meet.
+   */
+  public static byte[] answer(String ns, String requester, String type, String requestId) {
+    return ns(ns).tag(ANSWER).string(requester).string(type).string(requestId).toBytes();
+  }
+
+  /** The names in an {@link #answer} key, with the expiry its record holds. */
+  static AnswerKey parseAnswer(byte[] key, long expiresAt) {
+    KeyReader reader = new KeyReader(key, 1);
+    String ns = reader.string();
+    reader.tag();
+    return new AnswerKey(expiresAt, ns, reader.string(), reader.string(), reader.string());
   }
 
   public static byte[] worker(String ns, String worker) {
@@ -494,6 +534,17 @@ public final class Keys {
 
   /** A parsed {@link #attemptDeadlineBlock} key. */
   public record AttemptDeadlineBlockKey(long expiration, String namespace, long block) {}
+
+  /** A parsed {@link #answerExpiry} key: the {@link #answer} it names and when it expires. */
+  public record AnswerKey(long expiresAt, String namespace, String requester, String type, String requestId) {
+    public byte[] answerKey() {
+      return answer(namespace, requester, type, requestId);
+    }
+
+    public byte[] expiryKey() {
+      return answerExpiry(expiresAt, namespace, requester, type, requestId);
+    }
+  }
 
   /** A parsed {@link #purge} key. */
   public record PurgeKey(long purgeAt, String namespace, String spec, String unit) {}

@@ -53,11 +53,16 @@ public final class ScanHints {
     lowered.clear();
   }
 
-  // --- the time indexes, consumed from the front by the time step ---
+  // --- the time indexes, consumed from the front by the time step (the kept answers' expiries too) ---
 
   final TimeFloor deadlines = new TimeFloor();
   final TimeFloor delayed = new TimeFloor();
   final TimeFloor purges = new TimeFloor();
+  final TimeFloor answers = new TimeFloor();
+
+  void answerInserted(long time) {
+    answers.inserted(time);
+  }
 
   void purgeInserted(long time) {
     purges.inserted(time);
@@ -76,6 +81,7 @@ public final class ScanHints {
     deadlines.commit();
     delayed.commit();
     purges.commit();
+    answers.commit();
   }
 
   private static String id(String ns, String spec) {

@@ -406,6 +406,21 @@ public class StateReader {
         (entry, due) -> due.add(Keys.parsePurge(entry.key())));
   }
 
+  /** Kept answers whose expiry is at or before {@code now}: due to be forgotten. */
+  public List<Keys.AnswerKey> dueAnswers(long now, int limit) {
+    return dueEntries(Keys.answerExpiriesStart(), hints == null ? null : hints.answers, now + 1, limit,
+        (entry, due) -> due.add(Keys.parseAnswerExpiry(entry.key())));
+  }
+
+  /**
+   * The answer kept for a command with this {@code request_id} from this requester (see {@link Keys#answer}), or
+   * null; one whose time is up ({@code expiresAt <= now}) counts as none, whether or not the time step forgot it yet.
+   */
+  public Answer answer(String ns, String requester, String type, String requestId, long now) {
+    Answer answer = Answer.decode(store.get(Keys.answer(ns, requester, type, requestId)));
+    return answer == null || answer.expiresAt() <= now ? null : answer;
+  }
+
   /**
    * The entries of a time index (keys {@code [tag][time]...}) with time before {@code exclusiveBound}, at
    * at most {@code limit}, each entry adding what it lists. With a floor (the engine's), the scan starts there, is skipped when nothing can be
