@@ -3,6 +3,10 @@ package io.coordinate.protocol;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 
 /** Turns a record (key, value bytes) into a {@link Command}, or rejects it with the reason. */
 public final class CommandParser {
@@ -10,12 +14,46 @@ public final class CommandParser {
   private CommandParser() {}
 
   /**
-   * Parses a record of {@code coordinate.commands}.
+   * Parses a record of {@code coordinate.commands} as it comes from Kafka: the key must be valid UTF-8. A lenient
+   * decoding would turn every invalid byte into U+FFFD, so that keys that Kafka spreads over several partitions
+   * (bytes 0xff, 0xfe, ...) would all name the namespace U+FFFD, and its state would be split between tasks.
+   *
+   * @throws CommandRejection as {@link #parse(String, byte[])}; {@code namespace_mismatch} for a key that is
+   *     not valid UTF-8
+   */
+  public static Command parse(byte[] key, byte[] value) {
+    String text = null;
+    if (key != null) {
+      try {
+        text = StandardCharsets.UTF_8.newDecoder()
+            .onMalformedInput(CodingErrorAction.REPORT)
+            .onUnmappableCharacter(CodingErrorAction.REPORT)
+            .decode(ByteBuffer.wrap(key))
+            .toString();
+      } catch (CharacterCodingException e) {
+        // the value is still parsed first: a malformed one is malformed_json whatever its key
+        parseValue(value);
+        throw new CommandRejection(ErrorCode.NAMESPACE_MISMATCH, "the record key is not valid UTF-8");
+      }
+    }
+    return parse(text, value);
+  }
+
+  /**
+   * Parses a record of {@code coordinate.commands} whose key is already text.
    *
    * @throws CommandRejection with {@code malformed_json}, {@code bad_command}, {@code too_large} (a {@code data}
    *     object over {@link DataLimit}), {@code unknown_command} or {@code namespace_mismatch}
    */
   public static Command parse(String key, byte[] value) {
+    JsonNode node = parseValue(value);
+    Command command = fromJson(key, (ObjectNode) node);
+    DataLimit.check(node, value.length);
+    return command;
+  }
+
+  /** The value as a JSON object, or the rejection of a value that is not one. */
+  private static JsonNode parseValue(byte[] value) {
     if (value == null) {
       throw new CommandRejection(ErrorCode.MALFORMED_JSON, "record has no value");
     }
@@ -28,9 +66,7 @@ public final class CommandParser {
     if (!node.isObject()) {
       throw new CommandRejection(ErrorCode.BAD_COMMAND, "a command must be a JSON object");
     }
-    Command command = fromJson(key, (ObjectNode) node);
-    DataLimit.check(node, value.length);
-    return command;
+    return node;
   }
 
   /** Validates the envelope of an already parsed body. */
@@ -46,6 +82,10 @@ public final class CommandParser {
     JsonNode namespace = body.get("namespace");
     if (namespace == null || !namespace.isTextual()) {
       throw new CommandRejection(ErrorCode.BAD_COMMAND, "missing required field \"namespace\"");
+    }
+    if (namespace.textValue().isEmpty()) {
+      // no HTTP route can name it, and every store key would start with an empty name
+      throw new CommandRejection(ErrorCode.BAD_COMMAND, "\"namespace\" must not be empty");
     }
     if (key == null || !key.equals(namespace.textValue())) {
       throw new CommandRejection(
