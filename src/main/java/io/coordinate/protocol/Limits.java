@@ -60,7 +60,7 @@ public final class Limits {
   }
 
   private static String text(double value) {
-    return value == Math.rint(value) && Math.abs(value) < 1e15 ? Long.toString((long) value) : Double.toString(value);
+    return value == Math.rint(value) && Math.abs(value) <= 1e15 ? Long.toString((long) value) : Double.toString(value);
   }
 
   /** The number as it was written, cut short: the message must not repeat a megabyte of digits. */

@@ -136,4 +136,28 @@ class CommandParserTest {
 
     assertThat(command.requiredArray("work_units")).hasSize(3);
   }
+
+  @Test
+  void aKeyThatIsNotUtf8IsANamespaceMismatchEvenWithTheReplacementCharacterAsNamespace() {
+    for (byte[] key : new byte[][] {{(byte) 0xff}, {(byte) 0xfe}, {'n', (byte) 0xc3}, {(byte) 0xed, (byte) 0xa0,
+        (byte) 0x80}}) {
+      CommandRejection e = catchThrowableOfType(CommandRejection.class, () -> CommandParser.parse(key,
+          bytes("{\"command\":\"destroy_namespace\",\"namespace\":\"\\ufffd\"}")));
+      assertThat(e.code()).isEqualTo(ErrorCode.NAMESPACE_MISMATCH);
+      assertThat(e.getMessage()).isEqualTo("the record key is not valid UTF-8");
+    }
+    assertThat(CommandParser.parse(bytes("\u00e9"), bytes("{\"command\":\"destroy_namespace\",\"namespace\":\"\u00e9\"}"))
+        .namespace()).isEqualTo("\u00e9");
+    CommandRejection malformed = catchThrowableOfType(CommandRejection.class,
+        () -> CommandParser.parse(new byte[] {(byte) 0xff}, bytes("{oops")));
+    assertThat(malformed.code()).as("a malformed value is malformed_json, whatever its key")
+        .isEqualTo(ErrorCode.MALFORMED_JSON);
+  }
+
+  @Test
+  void anEmptyNamespaceIsABadCommand() {
+    CommandRejection e = rejection("", "{\"command\":\"destroy_namespace\",\"namespace\":\"\"}");
+    assertThat(e.code()).isEqualTo(ErrorCode.BAD_COMMAND);
+    assertThat(e.getMessage()).isEqualTo("\"namespace\" must not be empty");
+  }
 }
