@@ -47,6 +47,9 @@ public final class CommandParser {
    */
   public static Command parse(String key, byte[] value) {
     JsonNode node = parseValue(value);
+    if (mayHoldSurrogates(value)) {
+      requireWholeCharacters(node);
+    }
     Command command = fromJson(key, (ObjectNode) node);
     DataLimit.check(node, value.length);
     return command;
@@ -67,6 +70,56 @@ public final class CommandParser {
       throw new CommandRejection(ErrorCode.BAD_COMMAND, "a command must be a JSON object");
     }
     return node;
+  }
+
+  /**
+   * Whether the JSON may hold a UTF-16 surrogate: as an escape ({@code \\uD800} to {@code \\uDFFF}) or encoded in
+   * three bytes (0xED 0xA0..0xBF). A byte scan, so that only such rare commands pay for a walk of their tree.
+   */
+  private static boolean mayHoldSurrogates(byte[] value) {
+    for (int i = 0; i < value.length - 2; i++) {
+      byte b = value[i];
+      if (b == '\\' && value[i + 1] == 'u' && (value[i + 2] == 'd' || value[i + 2] == 'D')) {
+        return true;
+      }
+      if (b == (byte) 0xED && (value[i + 1] & 0xE0) == 0xA0) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Refuses a string or field name with a surrogate that is not half of a pair: no UTF-8 can write it, so each
+   * output repeating it would fail the command with {@code internal_error}, and two different names would share one
+   * store key.
+   */
+  private static void requireWholeCharacters(JsonNode node) {
+    if (node.isTextual()) {
+      requireWholeCharacters(node.textValue());
+    } else if (node.isObject()) {
+      for (java.util.Iterator<java.util.Map.Entry<String, JsonNode>> fields = node.fields(); fields.hasNext(); ) {
+        java.util.Map.Entry<String, JsonNode> field = fields.next();
+        requireWholeCharacters(field.getKey());
+        requireWholeCharacters(field.getValue());
+      }
+    } else if (node.isArray()) {
+      for (JsonNode item : node) {
+        requireWholeCharacters(item);
+      }
+    }
+  }
+
+  private static void requireWholeCharacters(String text) {
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+        i++;
+      } else if (Character.isSurrogate(c)) {
+        throw new CommandRejection(ErrorCode.BAD_COMMAND,
+            String.format("a string holds an unpaired surrogate (\\u%04x), which is not a character", (int) c));
+      }
+    }
   }
 
   /** Validates the envelope of an already parsed body. */

@@ -29,10 +29,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A command's key must be valid UTF-8 and equal its {@code namespace} (issue 24, defect 2): keys \xff and \xfe with
+ * Records the processor must refuse without failing its task. A command's key must be valid UTF-8 and equal its {@code namespace} (issue 24, defect 2): keys \xff and \xfe with
  * {@code "namespace"} U+FFFD were both accepted, as the same namespace, on different partitions.
  */
-class KeyValidationTopologyTest {
+class RecordValidationTopologyTest {
 
   private static final Instant START = Instant.parse("2026-11-22T10:00:00Z");
   private static final TopicNames TOPICS = TopicNames.unprefixed();
@@ -47,7 +47,7 @@ class KeyValidationTopologyTest {
   @BeforeEach
   void start() {
     Properties props = new Properties();
-    props.put(StreamsConfig.APPLICATION_ID_CONFIG, "key-validation-test");
+    props.put(StreamsConfig.APPLICATION_ID_CONFIG, "record-validation-test");
     props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
     props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
     driver = new TopologyTestDriver(CoordinateTopology.build(TOPICS, Duration.ofSeconds(1), Duration.ofMillis(100), 1,
@@ -88,6 +88,25 @@ class KeyValidationTopologyTest {
     KeyValueStore<Bytes, byte[]> state = driver.getKeyValueStore(StoreNames.STATE);
     byte[] version = state.get(Bytes.wrap(Keys.stateVersion()));
     assertThat(version == null ? 0 : ValueCodec.decodeLong(version)).as("no write at all").isZero();
+  }
+
+  /** Found by {@code EngineFuzzTest}: Jackson threw NumberFormatException out of the parser, so out of the task. */
+  @Test
+  void aNumberWithAnExponentTooLargeForJacksonIsDeadLetteredAndTheNextCommandRuns() {
+    commands.pipeInput("ns".getBytes(StandardCharsets.UTF_8), ("{\"command\":\"deactivate_worker\",\"namespace\":"
+        + "\"ns\",\"worker\":1E+9999999997,\"reply_to\":\"c\"}").getBytes(StandardCharsets.UTF_8));
+    commands.pipeInput("ns".getBytes(StandardCharsets.UTF_8), ("{\"command\":\"worker_heartbeat\",\"namespace\":"
+        + "\"ns\",\"worker\":\"w\",\"reply_to\":\"c\",\"request_id\":\"r2\"}").getBytes(StandardCharsets.UTF_8));
+
+    List<TestRecord<byte[], byte[]>> dead = deadLetter.readRecordsToList();
+    assertThat(dead).hasSize(1);
+    assertThat(header(dead.get(0), "error.code")).isEqualTo("malformed_json");
+    assertThat(header(dead.get(0), "error.message"))
+        .startsWith("value is not JSON: Value \"1E+9999999997\" can not be deserialized");
+    List<JsonNode> answers = replies.readValuesToList().stream().map(Json::parse).toList();
+    assertThat(answers).hasSize(1);
+    assertThat(answers.get(0).get("request_id").asText()).isEqualTo("r2");
+    assertThat(answers.get(0).get("ok").asBoolean()).isTrue();
   }
 
   private static String header(TestRecord<byte[], byte[]> record, String name) {
