@@ -23,7 +23,9 @@ public final class CommandParser {
    */
   public static Command parse(byte[] key, byte[] value) {
     String text = null;
-    if (key != null) {
+    if (key != null && ascii(key)) {
+      text = new String(key, StandardCharsets.US_ASCII); // the usual key, without a decoder
+    } else if (key != null) {
       try {
         text = StandardCharsets.UTF_8.newDecoder()
             .onMalformedInput(CodingErrorAction.REPORT)
@@ -37,6 +39,15 @@ public final class CommandParser {
       }
     }
     return parse(text, value);
+  }
+
+  private static boolean ascii(byte[] bytes) {
+    for (byte b : bytes) {
+      if (b < 0) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**
