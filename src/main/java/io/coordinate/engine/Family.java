@@ -366,7 +366,7 @@ public final class Family {
     if (time == null && !purgeTimes.containsKey(spec)) {
       WorkSpecRecord record = state.spec(ns, spec);
       Double retention = record == null ? null : record.meta().retention();
-      time = retention == null ? null : now + Times.secondsToMillis(retention);
+      time = retention == null ? null : Times.plus(now, retention);
       purgeTimes.put(spec, time);
     }
     return time;

@@ -23,7 +23,8 @@ public final class UnitTransitions {
   /** Starts a pending attempt of {@code worker} at the unit; the unit becomes pending. */
   public static AttemptRecord startAttempt(
       CoordinateState state, String ns, WorkUnitRecord unit, String worker, long lifetimeMillis, long now) {
-    return state.startRequestedAttempt(ns, unit, state.nextAttemptSeq(ns), worker, now, now + lifetimeMillis);
+    return state.startRequestedAttempt(ns, unit, state.nextAttemptSeq(ns), worker, now,
+        io.coordinate.protocol.Times.plusMillis(now, lifetimeMillis));
   }
 
   /**

@@ -49,15 +49,13 @@ public record Command(
     return has(field) ? requiredString(field) : fallback;
   }
 
-  public double optionalNumber(String field, double fallback) {
+  /** A number within [{@code min}, {@code max}] (see {@link Limits}), or {@code fallback} when absent. */
+  public double optionalNumber(String field, double fallback, double min, double max) {
     JsonNode value = get(field);
     if (value == null) {
       return fallback;
     }
-    if (!value.isNumber()) {
-      throw CommandRejection.badCommand("field \"" + field + "\" must be a number");
-    }
-    return value.doubleValue();
+    return Limits.number(value, "field \"" + field + "\"", min, max);
   }
 
   public ObjectNode requiredObject(String field) {

@@ -31,7 +31,13 @@ public final class Json {
 
   /** Parses bytes as JSON; throws {@link IOException} for anything that is not one JSON value. */
   public static JsonNode parse(byte[] bytes) throws IOException {
-    JsonNode node = MAPPER.readTree(bytes);
+    JsonNode node;
+    try {
+      node = MAPPER.readTree(bytes);
+    } catch (IllegalArgumentException | ArithmeticException e) {
+      // Jackson throws NumberFormatException for a number it cannot hold ("1E+9999999997": exponent overflow)
+      throw new IOException(e.getMessage(), e);
+    }
     if (node == null || node.isMissingNode()) {
       throw new IOException("empty record");
     }

@@ -81,17 +81,53 @@ public final class Times {
     }
   }
 
-  /** Parses any RFC 3339 / ISO-8601 instant ("...Z" or with an offset). */
+  /** The earliest time the engine keeps: 0001-01-01T00:00:00.000Z, the first that RFC 3339 can write. */
+  public static final long EARLIEST = FIRST_FAST;
+  /** The latest time the engine keeps: 9999-12-31T23:59:59.999Z, the last that RFC 3339 can write. */
+  public static final long LATEST = PAST_FAST - 1;
+
+  /**
+   * Parses any RFC 3339 / ISO-8601 instant ("...Z" or with an offset) from {@link #EARLIEST} to {@link #LATEST}.
+   *
+   * @throws IllegalArgumentException for anything else (java.time also reads years beyond 9999, some of them too
+   *     far for epoch milliseconds)
+   */
   public static long parse(String text) {
+    long millis;
     try {
-      return java.time.OffsetDateTime.parse(text).toInstant().toEpochMilli();
-    } catch (DateTimeParseException e) {
-      throw new IllegalArgumentException("not an RFC 3339 time: " + text, e);
+      millis = java.time.OffsetDateTime.parse(text).toInstant().toEpochMilli();
+    } catch (DateTimeParseException | ArithmeticException e) {
+      throw new IllegalArgumentException("not an RFC 3339 time: " + shortText(text), e);
     }
+    if (millis < EARLIEST || millis > LATEST) {
+      throw new IllegalArgumentException("not a time from year 1 to 9999: " + shortText(text));
+    }
+    return millis;
   }
 
-  /** Seconds (possibly fractional) to whole milliseconds. */
+  /** Seconds (possibly fractional) to whole milliseconds; saturated at the ends of a long, 0 for NaN. */
   public static long secondsToMillis(double seconds) {
     return Math.round(seconds * 1000.0);
+  }
+
+  /**
+   * {@code time} + {@code seconds}, saturated to [{@link #EARLIEST}, {@link #LATEST}]: no duration, however large,
+   * can wrap a lease's expiration around into the past (a lifetime of 1e300 s once expired 22 ms later).
+   */
+  public static long plus(long time, double seconds) {
+    return plusMillis(time, secondsToMillis(seconds));
+  }
+
+  /** {@code time} + {@code millis}, saturated as {@link #plus}. */
+  public static long plusMillis(long time, long millis) {
+    long sum = time + millis;
+    if (((time ^ sum) & (millis ^ sum)) < 0) { // overflowed: the sign of both operands differs from the sum's
+      sum = millis > 0 ? Long.MAX_VALUE : Long.MIN_VALUE;
+    }
+    return Math.max(EARLIEST, Math.min(LATEST, sum));
+  }
+
+  private static String shortText(String text) {
+    return text.length() <= 64 ? text : text.substring(0, 64) + "...";
   }
 }

@@ -122,10 +122,9 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
       }
       return;
     }
-    String key = record.key() == null ? null : new String(record.key(), StandardCharsets.UTF_8);
     Command command;
     try {
-      command = CommandParser.parse(key, record.value());
+      command = CommandParser.parse(record.key(), record.value());
     } catch (CommandRejection rejection) {
       reject(record, rejection, now);
       return;

@@ -136,4 +136,54 @@ class CommandParserTest {
 
     assertThat(command.requiredArray("work_units")).hasSize(3);
   }
+
+  @Test
+  void aKeyThatIsNotUtf8IsANamespaceMismatchEvenWithTheReplacementCharacterAsNamespace() {
+    for (byte[] key : new byte[][] {{(byte) 0xff}, {(byte) 0xfe}, {'n', (byte) 0xc3}, {(byte) 0xed, (byte) 0xa0,
+        (byte) 0x80}}) {
+      CommandRejection e = catchThrowableOfType(CommandRejection.class, () -> CommandParser.parse(key,
+          bytes("{\"command\":\"destroy_namespace\",\"namespace\":\"\\ufffd\"}")));
+      assertThat(e.code()).isEqualTo(ErrorCode.NAMESPACE_MISMATCH);
+      assertThat(e.getMessage()).isEqualTo("the record key is not valid UTF-8");
+    }
+    assertThat(CommandParser.parse(bytes("\u00e9"), bytes("{\"command\":\"destroy_namespace\",\"namespace\":\"\u00e9\"}"))
+        .namespace()).isEqualTo("\u00e9");
+    CommandRejection malformed = catchThrowableOfType(CommandRejection.class,
+        () -> CommandParser.parse(new byte[] {(byte) 0xff}, bytes("{oops")));
+    assertThat(malformed.code()).as("a malformed value is malformed_json, whatever its key")
+        .isEqualTo(ErrorCode.MALFORMED_JSON);
+  }
+
+  @Test
+  void anEmptyNamespaceIsABadCommand() {
+    CommandRejection e = rejection("", "{\"command\":\"destroy_namespace\",\"namespace\":\"\"}");
+    assertThat(e.code()).isEqualTo(ErrorCode.BAD_COMMAND);
+    assertThat(e.getMessage()).isEqualTo("\"namespace\" must not be empty");
+  }
+
+  @Test
+  void aNumberJacksonCannotHoldIsMalformedJsonNotAnExceptionOutOfTheParser() {
+    CommandRejection e = rejection("ns", "{\"command\":\"destroy_namespace\",\"namespace\":\"ns\",\"n\":1E+9999999997}");
+    assertThat(e.code()).isEqualTo(ErrorCode.MALFORMED_JSON);
+    assertThat(e.getMessage()).startsWith("value is not JSON: Value \"1E+9999999997\" can not be deserialized");
+  }
+
+  @Test
+  void aStringWithAnUnpairedSurrogateIsABadCommand() {
+    for (String escaped : new String[] {"\\ud800", "a\\udc00b", "\\ud800\\ud800"}) {
+      CommandRejection e = rejection("ns", "{\"command\":\"worker_heartbeat\",\"namespace\":\"ns\",\"worker\":\""
+          + escaped + "\"}");
+      assertThat(e.code()).as(escaped).isEqualTo(ErrorCode.BAD_COMMAND);
+      assertThat(e.getMessage()).as(escaped).matches("a string holds an unpaired surrogate \\(\\\\ud[89abcdef]00\\), which is "
+          + "not a character");
+    }
+    CommandRejection nested = rejection("ns", "{\"command\":\"worker_heartbeat\",\"namespace\":\"ns\",\"worker\":\"w\","
+        + "\"data\":{\"k\":[\"\\udfff\"]}}");
+    assertThat(nested.getMessage()).isEqualTo("a string holds an unpaired surrogate (\\udfff), which is not a character");
+    assertThat(rejection("ns", "{\"command\":\"worker_heartbeat\",\"namespace\":\"ns\",\"worker\":\"w\","
+        + "\"data\":{\"\\udfff\":1}}").code()).as("in a field name, Jackson refuses it").isEqualTo(ErrorCode.MALFORMED_JSON);
+    Command pair = CommandParser.parse("ns", bytes("{\"command\":\"worker_heartbeat\",\"namespace\":\"ns\","
+        + "\"worker\":\"\\ud83d\\ude00\"}"));
+    assertThat(pair.requiredString("worker")).isEqualTo("\ud83d\ude00");
+  }
 }

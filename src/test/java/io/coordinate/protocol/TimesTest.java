@@ -58,4 +58,26 @@ class TimesTest {
     long millis = Instant.parse("2026-11-22T10:00:00.123Z").toEpochMilli();
     assertThat(Times.parse(Times.format(millis))).isEqualTo(millis);
   }
+
+  @Test
+  void plusSaturatesAtTheYearsRfc3339CanWrite() {
+    long now = Instant.parse("2026-11-22T10:00:00Z").toEpochMilli();
+    assertThat(Times.plus(now, 1.5)).isEqualTo(now + 1500);
+    assertThat(Times.format(Times.plus(now, 1e300))).isEqualTo("9999-12-31T23:59:59.999Z");
+    assertThat(Times.format(Times.plus(now, -1e300))).isEqualTo("0001-01-01T00:00:00.000Z");
+    assertThat(Times.plus(now, Double.POSITIVE_INFINITY)).isEqualTo(Times.LATEST);
+    assertThat(Times.plus(now, Double.NaN)).isEqualTo(now);
+    assertThat(Times.plusMillis(Long.MAX_VALUE - 1, Long.MAX_VALUE)).isEqualTo(Times.LATEST);
+    assertThat(Times.plusMillis(Long.MIN_VALUE + 1, Long.MIN_VALUE)).isEqualTo(Times.EARLIEST);
+  }
+
+  @Test
+  void parseRefusesYearsBeyond9999() {
+    assertThat(Times.parse("9999-12-31T23:59:59.999Z")).isEqualTo(Times.LATEST);
+    assertThat(Times.parse("0001-01-01T00:00:00Z")).isEqualTo(Times.EARLIEST);
+    assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> Times.parse("+10000-01-01T00:00:00Z")))
+        .isInstanceOf(IllegalArgumentException.class).hasMessage("not a time from year 1 to 9999: +10000-01-01T00:00:00Z");
+    assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> Times.parse("+999999999-12-31T23:59:59Z")))
+        .isInstanceOf(IllegalArgumentException.class).hasMessage("not an RFC 3339 time: +999999999-12-31T23:59:59Z");
+  }
 }

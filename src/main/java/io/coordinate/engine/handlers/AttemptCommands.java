@@ -12,6 +12,7 @@ import io.coordinate.engine.view.StateViews;
 import io.coordinate.protocol.CommandRejection;
 import io.coordinate.protocol.CommandType;
 import io.coordinate.protocol.ErrorCode;
+import io.coordinate.protocol.Limits;
 import io.coordinate.protocol.Times;
 
 /**
@@ -35,7 +36,8 @@ public final class AttemptCommands {
   /** Extends the lease of the unit's active, pending attempt. */
   static JsonNode renew(CommandContext ctx) {
     AttemptRecord attempt = Lookups.attempt(ctx);
-    double extend = ctx.command().optionalNumber("extend", RequestAttemptsHandler.DEFAULT_LIFETIME_SECONDS);
+    double extend = ctx.command().optionalNumber("extend", RequestAttemptsHandler.DEFAULT_LIFETIME_SECONDS,
+        Limits.MIN_LEASE_SECONDS, Limits.MAX_LEASE_SECONDS);
     JsonNode data = data(ctx, attempt);
     WorkUnitRecord unit = ctx.state().unit(ctx.namespace(), attempt.spec(), attempt.unit());
     if (Replication.isReplica(unit, attempt)) {
@@ -47,7 +49,7 @@ public final class AttemptCommands {
       throw new CommandRejection(ErrorCode.LOST_LEASE, "attempt " + attempt.id() + " is no longer active");
     }
     requirePending(attempt, "renew");
-    AttemptRecord renewed = attempt.withExpiration(ctx.now() + Times.secondsToMillis(extend), data);
+    AttemptRecord renewed = attempt.withExpiration(Times.plus(ctx.now(), extend), data);
     ctx.state().writeAttempt(ctx.namespace(), attempt, renewed);
     ctx.answerIsAttempt(attempt.seq());
     return view(ctx).attempt(renewed);
@@ -125,7 +127,7 @@ public final class AttemptCommands {
       return view(ctx).attempt(attempt);
     }
     requirePending(attempt, "retry");
-    long notBefore = ctx.now() + Times.secondsToMillis(ctx.command().optionalNumber("delay", 0));
+    long notBefore = Times.plus(ctx.now(), ctx.command().optionalNumber("delay", 0, 0, Limits.MAX_DELAY_SECONDS));
     if (replica(ctx, attempt)) {
       ctx.replication().released(attempt, AttemptStatus.RETRYABLE, data(ctx, attempt), notBefore);
     } else {

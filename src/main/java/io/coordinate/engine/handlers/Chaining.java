@@ -10,6 +10,7 @@ import io.coordinate.engine.state.WorkUnitRecord;
 import io.coordinate.engine.view.Numbers;
 import io.coordinate.protocol.CommandType;
 import io.coordinate.protocol.Json;
+import io.coordinate.protocol.Limits;
 import io.coordinate.protocol.Times;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -107,13 +108,16 @@ public final class Chaining {
         p = meta.get("priority").doubleValue();
       }
       if (meta.path("delay").isNumber() && meta.get("delay").doubleValue() > 0) {
-        // made absolute now, so the delay does not depend on when the chained command is applied
-        unit.put("not_before", Times.format(now + Times.secondsToMillis(meta.get("delay").doubleValue())));
+        // made absolute now, so the delay does not depend on when the chained command is applied; a worker's
+        // output is not refused for a delay too long: it is cut to the longest one
+        double delay = Math.min(meta.get("delay").doubleValue(), Limits.MAX_DELAY_SECONDS);
+        unit.put("not_before", Times.format(Times.plus(now, delay)));
       }
     }
     if (priority != null && priority.isNumber()) {
       p = priority.doubleValue();
     }
+    p = Limits.clampPriority(p); // so the chained add_work_units is never refused for it (1e400 reads as infinity)
     unit.set("priority", Numbers.node(p));
     return unit;
   }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.coordinate.engine.state.UnitRef;
 import io.coordinate.protocol.CommandRejection;
 import io.coordinate.protocol.Json;
+import io.coordinate.protocol.Limits;
 import io.coordinate.protocol.Times;
 import java.util.UUID;
 import java.util.random.RandomGenerator;
@@ -35,7 +36,7 @@ record NewUnit(String name, JsonNode data, double priority, Long notBefore, Unit
     } else if (!data.isObject()) {
       throw CommandRejection.badCommand("work unit \"data\" must be an object");
     }
-    double priority = WorkSpecDefinition.number(item, "priority", 0);
+    double priority = item.hasNonNull("priority") ? Limits.priority(item.get("priority"), "work unit \"priority\"") : 0;
     Long notBefore = null;
     JsonNode time = item.hasNonNull("not_before") ? item.get("not_before") : item.get("run_at");
     if (time != null && !time.isNull()) {
@@ -49,7 +50,7 @@ record NewUnit(String name, JsonNode data, double priority, Long notBefore, Unit
       }
     }
     if (item.hasNonNull("delay")) {
-      notBefore = now + Times.secondsToMillis(WorkSpecDefinition.number(item, "delay", 0));
+      notBefore = Times.plus(now, Limits.number(item.get("delay"), "work unit \"delay\"", 0, Limits.MAX_DELAY_SECONDS));
     }
     return new NewUnit(name, data, priority, notBefore, link(item, "parent", spec),
         link(item, "predecessor", spec));

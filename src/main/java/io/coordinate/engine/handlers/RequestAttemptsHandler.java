@@ -17,9 +17,9 @@ import io.coordinate.engine.state.UnitStatus;
 import io.coordinate.engine.state.WorkSpecRecord;
 import io.coordinate.engine.state.WorkUnitRecord;
 import io.coordinate.protocol.Command;
-import io.coordinate.protocol.CommandRejection;
 import io.coordinate.protocol.CommandType;
 import io.coordinate.protocol.Json;
+import io.coordinate.protocol.Limits;
 import io.coordinate.protocol.Times;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -49,13 +49,12 @@ public final class RequestAttemptsHandler {
     Command command = ctx.command();
     String worker = command.requiredString("worker");
     // As in the reference, a count below 1 asks for one unit.
-    double count = Math.max(1, command.optionalNumber("count", 1));
-    double lifetime = command.optionalNumber("lifetime", DEFAULT_LIFETIME_SECONDS);
-    if (lifetime <= 0) {
-      throw CommandRejection.badCommand("\"lifetime\" must be > 0");
-    }
+    double count = Math.max(1, command.optionalNumber("count", 1, 0, Limits.MAX_COUNT));
+    double lifetime = command.optionalNumber("lifetime", DEFAULT_LIFETIME_SECONDS, Limits.MIN_LEASE_SECONDS,
+        Limits.MAX_LEASE_SECONDS);
     WorkRequest request = new WorkRequest(command.optionalStringList("work_specs"),
-        command.optionalStringList("runtimes"), command.optionalNumber("available_gb", 0));
+        command.optionalStringList("runtimes"), command.optionalNumber("available_gb", 0, -Limits.MAX_GB,
+        Limits.MAX_GB));
     WorkerCommands.touch(ctx, worker);
 
     AssignmentWriter assignment = new AssignmentWriter(ctx.namespace(), worker, command.requestId(), (long) count);
@@ -202,7 +201,7 @@ public final class RequestAttemptsHandler {
             before == null ? 0 : before.attemptCount());
     state.writeUnit(ctx.namespace(), before, unit);
     WorkSpecRecord spec = state.spec(ctx.namespace(), load.name());
-    long next = now + Times.secondsToMillis(spec.meta().interval());
+    long next = Times.plus(now, spec.meta().interval());
     state.writeSpec(ctx.namespace(), spec, spec.withMeta(spec.meta().withNextContinuous(next)));
     return name;
   }

@@ -52,16 +52,16 @@ public final class WorkSpecCommands {
     }
     WorkSpecMeta changed =
         new WorkSpecMeta(
-            WorkSpecDefinition.number(given, "priority", m.priority()),
-            given.has("weight") ? Math.max(1, WorkSpecDefinition.number(given, "weight", m.weight())) : m.weight(),
+            WorkSpecDefinition.priority(given, "priority", m.priority()),
+            given.has("weight") ? Math.max(1, WorkSpecDefinition.weight(given, "weight", m.weight())) : m.weight(),
             WorkSpecDefinition.bool(given, "paused", m.paused()),
             continuous,
             m.canBeContinuous(),
-            WorkSpecDefinition.number(given, "interval", m.interval()),
+            WorkSpecDefinition.interval(given, "interval", m.interval()),
             m.nextContinuous(),
-            (long) WorkSpecDefinition.number(given, "max_running", m.maxRunning()),
-            (long) WorkSpecDefinition.number(given, "max_attempts_returned", m.maxAttemptsReturned()),
-            (long) WorkSpecDefinition.number(given, "max_retries", m.maxRetries()),
+            WorkSpecDefinition.count(given, "max_running", m.maxRunning()),
+            WorkSpecDefinition.count(given, "max_attempts_returned", m.maxAttemptsReturned()),
+            WorkSpecDefinition.count(given, "max_retries", m.maxRetries()),
             m.nextWorkSpecName(),
             m.runtime(),
             m.minGb(),

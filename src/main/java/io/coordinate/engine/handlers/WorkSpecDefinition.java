@@ -6,6 +6,7 @@ import io.coordinate.engine.replication.ReplicationSettings;
 import io.coordinate.engine.state.WorkSpecMeta;
 import io.coordinate.protocol.CommandRejection;
 import io.coordinate.protocol.ErrorCode;
+import io.coordinate.protocol.Limits;
 
 /** Reads a work spec's data: its name and the metadata derived from the special keys (SEMANTICS §1). */
 final class WorkSpecDefinition {
@@ -31,41 +32,58 @@ final class WorkSpecDefinition {
   static WorkSpecMeta deriveMeta(ObjectNode data) {
     boolean continuous = bool(data, "continuous", false);
     return new WorkSpecMeta(
-        number(data, "priority", 0),
+        priority(data, "priority", 0),
         weight(data),
         bool(data, "disabled", false),
         continuous,
         continuous,
-        number(data, "interval", 0),
+        interval(data, "interval", 0),
         null,
-        (long) number(data, "max_running", 0),
-        (long) number(data, "max_getwork", 0),
-        (long) number(data, "max_retries", 0),
+        count(data, "max_running", 0),
+        count(data, "max_getwork", 0),
+        count(data, "max_retries", 0),
         string(data, "then", ""),
         string(data, "runtime", ""),
-        number(data, "min_gb", 0),
+        number(data, "min_gb", 0, -Limits.MAX_GB, Limits.MAX_GB),
         ReplicationSettings.parse(data),
         ReplicationSettings.retention(data));
   }
 
   /** {@code weight} if given and not 0, else {@code 20 - nice}; never below 1. */
   static double weight(ObjectNode data) {
-    double weight = number(data, "weight", 0);
+    double weight = weight(data, "weight", 0);
     if (weight == 0) {
-      weight = 20 - number(data, "nice", 0);
+      weight = 20 - weight(data, "nice", 0);
     }
     return Math.max(1, weight);
   }
 
-  static double number(JsonNode data, String key, double fallback) {
+  static double priority(JsonNode data, String key, double fallback) {
+    return number(data, key, fallback, -Limits.MAX_PRIORITY, Limits.MAX_PRIORITY);
+  }
+
+  /** {@code weight} or {@code nice}: within ±{@link Limits#MAX_WEIGHT}. */
+  static double weight(JsonNode data, String key, double fallback) {
+    return number(data, key, fallback, -Limits.MAX_WEIGHT, Limits.MAX_WEIGHT);
+  }
+
+  /** {@code interval}: seconds from 0 to {@link Limits#MAX_DELAY_SECONDS}. */
+  static double interval(JsonNode data, String key, double fallback) {
+    return number(data, key, fallback, 0, Limits.MAX_DELAY_SECONDS);
+  }
+
+  /** A count, truncated; 0 or less is "no cap", as before these limits. */
+  static long count(JsonNode data, String key, long fallback) {
+    return (long) number(data, key, fallback, -Limits.MAX_COUNT, Limits.MAX_COUNT);
+  }
+
+  /** A number within [{@code min}, {@code max}] (see {@link Limits}), or {@code fallback} when absent. */
+  static double number(JsonNode data, String key, double fallback, double min, double max) {
     JsonNode value = data.get(key);
     if (value == null || value.isNull()) {
       return fallback;
     }
-    if (!value.isNumber()) {
-      throw CommandRejection.badCommand("work spec key \"" + key + "\" must be a number");
-    }
-    return value.doubleValue();
+    return Limits.number(value, "work spec key \"" + key + "\"", min, max);
   }
 
   static boolean bool(JsonNode data, String key, boolean fallback) {

@@ -16,6 +16,7 @@ import io.coordinate.protocol.CommandRejection;
 import io.coordinate.protocol.CommandType;
 import io.coordinate.protocol.ErrorCode;
 import io.coordinate.protocol.Json;
+import io.coordinate.protocol.Limits;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -95,10 +96,12 @@ public final class WorkUnitCommands {
     if (!absolute && !ctx.command().has("adjustment")) {
       throw CommandRejection.badCommand("give \"priority\" or \"adjustment\"");
     }
-    double value = ctx.command().optionalNumber(absolute ? "priority" : "adjustment", 0);
+    // an adjustment may span the whole range both ways; the sum is brought back within it
+    double value = absolute ? ctx.command().optionalNumber("priority", 0, -Limits.MAX_PRIORITY, Limits.MAX_PRIORITY)
+        : ctx.command().optionalNumber("adjustment", 0, -2 * Limits.MAX_PRIORITY, 2 * Limits.MAX_PRIORITY);
     int changed = 0;
     for (WorkUnitRecord unit : query.run(ctx.state(), ctx.namespace(), spec.name(), ctx.now())) {
-      double priority = absolute ? value : unit.priority() + value;
+      double priority = absolute ? value : Limits.clampPriority(unit.priority() + value);
       ctx.state().writeUnit(ctx.namespace(), unit, unit.withPriority(priority));
       changed++;
     }

@@ -9,6 +9,7 @@ import io.coordinate.protocol.CommandRejection;
 import io.coordinate.protocol.CommandType;
 import io.coordinate.protocol.ErrorCode;
 import io.coordinate.protocol.Json;
+import io.coordinate.protocol.Limits;
 import io.coordinate.protocol.Times;
 
 /** {@code worker_heartbeat} and {@code deactivate_worker}; workers are also created by their first request. */
@@ -40,9 +41,9 @@ public final class WorkerCommands {
     if (data == null) {
       data = before == null ? Json.object() : before.data();
     }
-    double expire = ctx.command().optionalNumber("expire", DEFAULT_EXPIRE_SECONDS);
+    double expire = ctx.command().optionalNumber("expire", DEFAULT_EXPIRE_SECONDS, 0, Limits.MAX_DELAY_SECONDS);
     WorkerRecord after = new WorkerRecord(name, parent, true, mode, data,
-        ctx.now() + Times.secondsToMillis(expire), ctx.now(), before == null ? null : before.reliability());
+        Times.plus(ctx.now(), expire), ctx.now(), before == null ? null : before.reliability());
     ctx.state().writeWorker(ctx.namespace(), before, after);
     return new StateViews(ctx.state(), ctx.namespace(), ctx.now()).worker(after);
   }
@@ -63,7 +64,7 @@ public final class WorkerCommands {
   static void touch(CommandContext ctx, String name) {
     if (ctx.state().worker(ctx.namespace(), name) == null) {
       WorkerRecord created = new WorkerRecord(name, null, true, "", Json.object(),
-          ctx.now() + Times.secondsToMillis(DEFAULT_EXPIRE_SECONDS), ctx.now());
+          Times.plus(ctx.now(), DEFAULT_EXPIRE_SECONDS), ctx.now());
       ctx.state().writeWorker(ctx.namespace(), null, created);
     }
   }

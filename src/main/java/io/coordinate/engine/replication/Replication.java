@@ -109,7 +109,8 @@ public final class Replication {
       return null;
     }
     long seq = state.nextAttemptSeq(ns);
-    long deadline = now + (config.delayBound() != null ? Times.secondsToMillis(config.delayBound()) : lifetimeMillis);
+    long deadline = config.delayBound() != null ? Times.plus(now, config.delayBound())
+        : Times.plusMillis(now, lifetimeMillis);
     AttemptRecord attempt = new AttemptRecord(seq, unit.spec(), unit.name(), worker, AttemptStatus.PENDING,
         unit.data(), now, deadline, null, true);
     ReplicationState next = round.withReplica(new Replica(seq, worker, host, deadline, null, ValidateState.INIT, null));
@@ -161,9 +162,9 @@ public final class Replication {
    */
   public AttemptRecord renewed(AttemptRecord attempt, long extendMillis, JsonNode data) {
     ReplicationConfig config = config(attempt.spec());
-    long expiration = now + extendMillis;
+    long expiration = Times.plusMillis(now, extendMillis);
     if (config.delayBound() != null) {
-      expiration = Math.min(expiration, attempt.startTime() + Times.secondsToMillis(config.delayBound()));
+      expiration = Math.min(expiration, Times.plus(attempt.startTime(), config.delayBound()));
     }
     AttemptRecord renewed = attempt.withExpiration(expiration, data);
     state.writeAttempt(ns, attempt, renewed);

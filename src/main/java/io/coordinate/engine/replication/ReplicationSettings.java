@@ -3,6 +3,7 @@ package io.coordinate.engine.replication;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.coordinate.engine.state.ReplicationConfig;
 import io.coordinate.protocol.CommandRejection;
+import io.coordinate.protocol.Limits;
 
 /**
  * Reads the replication keys and {@code retention} of a work spec's data (SEMANTICS §1 and §6), with their
@@ -20,7 +21,7 @@ public final class ReplicationSettings {
     int maxErrors = whole(data, "max_error_results", ReplicationConfig.DEFAULT_MAX_ERROR_RESULTS);
     int maxTotal = whole(data, "max_total_results", ReplicationConfig.DEFAULT_MAX_TOTAL_RESULTS);
     int maxSuccesses = whole(data, "max_success_results", ReplicationConfig.DEFAULT_MAX_SUCCESS_RESULTS);
-    Double delayBound = positive(data, "delay_bound");
+    Double delayBound = positive(data, "delay_bound", Limits.MAX_LEASE_SECONDS);
     JsonNode validator = data.get("validator");
     if (validator != null && !validator.isNull()
         && !(validator.isTextual() && validator.textValue().equals(ReplicationConfig.EXACT))) {
@@ -51,7 +52,7 @@ public final class ReplicationSettings {
       throw CommandRejection.badCommand("Expected work spec key \"retention\" to be a number of seconds >= 0, but it is "
           + value);
     }
-    return value.doubleValue();
+    return Limits.number(value, "work spec key \"retention\"", 0, Limits.MAX_RETENTION_SECONDS);
   }
 
   private static int whole(JsonNode data, String key, int fallback) {
@@ -67,7 +68,7 @@ public final class ReplicationSettings {
     return value.intValue();
   }
 
-  private static Double positive(JsonNode data, String key) {
+  private static Double positive(JsonNode data, String key, double max) {
     JsonNode value = data.get(key);
     if (value == null || value.isNull()) {
       return null;
@@ -76,7 +77,7 @@ public final class ReplicationSettings {
       throw CommandRejection.badCommand("Expected work spec key \"" + key + "\" to be a number of seconds > 0, but it is "
           + value);
     }
-    return value.doubleValue();
+    return Limits.number(value, "work spec key \"" + key + "\"", Limits.MIN_LEASE_SECONDS, max);
   }
 
   private static void require(boolean holds, String expected, String actual) {
