@@ -59,6 +59,7 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
   private ProcessorContext<byte[], byte[]> context;
   private Engine engine;
   private CommitPolicy commits;
+  private final RefusedOutputs.Source applying = new RefusedOutputs.Source();
 
   CommandProcessor(Duration punctuateInterval, Duration commitInterval, String commandsTopic, int commandPartitions,
       Supplier<RandomGenerator> randomSource) {
@@ -83,9 +84,14 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
   public void process(Record<byte[], byte[]> record) {
     // Checked before the command: one that comes after an idle spell commits what the burst before it left.
     commitIfDue();
+    RecordMetadata source = context.recordMetadata().orElse(null);
+    if (source != null) {
+      applying.applying(source.topic(), source.partition(), source.offset());
+    }
     try {
       apply(record);
     } finally {
+      applying.done();
       commits.processed(System.nanoTime());
     }
   }
@@ -103,6 +109,14 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
       // Only a compressed batch gets one in (the broker checks batches, compressed); nothing this big could go out.
       reject(record, new CommandRejection(ErrorCode.TOO_LARGE, "the record is " + size + " bytes; at most "
           + RecordLimit.MAX_RECORD_BYTES), now);
+      return;
+    }
+    String refused = refusedBefore();
+    if (refused != null) {
+      // Its copy is cut whatever its size: the producer's limit may be lower than the app's.
+      CommandRejection rejection = new CommandRejection(ErrorCode.TOO_LARGE, refused + "; the command was skipped");
+      deadLetter(record, rejection, true);
+      reply(record, rejection, now);
       return;
     }
     int owner = owningPartition(record);
@@ -138,7 +152,11 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
 
   /** A record the processor cannot apply: dead-lettered, and answered when its {@code reply_to} can be read. */
   private void reject(Record<byte[], byte[]> record, CommandRejection rejection, long now) {
-    deadLetter(record, rejection);
+    deadLetter(record, rejection, false);
+    reply(record, rejection, now);
+  }
+
+  private void reply(Record<byte[], byte[]> record, CommandRejection rejection, long now) {
     String replyTo = CommandParser.readableReplyTo(record.value());
     if (replyTo != null) {
       String requestId = CommandParser.readableRequestId(record.value());
@@ -160,6 +178,13 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
     }
     int owner = NamespacePartitioner.partition(record.key(), commandPartitions);
     return owner == source.partition() ? -1 : owner;
+  }
+
+  /** Why this record's outputs were refused by the producer when it was processed before (see RefusedOutputs). */
+  private String refusedBefore() {
+    RecordMetadata source = context.recordMetadata().orElse(null);
+    return source == null ? null
+        : RefusedOutputs.refused(context.applicationId(), source.topic(), source.partition(), source.offset());
   }
 
   private boolean isCommandsTopic() {
@@ -199,11 +224,16 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
   }
 
   private void deadLetter(Record<byte[], byte[]> record, CommandRejection rejection) {
+    deadLetter(record, rejection, false);
+  }
+
+  /** @param cut keep only the first bytes of the record (see below), even when the whole would fit */
+  private void deadLetter(Record<byte[], byte[]> record, CommandRejection rejection, boolean cut) {
     Headers headers = new RecordHeaders();
     record.headers().forEach(headers::add);
     byte[] key = record.key();
     byte[] value = record.value();
-    if (!RecordLimit.fits(key, value) || headerBytes(headers) > DEAD_LETTER_HEADER_BYTES) {
+    if (cut || !RecordLimit.fits(key, value) || headerBytes(headers) > DEAD_LETTER_HEADER_BYTES) {
       // The copy must fit in a record; the whole original stays on its topic, where the source headers point.
       headers = new RecordHeaders();
       headers.add("error.original.key.bytes", utf8(Integer.toString(key == null ? 0 : key.length)));

@@ -91,8 +91,11 @@ public final class StreamsSettings {
     // Other retries back off exponentially from here to retry.backoff.max.ms (1 s), as before.
     props.put(StreamsConfig.producerPrefix(ProducerConfig.RETRY_BACKOFF_MS_CONFIG), PRODUCER_RETRY_BACKOFF_MS);
     props.put(StreamsConfig.producerPrefix(ProducerConfig.COMPRESSION_TYPE_CONFIG), "lz4");
+    // A command whose output the producer still refuses is skipped when it is processed again (RefusedOutputs).
+    props.put(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG, RefusedOutputs.class);
     // Kafka's default, stated: the engine keeps every record below it (RecordLimit), and the two must not drift.
-    props.put(StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG),
+    // A producer.-prefixed setting of --kafka-config wins (a test sets it lower to reach RefusedOutputs).
+    props.putIfAbsent(StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG),
         RecordLimit.PRODUCER_MAX_REQUEST_BYTES);
     // Batches of up to 128 KiB instead of 16: every new batch costs the stream thread a compression stream (lz4
     // allocates, clears and hashes its buffers) and the broker a batch to validate; the changelog alone sends
