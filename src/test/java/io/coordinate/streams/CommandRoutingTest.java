@@ -10,13 +10,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Properties;
-import java.util.SplittableRandom;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
@@ -48,12 +45,7 @@ class CommandRoutingTest {
 
   @BeforeEach
   void start() {
-    Properties props = new Properties();
-    props.put(StreamsConfig.APPLICATION_ID_CONFIG, "routing-test");
-    props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-    props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-    driver = new TopologyTestDriver(CoordinateTopology.build(TOPICS, Duration.ofSeconds(1), Duration.ofMillis(100),
-        PARTITIONS, () -> new SplittableRandom(7)), props, START);
+    driver = TopologyDrivers.start(stateDir, PARTITIONS);
     var bytes = Serdes.ByteArray();
     var strings = Serdes.String();
     commands = driver.createInputTopic(TOPICS.commands(), bytes.serializer(), bytes.serializer(), START,

@@ -12,12 +12,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Properties;
-import java.util.SplittableRandom;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
@@ -46,12 +43,7 @@ class RecordValidationTopologyTest {
 
   @BeforeEach
   void start() {
-    Properties props = new Properties();
-    props.put(StreamsConfig.APPLICATION_ID_CONFIG, "record-validation-test");
-    props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-    props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-    driver = new TopologyTestDriver(CoordinateTopology.build(TOPICS, Duration.ofSeconds(1), Duration.ofMillis(100), 1,
-        () -> new SplittableRandom(7)), props, START);
+    driver = TopologyDrivers.start(stateDir, 1);
     var bytes = Serdes.ByteArray();
     var strings = Serdes.String();
     commands = driver.createInputTopic(TOPICS.commands(), bytes.serializer(), bytes.serializer(), START,

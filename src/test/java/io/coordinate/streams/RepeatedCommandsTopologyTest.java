@@ -9,10 +9,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Properties;
-import java.util.SplittableRandom;
 import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
@@ -37,14 +34,7 @@ class RepeatedCommandsTopologyTest {
 
   @BeforeEach
   void start() {
-    Properties props = new Properties();
-    props.put(StreamsConfig.APPLICATION_ID_CONFIG, "topology-test");
-    props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-    props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-    props.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedRocksDbMemory.class);
-    driver = new TopologyTestDriver(
-        CoordinateTopology.build(TOPICS, Duration.ofSeconds(1), Duration.ofMillis(100), 1,
-            () -> new SplittableRandom(7)), props, START);
+    driver = TopologyDrivers.start(stateDir, 1);
     var strings = Serdes.String();
     commands = driver.createInputTopic(TOPICS.commands(), strings.serializer(), strings.serializer(), START,
         Duration.ZERO);

@@ -15,7 +15,6 @@ import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
 import org.apache.kafka.common.header.Header;
@@ -24,7 +23,6 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
@@ -102,12 +100,7 @@ class TopologyFuzzTest {
     private final KeyValueStore<Bytes, byte[]> indexes;
 
     Run(Path stateDir) {
-      Properties props = new Properties();
-      props.put(StreamsConfig.APPLICATION_ID_CONFIG, "topology-fuzz");
-      props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-      props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-      driver = new TopologyTestDriver(CoordinateTopology.build(TOPICS, Duration.ofSeconds(1), Duration.ofMillis(100),
-          1, () -> new SplittableRandom(7)), props, START);
+      driver = TopologyDrivers.start(stateDir, 1);
       var bytes = Serdes.ByteArray();
       commands = driver.createInputTopic(TOPICS.commands(), bytes.serializer(), bytes.serializer(), START,
           Duration.ZERO);
