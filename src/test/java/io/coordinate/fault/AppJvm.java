@@ -46,16 +46,31 @@ final class AppJvm implements AutoCloseable {
    */
   static AppJvm start(String bootstrapServers, Path dataDir, String instanceId, String... extraArgs)
       throws IOException, InterruptedException {
+    List<String> args = new ArrayList<>(List.of("run", "--bootstrap-servers", bootstrapServers,
+        "--data-dir", dataDir.toString(), "--http-port", "0", "--instance-id", instanceId));
+    args.addAll(List.of(extraArgs));
+    return launch(dataDir, instanceId, args);
+  }
+
+  /**
+   * Starts {@code coordinate dev} (its embedded broker on {@code kafkaPort}, and the app, in one JVM) on
+   * {@code dataDir} and waits for READY: a kill then takes the broker down with the app.
+   */
+  static AppJvm startDev(int kafkaPort, Path dataDir, String instanceId) throws IOException, InterruptedException {
+    return launch(dataDir, instanceId, List.of("dev", "--kafka-port", Integer.toString(kafkaPort),
+        "--data-dir", dataDir.toString(), "--http-port", "0", "--instance-id", instanceId));
+  }
+
+  private static AppJvm launch(Path dataDir, String instanceId, List<String> args)
+      throws IOException, InterruptedException {
     Files.createDirectories(dataDir);
     Path log = dataDir.resolve("app.log");
     List<String> command = new ArrayList<>(List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         // Small heap and few compiler threads: several JVMs share two cores in CI.
-        "-Xmx384m", "-XX:TieredStopAtLevel=1", "-XX:CICompilerCount=2",
-        "-cp", classPath(), "io.coordinate.cli.CoordinateCli", "run",
-        "--bootstrap-servers", bootstrapServers, "--data-dir", dataDir.toString(), "--http-port", "0",
-        "--instance-id", instanceId));
-    command.addAll(List.of(extraArgs));
+        "-Xmx512m", "-XX:TieredStopAtLevel=1", "-XX:CICompilerCount=2",
+        "-cp", classPath(), "io.coordinate.cli.CoordinateCli"));
+    command.addAll(args);
     Process process = new ProcessBuilder(command)
         .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()))
         .start();

@@ -27,11 +27,13 @@ class AppKillIT {
       AppJvm app = AppJvm.start(bootstrap, appDir, "fault-kill");
       try (EventLedger ledger = new EventLedger(bootstrap, Set.of(NS), Set.of(Workload.REPLICATED));
           Workload workload = new Workload(bootstrap, NS).start()) {
-        workload.addUnits(Workload.PLAIN, "u", 1_500);
+        workload.addUnits(Workload.PLAIN, "u", 600);
         workload.addTrees("t", 5);
         workload.addUnits(Workload.REPLICATED, "r", 10);
         for (int kill = 1; kill <= FaultSuite.KILLS; kill++) {
-          FaultSuite.awaitProgress(ledger, workload, 200);
+          // Fresh work each round, so the fault always lands under load.
+          workload.addUnits(Workload.PLAIN, "u" + kill + "-", 400);
+          FaultSuite.awaitProgress(ledger, workload, 150);
           workload.addTrees("t" + kill + "-", 3);
           workload.addUnits(Workload.REPLICATED, "r" + kill + "-", 5);
           if (kill % 2 == 0) {

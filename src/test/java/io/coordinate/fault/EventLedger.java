@@ -57,13 +57,11 @@ final class EventLedger implements AutoCloseable {
   private long batches;
 
   EventLedger(String bootstrapServers, Set<String> namespaces, Set<String> replicatedSpecs) {
-    this.namespaces = namespaces;
-    this.replicatedSpecs = replicatedSpecs;
-    this.consumer = new KafkaConsumer<>(Map.of(
+    this(namespaces, replicatedSpecs, new KafkaConsumer<>(Map.of(
         ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
         ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
         ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
-        ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 2000), new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 2000), new ByteArrayDeserializer(), new ByteArrayDeserializer()));
     List<TopicPartition> partitions = new ArrayList<>();
     for (String topic : List.of(topics.events(), topics.results())) {
       consumer.partitionsFor(topic).forEach(p -> partitions.add(new TopicPartition(topic, p.partition())));
@@ -72,24 +70,38 @@ final class EventLedger implements AutoCloseable {
     consumer.seekToBeginning(partitions);
   }
 
+  /** A ledger fed by {@link #accept} only (the ledger's own test). */
+  EventLedger(Set<String> namespaces, Set<String> replicatedSpecs) {
+    this(namespaces, replicatedSpecs, null);
+  }
+
+  private EventLedger(Set<String> namespaces, Set<String> replicatedSpecs, KafkaConsumer<byte[], byte[]> consumer) {
+    this.namespaces = namespaces;
+    this.replicatedSpecs = replicatedSpecs;
+    this.consumer = consumer;
+  }
+
   /** Reads what has been committed since the last poll (a short poll; call it in a wait loop). */
   void poll() {
     for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
       String key = record.key() == null ? null : new String(record.key(), StandardCharsets.UTF_8);
-      if (!namespaces.contains(key)) {
-        continue;
+      if (namespaces.contains(key)) {
+        accept(record.topic(), key, Json.parse(new String(record.value(), StandardCharsets.UTF_8)));
       }
-      JsonNode value = Json.parse(new String(record.value(), StandardCharsets.UTF_8));
-      if (record.topic().equals(topics.results())) {
-        Unit unit = unit(new UnitKey(key, value.path("work_spec_name").asText(), value.path("work_unit_name").asText()));
-        if (++unit.assimilated > 1) {
-          violations.add("assimilated twice: " + value);
-        }
-      } else {
-        batches++;
-        batchesByNamespace.merge(key, 1L, Long::sum);
-        apply(key, value);
+    }
+  }
+
+  /** One record of coordinate.events or coordinate.results of a watched namespace. */
+  void accept(String topic, String key, JsonNode value) {
+    if (topic.equals(topics.results())) {
+      Unit unit = unit(new UnitKey(key, value.path("work_spec_name").asText(), value.path("work_unit_name").asText()));
+      if (++unit.assimilated > 1) {
+        violations.add("assimilated twice: " + value);
       }
+    } else {
+      batches++;
+      batchesByNamespace.merge(key, 1L, Long::sum);
+      apply(key, value);
     }
   }
 
@@ -210,6 +222,8 @@ final class EventLedger implements AutoCloseable {
 
   @Override
   public void close() {
-    consumer.close();
+    if (consumer != null) {
+      consumer.close();
+    }
   }
 }
