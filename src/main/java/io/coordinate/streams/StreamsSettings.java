@@ -76,14 +76,14 @@ public final class StreamsSettings {
     // its tasks at once, instead of waiting for the dead member's session to time out. Kafka Streams appends the
     // stream thread's index.
     if (config.instanceId() != null) {
-      props.put(StreamsConfig.consumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG), config.instanceId());
+      props.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG), config.instanceId());
     }
     // How long a silent member keeps its partitions: the survivor of a kill -9 takes over after this (plus a
     // rebalance and the dead producer's transaction timeout), so 45 s (Kafka's default) made failover take 42-67 s.
     // Heartbeats come from the consumer's own thread, not the stream thread, so a long command does not count;
     // 10 s still rides out a GC pause or a broker's leader move, and stays above the broker's minimum (6 s).
-    props.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), SESSION_TIMEOUT_MS);
-    props.put(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), HEARTBEAT_INTERVAL_MS);
+    props.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), SESSION_TIMEOUT_MS);
+    props.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), HEARTBEAT_INTERVAL_MS);
     // Standby replicas keep a warm copy of a task's state on another instance, so the survivor of a failure
     // resumes without restoring the whole changelog first; with a single instance none is placed.
     props.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, config.standbyReplicas());
