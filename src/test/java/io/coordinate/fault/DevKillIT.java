@@ -3,11 +3,15 @@ package io.coordinate.fault;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * kill -9 of {@code coordinate dev} (the embedded broker dies with the app) during large adds and a load of
@@ -18,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 class DevKillIT {
 
   private static final String NS = "dev";
+  private static final Logger LOG = LoggerFactory.getLogger(DevKillIT.class);
 
   @TempDir Path dir;
 
@@ -43,6 +48,12 @@ class DevKillIT {
         dev = AppJvm.startDev(port, dir, "fault-dev");
       }
       FaultSuite.assertAllFinishedOnce(ledger, workload);
+      // Not a failure (the start-up check is there for them), but worth knowing when it happens: the log says
+      // where and whose.
+      try (Stream<String> lines = Files.lines(dev.log())) {
+        LOG.info("hanging transactions aborted at restarts: {}",
+            lines.filter(l -> l.contains("aborting a hanging transaction")).count());
+      }
     } finally {
       dev.close();
     }
