@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -17,7 +18,8 @@ class AppKillIT {
 
   private static final String NS = "kill";
 
-  @TempDir Path dir;
+  // Kept when the test fails: the app's log (app.log) and the broker's data tell what happened.
+  @TempDir(cleanup = CleanupMode.ON_SUCCESS) Path dir;
 
   @Test
   void nothingLostNorDoneTwiceThroughKills() throws Exception {
@@ -44,7 +46,7 @@ class AppKillIT {
           app.kill();
           app = AppJvm.start(bootstrap, appDir, "fault-kill");
         }
-        FaultSuite.assertAllFinishedOnce(ledger, workload);
+        FaultSuite.assertAllFinishedOnce(ledger, workload, bootstrap, app.httpPort());
       } finally {
         app.close();
       }

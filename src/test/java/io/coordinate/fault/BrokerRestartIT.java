@@ -6,6 +6,7 @@ import io.coordinate.broker.EmbeddedKafkaBroker;
 import java.nio.file.Path;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -16,7 +17,8 @@ class BrokerRestartIT {
 
   private static final String NS = "broker";
 
-  @TempDir Path dir;
+  // Kept when the test fails: the app's log (app.log) and the broker's data tell what happened.
+  @TempDir(cleanup = CleanupMode.ON_SUCCESS) Path dir;
 
   @Test
   void theAppRidesOutBrokerRestarts() throws Exception {

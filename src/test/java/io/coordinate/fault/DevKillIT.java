@@ -9,6 +9,7 @@ import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,7 +25,8 @@ class DevKillIT {
   private static final String NS = "dev";
   private static final Logger LOG = LoggerFactory.getLogger(DevKillIT.class);
 
-  @TempDir Path dir;
+  // Kept when the test fails: the app's log (app.log) and the broker's data tell what happened.
+  @TempDir(cleanup = CleanupMode.ON_SUCCESS) Path dir;
 
   @Test
   void devComesBackAfterEveryKill() throws Exception {
@@ -47,7 +49,7 @@ class DevKillIT {
         dev.kill();
         dev = AppJvm.startDev(port, dir, "fault-dev");
       }
-      FaultSuite.assertAllFinishedOnce(ledger, workload);
+      FaultSuite.assertAllFinishedOnce(ledger, workload, bootstrap, dev.httpPort());
       // Not a failure (the start-up check is there for them), but worth knowing when it happens: the log says
       // where and whose.
       try (Stream<String> lines = Files.lines(dev.log())) {

@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,7 +34,8 @@ class FailoverIT {
   private static final Duration TAKEOVER = Duration.ofSeconds(30);
   private static final Logger LOG = LoggerFactory.getLogger(FailoverIT.class);
 
-  @TempDir Path dir;
+  // Kept when the test fails: the app's log (app.log) and the broker's data tell what happened.
+  @TempDir(cleanup = CleanupMode.ON_SUCCESS) Path dir;
 
   @Test
   void theSurvivorServesEveryNamespaceWithin30Seconds() throws Exception {

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -28,7 +29,8 @@ class StateLossIT {
   private static final List<String> SPECS =
       List.of(Workload.PLAIN, Workload.TREE, Workload.KIDS, Workload.REPLICATED);
 
-  @TempDir Path dir;
+  // Kept when the test fails: the app's log (app.log) and the broker's data tell what happened.
+  @TempDir(cleanup = CleanupMode.ON_SUCCESS) Path dir;
 
   @Test
   void aWipedStateComesBackWithTheSameAnswers() throws Exception {

@@ -41,7 +41,12 @@ final class Workload implements AutoCloseable {
   static final String TREE = "tree";
   static final String KIDS = "kids";
   static final String REPLICATED = "boinc";
-  static final int WORKERS = 3;
+  /**
+   * Workers, each on a host of its own. A host never gets a second replica of a unit, and each fault can cost a
+   * replicated unit the replicas in flight (two, its quorum): with 3 hosts, two kills left some units with no host
+   * to run on. Ten hosts cover the four faults of a test.
+   */
+  static final int WORKERS = 10;
   /** The lease of every attempt, in seconds: short, so that attempts lost in a crash come back soon. */
   static final double LEASE_SECONDS = 3;
   private static final int REQUEST_COUNT = 25;
@@ -55,6 +60,8 @@ final class Workload implements AutoCloseable {
   private final Set<UnitKey> expected = ConcurrentHashMap.newKeySet();
   private final Map<String, Long> lastRequest = new ConcurrentHashMap<>();
   private final AtomicLong finishesSent = new AtomicLong();
+  private final AtomicLong requestsSent = new AtomicLong();
+  private final AtomicLong assignmentsReceived = new AtomicLong();
   private final Thread worker;
   private volatile boolean stopped;
   private volatile RuntimeException failure;
@@ -82,7 +89,7 @@ final class Workload implements AutoCloseable {
     this.worker.setDaemon(true);
   }
 
-  /** Defines the specs and the workers (on hosts h1..h3), then starts working. */
+  /** Defines the specs and the workers (on hosts h1..h10), then starts working. */
   Workload start() {
     send(Json.object().put("command", "set_work_spec").set("work_spec", Json.object().put("name", PLAIN)));
     send(Json.object().put("command", "set_work_spec").set("work_spec", Json.object().put("name", TREE)));
@@ -143,6 +150,14 @@ final class Workload implements AutoCloseable {
     return finishesSent.get();
   }
 
+  long requestsSent() {
+    return requestsSent.get();
+  }
+
+  long assignmentsReceived() {
+    return assignmentsReceived.get();
+  }
+
   /** Fails the test's thread with what stopped the workers, if anything did. */
   void check() {
     if (failure != null) {
@@ -166,6 +181,7 @@ final class Workload implements AutoCloseable {
             continue;
           }
           String name = assignment.path("worker").asText();
+          assignmentsReceived.incrementAndGet();
           for (JsonNode attempt : assignment.path("attempts")) {
             ObjectNode data = Json.object().set("result", Json.object().put("unit", attempt.path("work_unit_name").asText()));
             send(Json.object().put("command", "finish_attempt").put("attempt_id", attempt.path("attempt_id").asText())
@@ -188,6 +204,7 @@ final class Workload implements AutoCloseable {
 
   private void request(String name) {
     lastRequest.put(name, System.currentTimeMillis());
+    requestsSent.incrementAndGet();
     send(Json.object().put("command", "request_attempts").put("worker", name).put("count", REQUEST_COUNT)
         .put("lifetime", LEASE_SECONDS));
   }
