@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
@@ -53,10 +54,15 @@ public final class CoordinateApplication implements AutoCloseable {
     int port = requested.httpPort() == 0 ? freePort() : requested.httpPort();
     config = requested.withHttpPort(port);
     TopicNames topics = new TopicNames(config.topicPrefix());
+    int partitions;
+    try (Admin admin = Admin.create(KafkaClientSettings.base(config))) {
+      partitions = partitionCount(admin, topics.commands());
+      abortHangingTransactions(admin, topics);
+    }
 
     streams = new KafkaStreams(
         CoordinateTopology.build(topics, Duration.ofMillis(config.punctuateIntervalMs()),
-            Duration.ofMillis(config.commitIntervalMs()), partitionCount(topics.commands())),
+            Duration.ofMillis(config.commitIntervalMs()), partitions),
         StreamsSettings.of(config));
     // A failing stream thread is replaced rather than taking the instance down; the engine itself turns bad
     // input into rejections, so this only guards against infrastructure errors.
@@ -114,19 +120,38 @@ public final class CoordinateApplication implements AutoCloseable {
       streamsMetrics.close();
     }
     if (streams != null) {
-      // Leave the group on a clean stop, so a restarted or remaining instance takes the partitions over at
-      // once instead of after the session timeout (45 s).
+      // Leave the group on a clean stop, so a remaining instance takes the partitions over at once instead of
+      // after the session timeout. A static member (group.instance.id) leaves too: LEAVE_GROUP sends its
+      // LeaveGroup whatever the membership; after a kill -9 the static id is what lets a restart rejoin at once.
       streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
           .withTimeout(Duration.ofSeconds(30)));
     }
   }
 
-  private int partitionCount(String topic) throws InterruptedException {
-    try (Admin admin = Admin.create(KafkaClientSettings.base(config))) {
+  private static int partitionCount(Admin admin, String topic) throws InterruptedException {
+    try {
       return admin.describeTopics(List.of(topic)).allTopicNames().get(60, TimeUnit.SECONDS)
           .get(topic).partitions().size();
     } catch (ExecutionException | TimeoutException e) {
       throw new IllegalStateException("cannot describe topic " + topic, e);
+    }
+  }
+
+  /**
+   * A transaction that no coordinator will end holds back every read_committed reader of its partition, Kafka
+   * Streams' restore of a changelog included: the app would never get to RUNNING. Such transactions are aborted
+   * here, before Kafka Streams starts (see {@link HangingTransactions}); a failed check is logged, not fatal.
+   */
+  private void abortHangingTransactions(Admin admin, TopicNames topics) throws InterruptedException {
+    List<String> names = TopicNames.ALL.stream().map(t -> topics.prefix() + t).toList();
+    try {
+      List<HangingTransactions.Aborted> aborted =
+          new HangingTransactions(admin).abortOnAppPartitions(config.applicationId(), names);
+      if (!aborted.isEmpty()) {
+        LOG.warn("aborted {} hanging transaction(s) before starting", aborted.size());
+      }
+    } catch (RuntimeException e) {
+      LOG.warn("could not check for hanging transactions; starting anyway", e);
     }
   }
 

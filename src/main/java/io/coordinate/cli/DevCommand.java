@@ -1,5 +1,6 @@
 package io.coordinate.cli;
 
+import io.coordinate.app.InstanceId;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -23,9 +24,21 @@ final class DevCommand implements Callable<Integer> {
       description = "Holds kafka/ (broker log) and streams/ (state stores); relative to the working directory (default: ${DEFAULT-VALUE})")
   Path dataDir;
 
+  // Membership and failover (docs/operations.md, "Failover and restarts"), as for `run`.
+  @Option(names = "--instance-id", paramLabel = "ID",
+      description = "Stable name of this instance in the group (static membership); default: one generated once "
+          + "and kept in the data dir's " + InstanceId.FILE + " file")
+  String instanceId;
+
+  @Option(names = "--standby-replicas", defaultValue = "" + RunCommand.DEFAULT_STANDBY_REPLICAS,
+      description = "Warm copies of each partition's state on other instances (default: ${DEFAULT-VALUE})")
+  int standbyReplicas;
+
   @Override
   public Integer call() throws Exception {
-    DevEnvironment env = DevEnvironment.start(kafkaPort, httpPort, dataDir, http::apply);
+    String instance = InstanceId.resolve(instanceId, dataDir);
+    DevEnvironment env = DevEnvironment.start(kafkaPort, httpPort, dataDir,
+        config -> http.apply(config).withMembership(standbyReplicas, instance));
     CoordinateCli.serveUntilSignalled(env,
         CoordinateCli.readyLine(env.bootstrapServers(), http.localHost(), env.httpPort()), System.out);
     return 0;

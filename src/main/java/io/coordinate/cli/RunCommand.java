@@ -3,6 +3,7 @@ package io.coordinate.cli;
 import io.coordinate.app.AppConfig;
 import io.coordinate.app.CoordinateApplication;
 import io.coordinate.app.KafkaClientSettings;
+import io.coordinate.app.InstanceId;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -55,7 +56,24 @@ public final class RunCommand implements Callable<Integer> {
           + "broker's)")
   int minInsyncReplicas;
 
-  /** The app's settings from the options; public so a test can check docker-compose's command. */
+  // Membership and failover (docs/operations.md, "Failover and restarts").
+  @Option(names = "--instance-id", paramLabel = "ID",
+      description = "Stable name of this instance in the group (static membership); default: one generated once "
+          + "and kept in the data dir's " + InstanceId.FILE + " file")
+  String instanceId;
+
+  @Option(names = "--standby-replicas", defaultValue = "" + DEFAULT_STANDBY_REPLICAS,
+      description = "Warm copies of each partition's state on other instances, for fast failover "
+          + "(default: ${DEFAULT-VALUE}; none is placed while a single instance runs)")
+  int standbyReplicas;
+
+  /** One standby: it costs nothing with one instance and spares the survivor of two a changelog restore. */
+  static final int DEFAULT_STANDBY_REPLICAS = 1;
+
+  /**
+   * The app's settings from the options; public so a test can check docker-compose's command. The instance id is
+   * the one given, null otherwise ({@link #call} then takes the data dir's).
+   */
   public AppConfig config() {
     if (replicationFactor < 0 || replicationFactor > Short.MAX_VALUE || minInsyncReplicas < 0
         || (replicationFactor > 0 && minInsyncReplicas > replicationFactor)) {
@@ -67,12 +85,15 @@ public final class RunCommand implements Callable<Integer> {
         dataDir.resolve("streams"), topicPrefix, AppConfig.DEFAULT_COMMIT_INTERVAL_MS,
         AppConfig.DEFAULT_PUNCTUATE_INTERVAL_MS);
     return http.apply(config).withKafkaProperties(clientProperties)
-        .withReplication(replicationFactor, minInsyncReplicas);
+        .withReplication(replicationFactor, minInsyncReplicas)
+        .withMembership(standbyReplicas, instanceId);
   }
 
   @Override
   public Integer call() throws Exception {
-    CoordinateApplication app = AppLauncher.start(config());
+    AppConfig config = config();
+    config = config.withMembership(config.standbyReplicas(), InstanceId.resolve(instanceId, dataDir));
+    CoordinateApplication app = AppLauncher.start(config);
     CoordinateCli.serveUntilSignalled(app,
         CoordinateCli.readyLine(bootstrapServers, http.localHost(), app.httpPort()), System.out);
     return 0;

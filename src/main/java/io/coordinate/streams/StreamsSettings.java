@@ -27,6 +27,11 @@ public final class StreamsSettings {
   /** The producer's first retry backoff (Kafka's default 100 ms); see {@link #of}. */
   static final long PRODUCER_RETRY_BACKOFF_MS = 10;
 
+  /** The main consumer's {@code session.timeout.ms}; see {@link #of}. */
+  static final int SESSION_TIMEOUT_MS = 10_000;
+  /** The main consumer's {@code heartbeat.interval.ms}: a third of the session, as Kafka recommends. */
+  static final int HEARTBEAT_INTERVAL_MS = 3_000;
+
   private StreamsSettings() {}
 
   /** Kafka Streams' own {@code commit.interval.ms}: ten times the app's, at most 5 s, never below the app's. */
@@ -80,8 +85,23 @@ public final class StreamsSettings {
     // Other instances find this one's HTTP API here to forward interactive queries.
     props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, config.httpHost() + ":" + config.httpPort());
     props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 1);
-    // A standby replica per task makes failover fast when several instances run; harmless with one.
-    props.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, 0);
+    // --- Membership and failover (docs/operations.md, "Failover and restarts") ---
+    // Static membership: a restart under the same instance id (kept in the data dir) takes its member's place and
+    // its tasks at once, instead of waiting for the dead member's session to time out. Kafka Streams appends the
+    // stream thread's index.
+    if (config.instanceId() != null) {
+      props.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG), config.instanceId());
+    }
+    // How long a silent member keeps its partitions: the survivor of a kill -9 takes over after this (plus a
+    // rebalance and the dead producer's transaction timeout), so 45 s (Kafka's default) made failover take 42-67 s.
+    // Heartbeats come from the consumer's own thread, not the stream thread, so a long command does not count;
+    // 10 s still rides out a GC pause or a broker's leader move, and stays above the broker's minimum (6 s).
+    props.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), SESSION_TIMEOUT_MS);
+    props.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), HEARTBEAT_INTERVAL_MS);
+    // Standby replicas keep a warm copy of a task's state on another instance, so the survivor of a failure
+    // resumes without restoring the whole changelog first; with a single instance none is placed.
+    props.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, config.standbyReplicas());
+    // --- end of membership and failover ---
     props.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
     props.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 5);
     // A transaction begun right after a commit (CommitPolicy commits as soon as the input is idle) can find the
