@@ -28,6 +28,7 @@ import org.apache.kafka.clients.admin.TransactionState;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.internals.Topic;
 import org.apache.kafka.common.config.ConfigResource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -63,12 +64,16 @@ public final class HangingTransactions {
   }
 
   /**
-   * Checks the app's partitions: its public topics ({@code topics}, prefixed) and its changelogs
-   * ({@code <applicationId>-*-changelog}); aborts the hanging transactions and returns them.
+   * Checks the app's partitions: its public topics ({@code topics}, prefixed), its changelogs
+   * ({@code <applicationId>-*-changelog}) and {@code __consumer_offsets}; aborts the hanging transactions and
+   * returns them.
    */
   public List<Aborted> abortOnAppPartitions(String applicationId, Collection<String> topics)
       throws InterruptedException {
     Set<String> names = new HashSet<>(topics);
+    // The committed offsets of a transaction live in __consumer_offsets: one held open there keeps Kafka Streams
+    // from reading the group's committed offsets (a stable read waits for it), so it stays REBALANCING as well.
+    names.add(Topic.GROUP_METADATA_TOPIC_NAME);
     for (String name : get(admin.listTopics().names())) {
       if (name.startsWith(applicationId + "-") && name.endsWith("-changelog")) {
         names.add(name);

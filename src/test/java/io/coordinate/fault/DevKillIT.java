@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,9 +29,6 @@ class DevKillIT {
   @TempDir(cleanup = CleanupMode.ON_SUCCESS) Path dir;
 
   @Test
-  @Disabled("An engine defect, not the fault suite's: after kill -9 of dev during 5,000-unit adds, the restarted app "
-      + "answers every request_attempts with no attempts although its events and its HTTP view show 10,000 units "
-      + "of the spec available (the units of the adds); a further clean restart hands them out. Reported to the lead.")
   void devComesBackAfterEveryKill() throws Exception {
     int port = freePort();
     String bootstrap = "127.0.0.1:" + port;
