@@ -17,6 +17,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
+import org.apache.kafka.clients.admin.ListTopicsOptions;
 import org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo;
 import org.apache.kafka.clients.admin.ListTransactionsOptions;
 import org.apache.kafka.clients.admin.OffsetSpec;
@@ -73,9 +74,9 @@ public final class HangingTransactions {
     Set<String> names = new HashSet<>(topics);
     // The committed offsets of a transaction live in __consumer_offsets: one held open there keeps Kafka Streams
     // from reading the group's committed offsets (a stable read waits for it), so it stays REBALANCING as well.
-    names.add(Topic.GROUP_METADATA_TOPIC_NAME);
-    for (String name : get(admin.listTopics().names())) {
-      if (name.startsWith(applicationId + "-") && name.endsWith("-changelog")) {
+    for (String name : get(admin.listTopics(new ListTopicsOptions().listInternal(true)).names())) {
+      if (name.startsWith(applicationId + "-") && name.endsWith("-changelog")
+          || name.equals(Topic.GROUP_METADATA_TOPIC_NAME)) {
         names.add(name);
       }
     }

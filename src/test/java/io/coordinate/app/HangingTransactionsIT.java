@@ -11,6 +11,10 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsOptions;
+import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -93,6 +97,41 @@ class HangingTransactionsIT {
       assertThat(readCommitted(broker)).containsExactly("live=1");
       List<Long> after = offsets(admin);
       assertThat(after.get(0)).isEqualTo(after.get(1)); // nothing held back any more
+    } finally {
+      broker.close();
+    }
+  }
+
+  /**
+   * Seen after a kill -9 of {@code coordinate dev}: a transaction held open on {@code __consumer_offsets} keeps a
+   * stable read of the group's committed offsets waiting, and Kafka Streams with it (REBALANCING for ever).
+   */
+  @Test
+  void abortsATransactionItsCoordinatorForgotOnTheGroupsCommittedOffsets() throws Exception {
+    Path logDir = dataDir.resolve("kafka");
+    EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(logDir, 0);
+    int port = broker.port();
+    TopicPartition input = new TopicPartition("in", 0);
+    try (Admin admin = admin(broker)) {
+      admin.createTopics(List.of(new NewTopic("in", 1, (short) 1))).all().get();
+    }
+    KafkaProducer<String, String> stuck = transactional(broker, "stuck-offsets");
+    stuck.beginTransaction();
+    stuck.sendOffsetsToTransaction(Map.of(input, new OffsetAndMetadata(7)), new ConsumerGroupMetadata("group-x"));
+    stuck.close(Duration.ZERO); // forced: no abort on the way out
+    broker.close();
+    deleteTransactionState(logDir);
+
+    broker = EmbeddedKafkaBroker.start(logDir, port);
+    try (Admin admin = admin(broker)) {
+      List<HangingTransactions.Aborted> aborted =
+          new HangingTransactions(admin).abortOnAppPartitions(APP, List.of());
+
+      assertThat(aborted).hasSize(1);
+      assertThat(aborted.get(0).partition().topic()).isEqualTo("__consumer_offsets");
+      // A stable read of the group's offsets answers again, without the aborted commit.
+      assertThat(admin.listConsumerGroupOffsets("group-x", new ListConsumerGroupOffsetsOptions().requireStable(true))
+          .partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS)).doesNotContainKey(input);
     } finally {
       broker.close();
     }
