@@ -6,6 +6,7 @@ import io.coordinate.app.AppConfig;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -79,11 +80,15 @@ class BoundedRocksDbMemoryTest {
     List<Integer> nice = new ArrayList<>();
     try (Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
       for (Path task : tasks.toList()) {
-        if (Files.readString(task.resolve("comm")).strip().equals(name)) {
-          String stat = Files.readString(task.resolve("stat"));
-          // after "(comm)": state is field 3, nice field 19
-          String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-          nice.add(Integer.parseInt(fields[19 - 3]));
+        try {
+          if (Files.readString(task.resolve("comm")).strip().equals(name)) {
+            String stat = Files.readString(task.resolve("stat"));
+            // after "(comm)": state is field 3, nice field 19
+            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            nice.add(Integer.parseInt(fields[19 - 3]));
+          }
+        } catch (NoSuchFileException e) {
+          // a thread that ended since the listing (another test's, say): not one of the pools' threads, which live on
         }
       }
     }
