@@ -89,7 +89,7 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
       applying.applying(source.topic(), source.partition(), source.offset());
     }
     try {
-      apply(record);
+      apply(record, source);
     } finally {
       applying.done();
       commits.processed(System.nanoTime());
@@ -102,7 +102,8 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
     }
   }
 
-  private void apply(Record<byte[], byte[]> record) {
+  /** @param source where the record was read (null: unknown, as in some tests); read once per record */
+  private void apply(Record<byte[], byte[]> record, RecordMetadata source) {
     long now = context.currentSystemTimeMs();
     long size = RecordLimit.size(record.key(), record.value()) + headerBytes(record.headers());
     if (size > RecordLimit.MAX_RECORD_BYTES) {
@@ -111,7 +112,7 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
           + RecordLimit.MAX_RECORD_BYTES), now);
       return;
     }
-    String refused = refusedBefore();
+    String refused = refusedBefore(source);
     if (refused != null) {
       // Its copy is cut whatever its size: the producer's limit may be lower than the app's.
       CommandRejection rejection = new CommandRejection(ErrorCode.TOO_LARGE, refused + "; the command was skipped");
@@ -119,9 +120,9 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
       reply(record, rejection, now);
       return;
     }
-    int owner = owningPartition(record);
+    int owner = owningPartition(record, source);
     if (owner >= 0) {
-      if (record.headers().lastHeader(REROUTED_HEADER) == null && isCommandsTopic()) {
+      if (record.headers().lastHeader(REROUTED_HEADER) == null && source.topic().equals(commandsTopic)) {
         // A producer with another partitioner (kcat's default, say) put the namespace on the wrong partition:
         // move it, once, to the partition Kafka's default partitioner picks, so one task owns each namespace.
         Headers headers = new RecordHeaders(record.headers().toArray());
@@ -131,8 +132,7 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
         // Moved already, or on the chained topic, which only the app writes: a forged header or a changed partition
         // count. Applied here it would split the namespace's state between two tasks.
         reject(record, new CommandRejection(ErrorCode.WRONG_PARTITION, "the key belongs to partition " + owner
-            + " of " + commandPartitions + ", not " + context.recordMetadata().map(RecordMetadata::partition)
-            .orElse(-1)), now);
+            + " of " + commandPartitions + ", not " + source.partition()), now);
       }
       return;
     }
@@ -168,12 +168,8 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
    * The partition that owns the record's key by Kafka's default partitioner when it is not the one the record was
    * read from; -1 when it is (or when there is one partition, or no key: the parser refuses that).
    */
-  private int owningPartition(Record<byte[], byte[]> record) {
-    if (commandPartitions <= 1 || record.key() == null) {
-      return -1;
-    }
-    RecordMetadata source = context.recordMetadata().orElse(null);
-    if (source == null) {
+  private int owningPartition(Record<byte[], byte[]> record, RecordMetadata source) {
+    if (commandPartitions <= 1 || record.key() == null || source == null) {
       return -1;
     }
     int owner = NamespacePartitioner.partition(record.key(), commandPartitions);
@@ -181,14 +177,9 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
   }
 
   /** Why this record's outputs were refused by the producer when it was processed before (see RefusedOutputs). */
-  private String refusedBefore() {
-    RecordMetadata source = context.recordMetadata().orElse(null);
+  private String refusedBefore(RecordMetadata source) {
     return source == null ? null
         : RefusedOutputs.refused(context.applicationId(), source.topic(), source.partition(), source.offset());
-  }
-
-  private boolean isCommandsTopic() {
-    return context.recordMetadata().map(source -> source.topic().equals(commandsTopic)).orElse(false);
   }
 
   /** The wall-clock punctuator: expires attempts and releases delayed units, in bounded batches. */
