@@ -42,7 +42,10 @@ public final class ScanHints {
   /** The command's writes reached the store: its floors hold. */
   public void commit() {
     raised.forEach(committed::put);
-    lowered.forEach((id, low) -> committed.merge(id, low, (a, b) -> Arrays.compareUnsigned(a, b) <= 0 ? a : b));
+    // Only a floor that exists is lowered: no floor means the front of the index, below any insert. Made a floor,
+    // an insert would hide every entry in front of it that this engine never scanned (all of them, after a restart).
+    lowered.forEach((id, low) ->
+        committed.computeIfPresent(id, (key, floor) -> Arrays.compareUnsigned(floor, low) <= 0 ? floor : low));
     raised.clear();
     lowered.clear();
   }
