@@ -4,6 +4,7 @@ import io.coordinate.protocol.TopicNames;
 import io.coordinate.query.KafkaCommandGateway;
 import io.coordinate.query.QueryServer;
 import io.coordinate.streams.CoordinateTopology;
+import io.coordinate.streams.RestoreLog;
 import io.coordinate.streams.StreamsNamespaceLocator;
 import io.coordinate.streams.StreamsSettings;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
@@ -71,6 +72,7 @@ public final class CoordinateApplication implements AutoCloseable {
       failures.failed(e);
       return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
     });
+    streams.setGlobalStateRestoreListener(new RestoreLog());
     CountDownLatch running = new CountDownLatch(1);
     streams.setStateListener((newState, oldState) -> {
       LOG.info("streams {} -> {}", oldState, newState);

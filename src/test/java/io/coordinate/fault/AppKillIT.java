@@ -4,7 +4,6 @@ import io.coordinate.broker.EmbeddedKafkaBroker;
 import java.nio.file.Path;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,7 +22,6 @@ class AppKillIT {
   @TempDir(cleanup = CleanupMode.ON_SUCCESS) Path dir;
 
   @Test
-  @Disabled("Fails in some runs (issue 24, open): a restart after a kill restored fewer units than were committed (6,475 where 6,900 were: the rebuild log), the app went on from the committed offsets on that partial state, and 5,000 units later stayed available but were never handed out until a further restart. Kept to prove the fix.")
   void nothingLostNorDoneTwiceThroughKills() throws Exception {
     try (EmbeddedKafkaBroker broker = FaultSuite.broker(dir, 0)) {
       String bootstrap = broker.bootstrapServers();

@@ -41,6 +41,7 @@ final class Workload implements AutoCloseable {
   static final String TREE = "tree";
   static final String KIDS = "kids";
   static final String REPLICATED = "boinc";
+  private static final String HEIR = "-heir";
   /**
    * Workers, each on a host of its own. A host never gets a second replica of a unit, and each fault can cost a
    * replicated unit the replicas in flight (two, its quorum): with 3 hosts, two kills left some units with no host
@@ -117,18 +118,31 @@ final class Workload implements AutoCloseable {
     send(Json.object().put("command", "add_work_units").put("work_spec_name", spec).set("work_units", units));
   }
 
-  /** {@code count} job trees: a parent with three children (in another spec) and an heir each. */
+  /**
+   * {@code count} job trees: a parent with three children (in another spec) and an heir each. The worker that runs
+   * a parent adds its children during the attempt, as a job adds its steps (docs/children-and-heirs.md): children
+   * parked under an attempt that a fault expires are discarded with it, and the next attempt adds them again.
+   */
   void addTrees(String prefix, int count) {
     for (int i = 0; i < count; i++) {
       String parent = prefix + i;
       add(TREE, List.of(Json.object().put("name", parent)));
-      List<ObjectNode> kids = new ArrayList<>();
-      for (int k = 0; k < 3; k++) {
-        kids.add(Json.object().put("name", parent + "-kid" + k).set("parent", ref(TREE, parent)));
+      for (String kid : kids(parent)) {
+        expected.add(new UnitKey(namespace, KIDS, kid));
       }
-      add(KIDS, kids);
-      add(TREE, List.of(Json.object().put("name", parent + "-heir").set("predecessor", ref(TREE, parent))));
+      add(TREE, List.of(Json.object().put("name", parent + HEIR).set("predecessor", ref(TREE, parent))));
     }
+  }
+
+  private static List<String> kids(String parent) {
+    return List.of(parent + "-kid0", parent + "-kid1", parent + "-kid2");
+  }
+
+  /** What the worker does in a parent's attempt before it finishes it: it adds the parent's children. */
+  private void addKids(String parent) {
+    ArrayNode units = Json.MAPPER.createArrayNode();
+    kids(parent).forEach(kid -> units.add(Json.object().put("name", kid).set("parent", ref(TREE, parent))));
+    send(Json.object().put("command", "add_work_units").put("work_spec_name", KIDS).set("work_units", units));
   }
 
   private void add(String spec, List<ObjectNode> units) {
@@ -186,6 +200,10 @@ final class Workload implements AutoCloseable {
           String name = assignment.path("worker").asText();
           assignmentsReceived.incrementAndGet();
           for (JsonNode attempt : assignment.path("attempts")) {
+            String unit = attempt.path("work_unit_name").asText();
+            if (attempt.path("work_spec_name").asText().equals(TREE) && !unit.endsWith(HEIR)) {
+              addKids(unit); // sent before the finish, on the same partition: applied first
+            }
             ObjectNode data = Json.object().set("result", Json.object().put("unit", attempt.path("work_unit_name").asText()));
             send(Json.object().put("command", "finish_attempt").put("attempt_id", attempt.path("attempt_id").asText())
                 .set("data", data));
