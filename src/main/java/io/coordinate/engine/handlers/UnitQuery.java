@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -23,6 +24,8 @@ import java.util.TreeSet;
 public record UnitQuery(Set<String> names, Set<UnitStatus> statuses, String previousName, int limit) {
 
   private static final int PAGE = 512;
+  /** The query object's keys, in PROTOCOL's order. */
+  static final List<String> KEYS = List.of("names", "statuses", "previous_name", "limit");
 
   public static final UnitQuery ALL = new UnitQuery(null, null, null, Integer.MAX_VALUE);
 
@@ -32,6 +35,14 @@ public record UnitQuery(Set<String> names, Set<UnitStatus> statuses, String prev
     }
     if (!query.isObject()) {
       throw CommandRejection.badCommand("\"query\" must be an object");
+    }
+    // A misspelt key would filter nothing and select every unit of the spec: refused, naming the key.
+    for (Iterator<String> keys = query.fieldNames(); keys.hasNext(); ) {
+      String key = keys.next();
+      if (!KEYS.contains(key)) {
+        throw CommandRejection.badCommand(
+            "unknown key \"" + key + "\" in \"query\" (known: " + String.join(", ", KEYS) + ")");
+      }
     }
     Set<String> names = null;
     if (query.hasNonNull("names")) {

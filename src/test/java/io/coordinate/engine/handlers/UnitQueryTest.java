@@ -30,6 +30,26 @@ class UnitQueryTest {
     assertThat(UnitQuery.parse(json("null"))).isEqualTo(UnitQuery.ALL);
   }
 
+  /** A misspelt key would filter nothing and select every unit: each command that takes a query refuses it. */
+  @Test
+  void anUnknownKeyIsRefusedNamingItAndChangesNothing() {
+    h.setSpec("{\"name\":\"spec\"}");
+    h.addUnits("spec", "a", "b");
+    var before = h.snapshot();
+
+    for (String command : List.of("delete_work_units", "reset_work_units", "prioritize_work_units")) {
+      EngineHarness.Reply reply = h.send(command, "work_spec_name", "spec", "query", json("{\"name\":[\"a\"]}"),
+          "priority", 5);
+
+      assertThat(reply.errorCode()).as(command).isEqualTo("bad_command");
+      assertThat(reply.json().get("error").get("message").asText()).as(command)
+          .isEqualTo("unknown key \"name\" in \"query\" (known: names, statuses, previous_name, limit)");
+    }
+    assertThat(h.snapshot()).isEqualTo(before);
+    assertThat(h.units("spec", "{\"names\":[\"a\"],\"statuses\":[\"available\"],\"previous_name\":\"\",\"limit\":1}"))
+        .containsExactly("a");
+  }
+
   @Test
   void namesOrderAsTheirUtf8BytesOnEveryPath() {
     h.setSpec("{\"name\":\"spec\"}");
