@@ -58,6 +58,18 @@ public record Command(
     return Limits.number(value, "field \"" + field + "\"", min, max);
   }
 
+  /**
+   * A whole number within [{@code min}, {@code max}] (see {@link Limits#wholeNumber}), or {@code fallback} when
+   * absent.
+   */
+  public long optionalWholeNumber(String field, long fallback, double min, double max) {
+    JsonNode value = get(field);
+    if (value == null) {
+      return fallback;
+    }
+    return Limits.wholeNumber(value, "field \"" + field + "\"", min, max);
+  }
+
   public ObjectNode requiredObject(String field) {
     JsonNode value = get(field);
     if (value == null) {

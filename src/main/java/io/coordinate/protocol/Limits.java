@@ -1,6 +1,7 @@
 package io.coordinate.protocol;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.math.BigDecimal;
 
 /**
  * The ranges of the numbers a command may carry (docs/reference.md "Limits"). A number outside its range, or one
@@ -47,6 +48,25 @@ public final class Limits {
           + ", but it is " + shortText(value));
     }
     return number;
+  }
+
+  /**
+   * The whole number {@code value}, which must lie in [{@code min}, {@code max}]: {@code 2.0} is whole, {@code 1.5}
+   * and {@code 1.0000000000000000001} are not (compared exactly, not as doubles).
+   *
+   * @param what how the message names it, e.g. {@code field "count"}
+   */
+  public static long wholeNumber(JsonNode value, String what, double min, double max) {
+    if (!value.isNumber()) {
+      throw CommandRejection.badCommand(what + " must be a number");
+    }
+    double number = value.doubleValue();
+    // the range first: only a number within it is compared exactly, so the comparison stays cheap
+    if (!(number >= min && number <= max) || value.decimalValue().compareTo(BigDecimal.valueOf((long) number)) != 0) {
+      throw CommandRejection.badCommand(what + " must be a whole number from " + text(min) + " to " + text(max)
+          + ", but it is " + shortText(value));
+    }
+    return (long) number;
   }
 
   /** {@code priority} limits: a finite number within ±{@link #MAX_PRIORITY}. */

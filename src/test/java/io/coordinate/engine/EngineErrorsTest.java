@@ -134,6 +134,32 @@ class EngineErrorsTest {
         "set_work_spec", "work_spec", json("{\"name\":\"new\",\"priority\":\"high\"}"));
   }
 
+  /** A negative or fractional count is refused, not truncated: no worker is created and no attempt started. */
+  @Test
+  void badCommandForANegativeOrFractionalCount() {
+    assertRejected("bad_command", "field \"count\" must be a whole number from 0 to 2147483647, but it is -1",
+        "request_attempts", "worker", "w", "count", -1);
+    assertRejected("bad_command", "field \"count\" must be a whole number from 0 to 2147483647, but it is 1.5",
+        "request_attempts", "worker", "w", "count", json("1.5"));
+    assertRejected("bad_command", "field \"count\" must be a whole number from 0 to 2147483647, but it is 0.5",
+        "request_attempts", "worker", "w", "count", json("0.5"));
+    // compared exactly: as a double this is 1
+    assertRejected("bad_command", "field \"count\" must be a whole number from 0 to 2147483647, but it is "
+        + "1.0000000000000000000000001", "request_attempts", "worker", "w", "count",
+        json("1.0000000000000000000000001"));
+    assertThat(h.workerView("w")).isNull();
+  }
+
+  /** A count of 0 asks for one unit, as in the reference; a whole count written {@code 2.0} asks for two. */
+  @Test
+  void aCountOfZeroAsksForOneAndTwoPointZeroForTwo() {
+    h.addUnits("spec", "c", "d", "e");
+
+    assertThat(h.request("count", 0)).extracting(Attempt::unit).containsExactly("c");
+    assertThat(h.request("count", json("2.0"))).extracting(Attempt::unit).containsExactly("d", "e");
+    assertThat(h.status("spec", "e")).isEqualTo("pending");
+  }
+
   @Test
   void changedName() {
     assertRejected("changed_name", "work spec \"spec\" cannot be renamed to \"name\"",

@@ -102,7 +102,7 @@ class NumberLimitsTest {
         "set_work_spec_meta", "work_spec_name", "spec", "meta", json("{\"weight\":1e300}"));
     assertRefused("work spec key \"max_running\" must be a number from -2147483647 to 2147483647, but it is 1E+300",
         "set_work_spec", "work_spec", json("{\"name\":\"s2\",\"max_running\":1e300}"));
-    assertRefused("field \"count\" must be a number from 0 to 2147483647, but it is 1E+400",
+    assertRefused("field \"count\" must be a whole number from 0 to 2147483647, but it is 1E+400",
         "request_attempts", "worker", "w1", "count", json("1e400"));
   }
 

@@ -48,8 +48,8 @@ public final class RequestAttemptsHandler {
   static JsonNode requestAttempts(CommandContext ctx) {
     Command command = ctx.command();
     String worker = command.requiredString("worker");
-    // As in the reference, a count below 1 asks for one unit.
-    double count = Math.max(1, command.optionalNumber("count", 1, 0, Limits.MAX_COUNT));
+    // As in the reference, a count of 0 asks for one unit; a negative or fractional count is refused.
+    long count = Math.max(1, command.optionalWholeNumber("count", 1, 0, Limits.MAX_COUNT));
     double lifetime = command.optionalNumber("lifetime", DEFAULT_LIFETIME_SECONDS, Limits.MIN_LEASE_SECONDS,
         Limits.MAX_LEASE_SECONDS);
     WorkRequest request = new WorkRequest(command.optionalStringList("work_specs"),
@@ -57,7 +57,7 @@ public final class RequestAttemptsHandler {
         Limits.MAX_GB));
     WorkerCommands.touch(ctx, worker);
 
-    AssignmentWriter assignment = new AssignmentWriter(ctx.namespace(), worker, command.requestId(), (long) count);
+    AssignmentWriter assignment = new AssignmentWriter(ctx.namespace(), worker, command.requestId(), count);
     Set<String> nothingForHost = new HashSet<>();
     // A batch whose every unit was auto-failed by max_retries is fetched again (SEMANTICS §4.6).
     while (assignment.isEmpty()) {
@@ -68,7 +68,7 @@ public final class RequestAttemptsHandler {
         break;
       }
       HandOut handedOut =
-          handOut(ctx, chosen, worker, (long) count, Times.secondsToMillis(lifetime), assignment);
+          handOut(ctx, chosen, worker, count, Times.secondsToMillis(lifetime), assignment);
       if (handedOut == HandOut.NOTHING) {
         break;
       }
