@@ -1,5 +1,6 @@
 package io.coordinate.fault;
 
+import io.coordinate.testing.EventLedger;
 import io.coordinate.broker.EmbeddedKafkaBroker;
 import java.nio.file.Path;
 import java.util.Set;

@@ -1,5 +1,6 @@
 package io.coordinate.fault;
 
+import io.coordinate.testing.EventLedger;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;

@@ -1,9 +1,10 @@
 package io.coordinate.fault;
 
+import io.coordinate.testing.EventLedger;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.coordinate.broker.EmbeddedKafkaBroker;
-import io.coordinate.fault.EventLedger.UnitKey;
+import io.coordinate.testing.EventLedger.UnitKey;
 import io.coordinate.streams.topics.TopicBootstrapper;
 import io.coordinate.streams.topics.TopicDefinitions;
 import io.coordinate.testing.KafkaTestClient;

@@ -1,5 +1,6 @@
 package io.coordinate.fault;
 
+import io.coordinate.testing.EventLedger;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;

@@ -1,9 +1,10 @@
 package io.coordinate.fault;
 
+import io.coordinate.testing.EventLedger;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.coordinate.fault.EventLedger.UnitKey;
+import io.coordinate.testing.EventLedger.UnitKey;
 import io.coordinate.protocol.Json;
 import io.coordinate.protocol.TopicNames;
 import java.nio.charset.StandardCharsets;

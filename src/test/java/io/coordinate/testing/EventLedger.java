@@ -1,4 +1,4 @@
-package io.coordinate.fault;
+package io.coordinate.testing;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.coordinate.protocol.Json;
@@ -32,17 +32,17 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * </ul>
  * Not thread-safe: one test thread polls it.
  */
-final class EventLedger implements AutoCloseable {
+public final class EventLedger implements AutoCloseable {
 
   /** A unit of a namespace: {@code spec/unit}. */
-  record UnitKey(String namespace, String spec, String unit) {}
+  public record UnitKey(String namespace, String spec, String unit) {}
 
-  static final class Unit {
-    String status;
-    int added;
-    int finishedTransitions;
-    int attemptsFinished;
-    int assimilated;
+  public static final class Unit {
+    public String status;
+    public int added;
+    public int finishedTransitions;
+    public int attemptsFinished;
+    public int assimilated;
     final Map<String, Long> liveLeases = new HashMap<>(); // attempt id -> expiration, epoch ms
   }
 
@@ -56,7 +56,7 @@ final class EventLedger implements AutoCloseable {
   private final Map<String, Long> batchesByNamespace = new HashMap<>();
   private long batches;
 
-  EventLedger(String bootstrapServers, Set<String> namespaces, Set<String> replicatedSpecs) {
+  public EventLedger(String bootstrapServers, Set<String> namespaces, Set<String> replicatedSpecs) {
     this(namespaces, replicatedSpecs, new KafkaConsumer<>(Map.of(
         ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
         ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
@@ -71,7 +71,7 @@ final class EventLedger implements AutoCloseable {
   }
 
   /** A ledger fed by {@link #accept} only (the ledger's own test). */
-  EventLedger(Set<String> namespaces, Set<String> replicatedSpecs) {
+  public EventLedger(Set<String> namespaces, Set<String> replicatedSpecs) {
     this(namespaces, replicatedSpecs, null);
   }
 
@@ -82,7 +82,7 @@ final class EventLedger implements AutoCloseable {
   }
 
   /** Reads what has been committed since the last poll (a short poll; call it in a wait loop). */
-  void poll() {
+  public void poll() {
     for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
       String key = record.key() == null ? null : new String(record.key(), StandardCharsets.UTF_8);
       if (namespaces.contains(key)) {
@@ -92,7 +92,7 @@ final class EventLedger implements AutoCloseable {
   }
 
   /** One record of coordinate.events or coordinate.results of a watched namespace. */
-  void accept(String topic, String key, JsonNode value) {
+  public void accept(String topic, String key, JsonNode value) {
     if (topic.equals(topics.results())) {
       Unit unit = unit(new UnitKey(key, value.path("work_spec_name").asText(), value.path("work_unit_name").asText()));
       if (++unit.assimilated > 1) {
@@ -174,7 +174,7 @@ final class EventLedger implements AutoCloseable {
   }
 
   /** Polls until {@code done} holds for the ledger, or fails after {@code timeout} with what it saw. */
-  void awaitUntil(String what, Duration timeout, Predicate<EventLedger> done) {
+  public void awaitUntil(String what, Duration timeout, Predicate<EventLedger> done) {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (!done.test(this)) {
       if (System.nanoTime() > deadline) {
@@ -185,35 +185,35 @@ final class EventLedger implements AutoCloseable {
   }
 
   /** The units of {@code expected} that have not (yet) finished. */
-  List<UnitKey> unfinished(Set<UnitKey> expected) {
+  public List<UnitKey> unfinished(Set<UnitKey> expected) {
     return expected.stream().filter(k -> {
       Unit unit = units.get(k);
       return unit == null || !"finished".equals(unit.status);
     }).toList();
   }
 
-  long finishedCount() {
+  public long finishedCount() {
     return units.values().stream().filter(u -> "finished".equals(u.status)).count();
   }
 
-  Unit unitOf(UnitKey key) {
+  public Unit unitOf(UnitKey key) {
     return units.get(key);
   }
 
-  long batches() {
+  public long batches() {
     return batches;
   }
 
   /** How many event batches of {@code namespace} have been read. */
-  long batches(String namespace) {
+  public long batches(String namespace) {
     return batchesByNamespace.getOrDefault(namespace, 0L);
   }
 
-  List<String> violations() {
+  public List<String> violations() {
     return violations;
   }
 
-  String summary() {
+  public String summary() {
     Map<String, Integer> byStatus = new HashMap<>();
     units.values().forEach(u -> byStatus.merge(String.valueOf(u.status), 1, Integer::sum));
     return "units by status " + byStatus + ", " + batches + " event batches, violations "

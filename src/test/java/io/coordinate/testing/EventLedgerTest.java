@@ -1,8 +1,8 @@
-package io.coordinate.fault;
+package io.coordinate.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.coordinate.fault.EventLedger.UnitKey;
+import io.coordinate.testing.EventLedger.UnitKey;
 import io.coordinate.protocol.Json;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
