@@ -62,6 +62,7 @@ public final class Worker implements AutoCloseable {
   private final String name;
   private final List<String> workSpecs;
   private final int concurrency;
+  private final int prefetch;
   private final Duration lease;
   private final Duration heartbeatInterval;
   private final Duration closeTimeout;
@@ -125,6 +126,7 @@ public final class Worker implements AutoCloseable {
     this.name = builder.name != null ? builder.name : defaultName();
     this.workSpecs = List.copyOf(builder.workSpecs);
     this.concurrency = builder.concurrency;
+    this.prefetch = builder.prefetch;
     this.lease = builder.lease;
     this.backoff = new Backoff(builder.minBackoff, builder.maxBackoff);
     this.heartbeatInterval = builder.heartbeatInterval;
@@ -290,17 +292,22 @@ public final class Worker implements AutoCloseable {
           client.timeout());
       outstandingRequest = null;
     }
-    int free = concurrency - running - backlog.size();
+    int free = freeSlots();
     if (!stopping && outstandingRequest == null && free > 0 && now >= nextRequestAt) {
       requestWork(free, now);
     }
+  }
+
+  /** How many attempts to ask for: the slots not running or queued, plus the queue's room ({@code prefetch}). */
+  private int freeSlots() {
+    return concurrency + prefetch - running - backlog.size();
   }
 
   private long nextWakeUp(long now) {
     long wake = now + TimeUnit.SECONDS.toNanos(1);
     if (!stopping) {
       wake = Math.min(wake, nextHeartbeatAt);
-      if (outstandingRequest == null && concurrency - running - backlog.size() > 0) {
+      if (outstandingRequest == null && freeSlots() > 0) {
         wake = Math.min(wake, nextRequestAt);
       } else if (outstandingRequest != null) {
         wake = Math.min(wake, requestDeadline);
@@ -529,6 +536,7 @@ public final class Worker implements AutoCloseable {
     private String name;
     private final List<String> workSpecs = new ArrayList<>();
     private int concurrency = 1;
+    private int prefetch;
     private Duration lease = Duration.ofSeconds(30);
     private Duration minBackoff = Duration.ofMillis(100);
     private Duration maxBackoff = Duration.ofSeconds(5);
@@ -562,6 +570,19 @@ public final class Worker implements AutoCloseable {
         throw new IllegalArgumentException("concurrency must be at least 1: " + concurrency);
       }
       this.concurrency = concurrency;
+      return this;
+    }
+
+    /**
+     * How many attempts to hold beyond the running ones, queued for the next free handler (default 0). Their leases
+     * run (and are renewed) while they wait, and other workers cannot get them: worth it only when handlers are
+     * much quicker than a round trip to the app, as for many small units.
+     */
+    public Builder prefetch(int prefetch) {
+      if (prefetch < 0) {
+        throw new IllegalArgumentException("prefetch must not be negative: " + prefetch);
+      }
+      this.prefetch = prefetch;
       return this;
     }
 
