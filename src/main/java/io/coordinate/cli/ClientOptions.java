@@ -1,6 +1,7 @@
 package io.coordinate.cli;
 
 import io.coordinate.client.CoordinateClient;
+import io.coordinate.streams.topics.TopicBootstrapper;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -39,8 +40,12 @@ public final class ClientOptions {
   @Option(names = "--topic-prefix", defaultValue = "", description = "The prefix of the deployment's topic names.")
   String topicPrefix;
 
-  /** A connected client (the caller closes it); fails with CoordinateUnreachableException within the timeout. */
+  /**
+   * A connected client (the caller closes it); fails with CoordinateUnreachableException within the timeout, or at
+   * once with a KafkaUnreachableException when nothing listens at the address or its name does not resolve.
+   */
   public CoordinateClient client() {
+    TopicBootstrapper.probe(bootstrapServers, TIMEOUT);
     return CoordinateClient.builder()
         .bootstrapServers(bootstrapServers)
         .namespace(namespace)

@@ -2,6 +2,8 @@ package io.coordinate.cli;
 
 import io.coordinate.app.AppConfig;
 import io.coordinate.app.KafkaUnreachableException;
+import io.coordinate.client.CommandRefusedException;
+import io.coordinate.client.CoordinateUnreachableException;
 import java.io.PrintStream;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -30,6 +32,11 @@ import picocli.CommandLine.Spec;
       BenchScaleCommand.class,
       BenchEngineCommand.class,
       BenchCommand.class,
+      SpecCommand.class,
+      UnitsCommand.class,
+      WorkersCommand.class,
+      SummaryCommand.class,
+      DeadLettersCommand.class,
     })
 public final class CoordinateCli implements Callable<Integer> {
 
@@ -53,22 +60,38 @@ public final class CoordinateCli implements Callable<Integer> {
   }
 
   /**
-   * The CLI as {@link #main} runs it. A cluster that cannot be reached ends the command with one line on stderr
-   * naming the address, and exit code 1, not a stack trace: it is the operator's setting, not a bug.
+   * The CLI as {@link #main} runs it. What is not a bug ends the command with one line on stderr and an
+   * {@link ExitCodes exit code}, not a stack trace: a cluster or HTTP API that cannot be reached (3, naming the
+   * address: it is the operator's setting), a command the app refused (1, {@code error: <code>: <message>}).
    */
   public static CommandLine commandLine() {
     CommandLine cli = new CommandLine(new CoordinateCli());
     cli.setExecutionExceptionHandler((e, command, parsed) -> {
+      // The whole chain: a CompletionException or ExecutionException wraps the client's failures.
       for (Throwable cause = e; cause != null; cause = cause.getCause()) {
-        if (cause instanceof KafkaUnreachableException unreachable) {
-          command.getErr().println(unreachable.getMessage());
+        Integer exitCode = exitCode(cause);
+        if (exitCode != null) {
+          String message = cause instanceof CommandRefusedException ? "error: " + cause.getMessage()
+              : cause.getMessage();
+          command.getErr().println(message.lines().findFirst().orElse(""));
           command.getErr().flush();
-          return CommandLine.ExitCode.SOFTWARE;
+          return exitCode;
         }
       }
       throw e;
     });
     return cli;
+  }
+
+  /** The exit code of a failure that is not a bug, else null. */
+  private static Integer exitCode(Throwable failure) {
+    if (failure instanceof KafkaUnreachableException || failure instanceof CoordinateUnreachableException) {
+      return ExitCodes.UNREACHABLE;
+    }
+    if (failure instanceof CommandRefusedException) {
+      return ExitCodes.REFUSED;
+    }
+    return failure instanceof CliFailure cliFailure ? cliFailure.exitCode() : null;
   }
 
   /** The one line scripts wait for; its format is part of the CLI's contract. */

@@ -131,7 +131,7 @@ class RunCommandTest {
     cli.setErr(new PrintWriter(err));
     int exit = cli.execute("run", "--bootstrap-servers", "127.0.0.1:" + port, "--data-dir", tmp.toString(),
         "--http-port", "0");
-    assertThat(exit).isEqualTo(1);
+    assertThat(exit).isEqualTo(ExitCodes.UNREACHABLE);
     assertThat(err.toString()).isEqualTo("cannot reach Kafka at 127.0.0.1:" + port + ": Connection refused (127.0.0.1:"
         + port + ")" + System.lineSeparator());
     assertThat(out.toString()).isEmpty();
@@ -143,7 +143,7 @@ class RunCommandTest {
     CommandLine cli = CoordinateCli.commandLine();
     cli.setErr(new PrintWriter(err));
     int exit = cli.execute("run", "--bootstrap-servers", "no-such-host.invalid:9092", "--data-dir", tmp.toString());
-    assertThat(exit).isEqualTo(1);
+    assertThat(exit).isEqualTo(ExitCodes.UNREACHABLE);
     assertThat(err.toString()).isEqualTo("cannot reach Kafka at no-such-host.invalid:9092: unknown host "
         + "no-such-host.invalid" + System.lineSeparator());
   }

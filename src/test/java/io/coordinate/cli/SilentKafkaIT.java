@@ -42,7 +42,7 @@ class SilentKafkaIT {
       CommandLine cli = CoordinateCli.commandLine();
       cli.setErr(new PrintWriter(err));
       int exit = cli.execute("run", "--bootstrap-servers", address, "--data-dir", tmp.toString(), "--http-port", "0");
-      assertThat(exit).isEqualTo(1);
+      assertThat(exit).isEqualTo(ExitCodes.UNREACHABLE);
       assertThat(err.toString()).startsWith("cannot reach Kafka at " + address + ": ").endsWith(System.lineSeparator());
       assertThat(err.toString().lines()).hasSize(1);
     } finally {

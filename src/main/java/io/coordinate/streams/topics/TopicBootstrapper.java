@@ -142,7 +142,7 @@ public final class TopicBootstrapper {
    * Connects to the bootstrap addresses, one after the other, until one accepts; throws when none does within
    * {@code timeout}. Addresses Kafka cannot parse are left to the Admin client, which names them.
    */
-  static void probe(String bootstrapServers, Duration timeout) {
+  public static void probe(String bootstrapServers, Duration timeout) {
     long deadline = System.nanoTime() + timeout.toNanos();
     String reason = null;
     for (String server : bootstrapServers.split(",")) {

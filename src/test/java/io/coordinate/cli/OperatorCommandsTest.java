@@ -1,0 +1,170 @@
+package io.coordinate.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * The operator commands' parsing and checks that need no deployment: each case fails before anything is sent (the
+ * bootstrap address is a closed port, so a command that did try to send would exit 3 instead).
+ */
+class OperatorCommandsTest {
+
+  private static final String NL = System.lineSeparator();
+
+  @TempDir Path tmp;
+
+  private final StringWriter out = new StringWriter();
+  private final StringWriter err = new StringWriter();
+
+  private int run(String... args) {
+    CommandLine cli = CoordinateCli.commandLine();
+    cli.setOut(new PrintWriter(out));
+    cli.setErr(new PrintWriter(err));
+    return cli.execute(args);
+  }
+
+  private static String closedAddress() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return "127.0.0.1:" + socket.getLocalPort();
+    }
+  }
+
+  @Test
+  void resetAndDeleteWithoutAFilterAreRefusedAsUsageErrors() throws IOException {
+    for (String verb : new String[] {"reset", "delete"}) {
+      err.getBuffer().setLength(0);
+      int exit = run("units", verb, "-n", "ns", "--spec", "s", "--bootstrap-servers", closedAddress());
+      assertThat(exit).as(verb).isEqualTo(ExitCodes.USAGE);
+      assertThat(err.toString()).as(verb).startsWith("units " + verb + " needs a filter: pass --status S or --name N "
+          + "(both repeatable), or --all to " + verb + " every unit of the spec" + NL);
+      assertThat(out.toString()).isEmpty();
+    }
+  }
+
+  @Test
+  void allWithAFilterIsAUsageError() throws IOException {
+    int exit = run("units", "delete", "-n", "ns", "--spec", "s", "--all", "--status", "failed",
+        "--bootstrap-servers", closedAddress());
+    assertThat(exit).isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString()).startsWith("--all selects every unit: give it without --status or --name" + NL);
+  }
+
+  @Test
+  void aFilterGoesOnToKafka() throws IOException {
+    String address = closedAddress();
+    int exit = run("units", "reset", "-n", "ns", "--spec", "s", "--status", "failed", "--status", "finished",
+        "--bootstrap-servers", address);
+    assertThat(exit).isEqualTo(ExitCodes.UNREACHABLE);
+    assertThat(err.toString()).isEqualTo("cannot reach Kafka at " + address + ": Connection refused (" + address
+        + ")" + NL);
+  }
+
+  @Test
+  void aBadJsonLineIsAUsageErrorNamingItsLineAndNothingIsSent() throws IOException {
+    Path units = Files.writeString(tmp.resolve("units.jsonl"),
+        "{\"name\":\"a\"}\n\n{\"name\":\"b\",\"priority\":\"high\"}\n{oops\n");
+    int exit = run("units", "add", "-n", "ns", "--spec", "s", units.toString(), "--bootstrap-servers", closedAddress());
+    assertThat(exit).isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString())
+        .isEqualTo("error: line 3: \"priority\" must be a number; nothing was sent" + NL);
+    assertThat(out.toString()).isEmpty();
+  }
+
+  @Test
+  void eachKindOfBadLineIsNamed() {
+    assertThat(badLine("{oops")).startsWith("error: line 1: not JSON: ");
+    assertThat(badLine("[1]")).isEqualTo("error: line 1: not a JSON object; nothing was sent");
+    assertThat(badLine("{\"nmae\":\"a\"}")).isEqualTo("error: line 1: unknown key \"nmae\" (known: name, data, "
+        + "priority, delay, not_before, parent, predecessor); nothing was sent");
+    assertThat(badLine("{\"name\":1}")).isEqualTo("error: line 1: \"name\" must be a string; nothing was sent");
+    assertThat(badLine("{\"data\":[]}")).isEqualTo("error: line 1: \"data\" must be an object; nothing was sent");
+    assertThat(badLine("{\"not_before\":\"tomorrow\"}")).isEqualTo("error: line 1: \"not_before\" is not an RFC "
+        + "3339 time such as 2026-11-22T10:00:00Z; nothing was sent");
+    assertThat(badLine("{\"parent\":\"p\"}")).isEqualTo("error: line 1: \"parent\" must be {\"work_spec_name\": "
+        + "..., \"work_unit_name\": ...}; nothing was sent");
+  }
+
+  private static String badLine(String line) {
+    try {
+      UnitLines.parse(new java.io.BufferedReader(new java.io.StringReader(line)), "s");
+    } catch (CliFailure failure) {
+      assertThat(failure.exitCode()).isEqualTo(ExitCodes.USAGE);
+      return failure.getMessage();
+    }
+    throw new AssertionError("accepted: " + line);
+  }
+
+  @Test
+  void goodLinesParseWithBlankLinesSkipped() {
+    String lines = "{\"name\":\"a\",\"data\":{\"k\":[1,2]},\"priority\":10,\"delay\":5}\n\n"
+        + "{\"name\":\"b\",\"not_before\":\"2026-11-22T10:00:00Z\",\"parent\":{\"work_unit_name\":\"a\"}}\n{}\n";
+    assertThat(UnitLines.parse(new java.io.BufferedReader(new java.io.StringReader(lines)), "s")).hasSize(3);
+  }
+
+  @Test
+  void aSpecFileMustBeAnObjectWithAName() throws IOException {
+    Path spec = Files.writeString(tmp.resolve("spec.json"), "{\"priority\": 3}");
+    int exit = run("spec", "set", "-n", "ns", spec.toString(), "--bootstrap-servers", closedAddress());
+    assertThat(exit).isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString()).isEqualTo("error: " + spec + ": the spec needs a \"name\" string" + NL);
+  }
+
+  @Test
+  void aMissingFileIsAUsageError() throws IOException {
+    Path missing = tmp.resolve("missing.jsonl");
+    int exit = run("units", "add", "-n", "ns", "--spec", "s", missing.toString(), "--bootstrap-servers",
+        closedAddress());
+    assertThat(exit).isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString()).isEqualTo("error: cannot read " + missing + ": " + missing + NL);
+  }
+
+  @Test
+  void theNamespaceAndTheSpecAreRequired() {
+    assertThat(run("units", "list", "--spec", "s")).isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString()).startsWith("Missing required option: '--namespace=<namespace>'");
+    err.getBuffer().setLength(0);
+    assertThat(run("units", "list", "-n", "ns")).isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString()).startsWith("Missing required option: '--spec=NAME'");
+    err.getBuffer().setLength(0);
+    assertThat(run("spec")).isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString()).startsWith("Missing required subcommand");
+  }
+
+  @Test
+  void anUnreachableHttpApiIsOneLineAndExit3() throws IOException {
+    String address = closedAddress();
+    int exit = run("spec", "list", "-n", "ns", "--http-url", "http://" + address + "/");
+    assertThat(exit).isEqualTo(ExitCodes.UNREACHABLE);
+    assertThat(err.toString()).startsWith("cannot reach the HTTP API at http://" + address + ": ");
+    assertThat(err.toString().lines()).hasSize(1);
+    assertThat(out.toString()).isEmpty();
+  }
+
+  @Test
+  void tablesAlignColumnsAndRightAlignNumbers() {
+    Table table = new Table("NAME", "STATUS", "PRIORITY", "DATA")
+        .row("a", "available", 10, null)
+        .row("long-name", "failed", 5.5, "{\"k\":1}");
+    assertThat(table.toString()).isEqualTo(
+        "NAME       STATUS     PRIORITY  DATA" + NL
+            + "a          available        10  -" + NL
+            + "long-name  failed          5.5  {\"k\":1}" + NL);
+    assertThat(new Table().row("name", "s").row("max_running", 5).toString())
+        .isEqualTo("name         s" + NL + "max_running  5" + NL);
+  }
+
+  @Test
+  void namesInPathsArePercentEncoded() {
+    assertThat(HttpReader.namespacePath("n s", "work-specs", "a/b+c"))
+        .isEqualTo("/api/namespaces/n%20s/work-specs/a%2Fb%2Bc");
+  }
+}
