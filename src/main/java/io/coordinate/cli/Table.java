@@ -6,7 +6,7 @@ import java.util.List;
 
 /**
  * A table for people: columns aligned, two spaces apart, numbers right-aligned, no trailing spaces. A column is
- * numeric when every cell given to it is a {@link Number} (or null, shown as {@code -}).
+ * numeric when its cells are {@link Number}s, nulls (shown as {@code -}) aside.
  *
  * <pre>
  * NAME  STATUS     PRIORITY
@@ -17,7 +17,9 @@ final class Table {
 
   private final List<String> headers;
   private final List<String[]> rows = new ArrayList<>();
-  private final List<Boolean> numeric = new ArrayList<>();
+  /** Per column: whether a number was seen, and whether anything else was. */
+  private final List<Boolean> hasNumber = new ArrayList<>();
+  private final List<Boolean> hasText = new ArrayList<>();
 
   /** A table with a header line; none when no headers are given. */
   Table(String... headers) {
@@ -27,11 +29,14 @@ final class Table {
   Table row(Object... cells) {
     String[] texts = new String[cells.length];
     for (int i = 0; i < cells.length; i++) {
-      while (numeric.size() <= i) {
-        numeric.add(true);
+      while (hasNumber.size() <= i) {
+        hasNumber.add(false);
+        hasText.add(false);
       }
-      if (cells[i] != null && !(cells[i] instanceof Number)) {
-        numeric.set(i, false);
+      if (cells[i] instanceof Number) {
+        hasNumber.set(i, true);
+      } else if (cells[i] != null) {
+        hasText.set(i, true);
       }
       texts[i] = cells[i] == null ? "-" : String.valueOf(cells[i]);
     }
@@ -70,7 +75,7 @@ final class Table {
           row.append("  ");
         }
         String pad = " ".repeat(widths[i] - line[i].length());
-        boolean right = i < numeric.size() && numeric.get(i);
+        boolean right = i < hasNumber.size() && hasNumber.get(i) && !hasText.get(i);
         row.append(right ? pad + line[i] : line[i] + pad);
       }
       text.append(row.toString().stripTrailing()).append(System.lineSeparator());

@@ -151,13 +151,13 @@ class OperatorCommandsTest {
 
   @Test
   void tablesAlignColumnsAndRightAlignNumbers() {
-    Table table = new Table("NAME", "STATUS", "PRIORITY", "DATA")
-        .row("a", "available", 10, null)
-        .row("long-name", "failed", 5.5, "{\"k\":1}");
+    Table table = new Table("NAME", "STATUS", "PRIORITY", "ATTEMPT", "DATA")
+        .row("a", "available", 10, null, null)
+        .row("long-name", "failed", 5.5, null, "{\"k\":1}");
     assertThat(table.toString()).isEqualTo(
-        "NAME       STATUS     PRIORITY  DATA" + NL
-            + "a          available        10  -" + NL
-            + "long-name  failed          5.5  {\"k\":1}" + NL);
+        "NAME       STATUS     PRIORITY  ATTEMPT  DATA" + NL
+            + "a          available        10  -        -" + NL
+            + "long-name  failed          5.5  -        {\"k\":1}" + NL);
     assertThat(new Table().row("name", "s").row("max_running", 5).toString())
         .isEqualTo("name         s" + NL + "max_running  5" + NL);
   }
