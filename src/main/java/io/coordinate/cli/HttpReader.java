@@ -79,7 +79,15 @@ final class HttpReader {
     if (e instanceof java.net.http.HttpTimeoutException) {
       return "no answer within " + timeout.toSeconds() + " s";
     }
-    String message = e.getMessage() != null ? e.getMessage() : e.getCause() != null ? e.getCause().toString() : null;
-    return (message != null ? message : e.getClass().getSimpleName()).lines().findFirst().orElse("");
+    for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+      if (cause instanceof java.nio.channels.UnresolvedAddressException) {
+        return "unknown host";
+      }
+      if (cause.getMessage() != null && !cause.getMessage().isBlank()) {
+        return cause.getMessage().lines().findFirst().orElse("");
+      }
+    }
+    // The HTTP client's ConnectException says nothing: refused is what it means.
+    return e instanceof java.net.ConnectException ? "Connection refused" : e.getClass().getSimpleName();
   }
 }

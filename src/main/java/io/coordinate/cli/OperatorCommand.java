@@ -65,6 +65,14 @@ abstract class OperatorCommand implements Callable<Integer> {
     out().flush();
   }
 
+  /** For a page of a list that has more ({@code next} is set): what to pass for the next page, on stderr. */
+  void printNextPageHint(JsonNode page) {
+    if (page.hasNonNull("next")) {
+      err().println("more: pass --after " + page.get("next").asText());
+      err().flush();
+    }
+  }
+
   /** GETs a path of this namespace ({@link HttpReader#namespacePath}). */
   JsonNode read(Map<String, List<String>> query, String... segments) {
     return new HttpReader(options.httpUrl(), ClientOptions.TIMEOUT)

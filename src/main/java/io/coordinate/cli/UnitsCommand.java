@@ -165,10 +165,7 @@ final class UnitsCommand {
             cell(unit.get("active_attempt")), shorten(cell(unit.get("data")), 60));
       }
       table.print(out());
-      if (page.hasNonNull("next")) {
-        err().println("more: pass --after " + page.get("next").asText());
-        err().flush();
-      }
+      printNextPageHint(page);
     }
   }
 

@@ -31,10 +31,7 @@ final class WorkersCommand {
             cell(worker.get("last_update")));
       }
       table.print(out());
-      if (page.hasNonNull("next")) {
-        err().println("more: pass --after " + page.get("next").asText());
-        err().flush();
-      }
+      printNextPageHint(page);
     }
   }
 }
