@@ -30,6 +30,7 @@ import picocli.CommandLine.Spec;
       BenchScaleCommand.class,
       BenchEngineCommand.class,
       BenchCommand.class,
+      WorkCommand.class,
     })
 public final class CoordinateCli implements Callable<Integer> {
 
