@@ -50,13 +50,14 @@ class ArchitectureTest {
 
   /**
    * The client library ships on its own (client/pom.xml): it may use only the protocol, Kafka's client, Jackson and
-   * SLF4J, never the engine, Kafka Streams, RocksDB, the HTTP server or the broker.
+   * SLF4J, never the engine, Kafka Streams, RocksDB, the HTTP server or the broker. Its examples keep to the same.
    */
   @Test
   void theClientNeedsOnlyTheProtocolAndKafkasClient() {
-    classes().that().resideInAnyPackage("io.coordinate.client..", "io.coordinate.protocol..")
+    classes().that()
+        .resideInAnyPackage("io.coordinate.client..", "io.coordinate.protocol..", "io.coordinate.examples..")
         .should().onlyDependOnClassesThat().resideInAnyPackage(
-            "io.coordinate.client..", "io.coordinate.protocol..", "java..", "javax..",
+            "io.coordinate.client..", "io.coordinate.protocol..", "io.coordinate.examples..", "java..", "javax..",
             "org.apache.kafka.clients..", "org.apache.kafka.common..", "com.fasterxml.jackson..", "org.slf4j..")
         .check(MAIN);
   }
