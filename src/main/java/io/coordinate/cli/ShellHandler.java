@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -70,8 +71,10 @@ final class ShellHandler implements Worker.Handler {
                 + " s and killed\n" + tail(stderr)));
       }
       if (process.exitValue() != 0) {
-        throw new FailAttemptException("exit " + process.exitValue(), Map.of("traceback",
-            "exit status " + process.exitValue() + "\n" + tail(stderr), "exit_status", process.exitValue()));
+        Map<String, Object> data = new LinkedHashMap<>(); // traceback first, as the unit shows it
+        data.put("traceback", "exit status " + process.exitValue() + "\n" + tail(stderr));
+        data.put("exit_status", process.exitValue());
+        throw new FailAttemptException("exit " + process.exitValue(), data);
       }
       return Map.of("stdout", tail(stdout));
     } finally {

@@ -1,5 +1,7 @@
 package io.coordinate.client;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -12,7 +14,7 @@ public class FailAttemptException extends Exception {
 
   public FailAttemptException(String message, Map<String, ?> data) {
     super(message);
-    this.data = Map.copyOf(data);
+    this.data = Collections.unmodifiableMap(new LinkedHashMap<>(data)); // in the caller's order
   }
 
   /** The data to fail the attempt with. */
