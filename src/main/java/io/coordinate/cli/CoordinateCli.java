@@ -37,6 +37,7 @@ import picocli.CommandLine.Spec;
       WorkersCommand.class,
       SummaryCommand.class,
       DeadLettersCommand.class,
+      WorkCommand.class,
     })
 public final class CoordinateCli implements Callable<Integer> {
 

@@ -204,11 +204,27 @@ final class ClientConnection implements AutoCloseable {
       if (!fresh.isEmpty()) {
         consumer.assign(partitions);
         consumer.seekToEnd(fresh);
-        fresh.forEach(consumer::position);
+        for (TopicPartition partition : fresh) {
+          resolvePosition(partition);
+        }
       }
       added.forEach(watch -> watch.done().complete(null));
     } catch (RuntimeException e) {
       added.forEach(watch -> watch.done().completeExceptionally(e));
+    }
+  }
+
+  /** Resolves a position, past the wake-up that another watch request may have left pending. */
+  private void resolvePosition(TopicPartition partition) {
+    while (true) {
+      try {
+        consumer.position(partition);
+        return;
+      } catch (WakeupException e) {
+        if (!running) {
+          throw e;
+        }
+      }
     }
   }
 

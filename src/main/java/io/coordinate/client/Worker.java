@@ -38,7 +38,8 @@ import org.slf4j.LoggerFactory;
  *   <li>Each attempt's lease ({@code lease}, 30 s by default) is renewed at half its lifetime while the handler runs,
  *       so the units of a worker that died come back within one lease.
  *   <li>What the handler returns finishes the attempt, batched into {@code finish_attempts}; an exception fails it
- *       with the stack trace as {@code traceback}; a {@link RetryLaterException} gives the unit back for later.
+ *       with the stack trace as {@code traceback} (a {@link FailAttemptException}, with its own data); a
+ *       {@link RetryLaterException} gives the unit back for later.
  *   <li>{@link #close()} stops asking, lets running handlers end within {@code closeTimeout}, gives back the
  *       attempts of those that did not ({@code retry_attempt}), and deactivates the worker.
  * </ul>
@@ -394,8 +395,10 @@ public final class Worker implements AutoCloseable {
           retry.delay()), ended.attemptId(), "retry");
     } else {
       failed.incrementAndGet();
-      track(client.failAttempt(ended.attemptId(), Map.of("traceback", traceback(ended.error()))),
-          ended.attemptId(), "fail");
+      Map<String, ?> data = ended.error() instanceof FailAttemptException fail
+          ? fail.data()
+          : Map.of("traceback", traceback(ended.error()));
+      track(client.failAttempt(ended.attemptId(), data), ended.attemptId(), "fail");
     }
   }
 

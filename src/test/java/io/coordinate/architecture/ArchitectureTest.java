@@ -1,5 +1,6 @@
 package io.coordinate.architecture;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
@@ -44,6 +45,20 @@ class ArchitectureTest {
   void queriesDoNotDependOnStreamsPlumbing() {
     noClasses().that().resideInAPackage("io.coordinate.query..")
         .should().dependOnClassesThat().resideInAnyPackage("io.coordinate.streams..", "io.coordinate.cli..")
+        .check(MAIN);
+  }
+
+  /**
+   * The client library ships on its own (client/pom.xml): it may use only the protocol, Kafka's client, Jackson and
+   * SLF4J, never the engine, Kafka Streams, RocksDB, the HTTP server or the broker. Its examples keep to the same.
+   */
+  @Test
+  void theClientNeedsOnlyTheProtocolAndKafkasClient() {
+    classes().that()
+        .resideInAnyPackage("io.coordinate.client..", "io.coordinate.protocol..", "io.coordinate.examples..")
+        .should().onlyDependOnClassesThat().resideInAnyPackage(
+            "io.coordinate.client..", "io.coordinate.protocol..", "io.coordinate.examples..", "java..", "javax..",
+            "org.apache.kafka.clients..", "org.apache.kafka.common..", "com.fasterxml.jackson..", "org.slf4j..")
         .check(MAIN);
   }
 }

@@ -1,0 +1,125 @@
+package io.coordinate.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.coordinate.client.CoordinateClient;
+import io.coordinate.client.Worker;
+import io.coordinate.protocol.Json;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code coordinate work}: a {@link Worker} whose handler runs a shell command per attempt ({@link ShellHandler}).
+ * SIGTERM or Ctrl-C stops it as {@link Worker#close()} does; {@code --until-idle} ends it once the spec has nothing
+ * available or pending (asked of the HTTP API), which includes waiting out the leases a dead worker held.
+ */
+@Command(name = "work", description = "Run a shell command for each unit of a spec: the unit's data on stdin; exit 0 "
+    + "finishes the attempt with {\"stdout\": ...}, another exit fails it with the end of stderr as traceback.")
+final class WorkCommand implements Callable<Integer> {
+
+  private static final Duration IDLE_CHECK = Duration.ofSeconds(1);
+
+  @Mixin ClientOptions options;
+
+  @Option(names = "--spec", required = true, description = "The work spec whose units to run.")
+  String spec;
+
+  @Option(names = "--exec", required = true, paramLabel = "CMD", description = "The command, run with /bin/sh -c.")
+  String exec;
+
+  @Option(names = "--concurrency", defaultValue = "1", description = "Commands at once (default: ${DEFAULT-VALUE}).")
+  int concurrency;
+
+  @Option(names = "--until-idle",
+      description = "Exit once the spec holds no available or pending unit.")
+  boolean untilIdle;
+
+  @Option(names = "--timeout", paramLabel = "SECONDS",
+      description = "Kill a command that runs longer, and fail its attempt (default: no limit).")
+  Double timeoutSeconds;
+
+  @Option(names = "--lease", defaultValue = "30", paramLabel = "SECONDS",
+      description = "The lease asked for, renewed while a command runs (default: ${DEFAULT-VALUE}).")
+  double leaseSeconds;
+
+  @Option(names = "--grace", defaultValue = "30", paramLabel = "SECONDS",
+      description = "On SIGTERM, how long running commands may go on before their units are given back "
+          + "(default: ${DEFAULT-VALUE}).")
+  double graceSeconds;
+
+  @Option(names = "--name", description = "The worker's name (default: <host>-<pid>-<random>).")
+  String name;
+
+  @Override
+  public Integer call() throws Exception {
+    Duration timeout = timeoutSeconds == null ? null : seconds(timeoutSeconds);
+    CoordinateClient client = options.client();
+    Worker worker = Worker.builder(client)
+        .name(name)
+        .workSpecs(spec)
+        .concurrency(concurrency)
+        .lease(seconds(leaseSeconds))
+        .closeTimeout(seconds(graceSeconds))
+        .environment("exec", exec)
+        .handler(new ShellHandler(exec, options.namespace(), timeout))
+        .build();
+    CountDownLatch stopped = new CountDownLatch(1);
+    Thread hook = new Thread(() -> {
+      stop(worker, client);
+      stopped.countDown();
+    }, "coordinate-work-stop");
+    Runtime.getRuntime().addShutdownHook(hook);
+    worker.start();
+    System.err.println("working spec \"" + spec + "\" of namespace \"" + options.namespace() + "\" as "
+        + worker.name() + ", " + concurrency + " at a time");
+    if (!untilIdle) {
+      stopped.await(); // until SIGTERM: the hook stops the worker, then the JVM exits
+      return ExitCodes.OK;
+    }
+    HttpClient http = HttpClient.newBuilder().connectTimeout(ClientOptions.TIMEOUT).build();
+    while (!idle(http)) {
+      Thread.sleep(IDLE_CHECK.toMillis());
+    }
+    Runtime.getRuntime().removeShutdownHook(hook);
+    stop(worker, client);
+    return ExitCodes.OK;
+  }
+
+  private static void stop(Worker worker, CoordinateClient client) {
+    worker.close();
+    client.close();
+    System.err.println("stopped: " + worker.finished() + " finished, " + worker.failed() + " failed, "
+        + worker.retried() + " given back");
+  }
+
+  /** Whether the spec has no unit available or pending now. */
+  private boolean idle(HttpClient http) throws IOException, InterruptedException {
+    String path = "/api/namespaces/" + encode(options.namespace()) + "/work-specs/" + encode(spec);
+    HttpRequest request = HttpRequest.newBuilder(URI.create(options.httpUrl() + path))
+        .timeout(ClientOptions.TIMEOUT).GET().build();
+    HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+    if (response.statusCode() != 200) {
+      throw new IllegalStateException("GET " + path + " answered " + response.statusCode() + ": " + response.body());
+    }
+    JsonNode counts = Json.parse(response.body()).path("counts");
+    return counts.path("available").asLong() == 0 && counts.path("pending").asLong() == 0;
+  }
+
+  private static String encode(String segment) {
+    return URLEncoder.encode(segment, StandardCharsets.UTF_8).replace("+", "%20");
+  }
+
+  private static Duration seconds(double seconds) {
+    return Duration.ofMillis(Math.round(seconds * 1000));
+  }
+}

@@ -1,0 +1,188 @@
+package io.coordinate.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.coordinate.cli.DevEnvironment;
+import io.coordinate.testing.EventLedger;
+import io.coordinate.testing.KafkaTestClient;
+import io.coordinate.testing.Poll;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Workers of the library against a real broker and app. */
+class WorkerIT {
+
+  private static final Duration WAIT = Duration.ofSeconds(60);
+
+  @TempDir static Path dataDir;
+  private static DevEnvironment env;
+  private static KafkaTestClient http;
+
+  @BeforeAll
+  static void start() throws Exception {
+    env = DevEnvironment.start(0, 0, dataDir);
+    http = new KafkaTestClient(env.bootstrapServers(), env.httpPort());
+  }
+
+  @AfterAll
+  static void stop() {
+    http.close();
+    env.close();
+  }
+
+  private static CoordinateClient client(String namespace) {
+    return CoordinateClient.builder().bootstrapServers(env.bootstrapServers()).namespace(namespace).build();
+  }
+
+  private static JsonNode unit(String ns, String spec, String unit) {
+    return http.get("/api/namespaces/" + ns + "/work-specs/" + spec + "/work-units/" + unit).body();
+  }
+
+  @Test
+  void eightWorkersFinishEveryOneOfAHundredThousandUnitsExactlyOnce() throws Exception {
+    // Concurrency 16 and a prefetch of 256: with no-op handlers the round trip to the app sets the pace.
+    String ns = "sdk-many";
+    int units = 100_000;
+    List<CoordinateClient> clients = new ArrayList<>();
+    List<Worker> workers = new ArrayList<>();
+    try (CoordinateClient producer = client(ns);
+        EventLedger ledger = new EventLedger(env.bootstrapServers(), Set.of(ns), Set.of())) {
+      producer.setWorkSpec(WorkSpec.named("s").build()).join();
+      List<CompletableFuture<AddedUnits>> adds = new ArrayList<>();
+      Set<EventLedger.UnitKey> expected = new HashSet<>();
+      for (int batch = 0; batch < units / 1000; batch++) {
+        List<WorkUnit> items = new ArrayList<>();
+        for (int i = 0; i < 1000; i++) {
+          String name = String.format(Locale.ROOT, "u%06d", batch * 1000 + i);
+          items.add(WorkUnit.named(name).build());
+          expected.add(new EventLedger.UnitKey(ns, "s", name));
+        }
+        adds.add(producer.addWorkUnits("s", items));
+      }
+      adds.forEach(CompletableFuture::join);
+      for (int i = 0; i < 8; i++) {
+        CoordinateClient client = client(ns);
+        clients.add(client);
+        workers.add(Worker.builder(client).name("w" + i).workSpecs("s").concurrency(16)
+            .prefetch(256).handler(attempt -> null).build().start());
+      }
+      ledger.awaitUntil("every unit finished", Duration.ofMinutes(5), l -> l.finishedCount() == units);
+      assertThat(ledger.unfinished(expected)).isEmpty();
+      assertThat(ledger.violations()).isEmpty();
+      for (EventLedger.UnitKey key : expected) {
+        assertThat(ledger.unitOf(key).finishedTransitions).as("finishes of %s", key).isEqualTo(1);
+      }
+      Poll.until("the workers' own count", WAIT, () -> workers.stream().mapToLong(Worker::finished).sum(),
+          n -> n == units);
+      assertThat(http.get("/api/namespaces/" + ns + "/work-specs/s").body().get("counts").toString())
+          .isEqualTo("{\"finished\":" + units + "}");
+    } finally {
+      workers.forEach(Worker::close);
+      clients.forEach(CoordinateClient::close);
+    }
+  }
+
+  @Test
+  void aThrowingHandlerFailsTheAttemptWithItsStackTrace() {
+    String ns = "sdk-fail";
+    try (CoordinateClient client = client(ns)) {
+      client.setWorkSpec(WorkSpec.named("s").build()).join();
+      client.addWorkUnits("s", List.of(WorkUnit.named("u").build())).join();
+      try (Worker worker = Worker.builder(client).name("wf").handler(attempt -> {
+            throw new IllegalStateException("boom");
+          }).build().start()) {
+        JsonNode unit = Poll.until("u failed", WAIT, () -> unit(ns, "s", "u"),
+            u -> "failed".equals(u.path("status").asText()));
+        assertThat(unit.path("data").path("traceback").asText())
+            .startsWith("java.lang.IllegalStateException: boom\n\tat io.coordinate.client.WorkerIT");
+        assertThat(worker.failed()).isEqualTo(1);
+      }
+    }
+  }
+
+  @Test
+  void retryLaterGivesTheUnitBackAndItRunsAgain() {
+    String ns = "sdk-retry";
+    AtomicInteger calls = new AtomicInteger();
+    try (CoordinateClient client = client(ns)) {
+      client.setWorkSpec(WorkSpec.named("s").build()).join();
+      client.addWorkUnits("s", List.of(WorkUnit.named("u").build())).join();
+      try (Worker worker = Worker.builder(client).name("wr").backoff(Duration.ofMillis(100), Duration.ofMillis(200))
+          .handler(attempt -> {
+            if (calls.incrementAndGet() == 1) {
+              throw new RetryLaterException("rate limited", Duration.ofSeconds(1));
+            }
+            return Map.of("call", calls.get());
+          }).build().start()) {
+        JsonNode unit = Poll.until("u finished", WAIT, () -> unit(ns, "s", "u"),
+            u -> "finished".equals(u.path("status").asText()));
+        assertThat(unit.path("data").toString()).isEqualTo("{\"call\":2}");
+        JsonNode attempts = unit.path("attempts");
+        assertThat(attempts).hasSize(2);
+        assertThat(attempts.get(0).path("status").asText()).isEqualTo("retryable");
+        assertThat(attempts.get(0).path("data").toString()).isEqualTo("{\"traceback\":\"rate limited\"}");
+        assertThat(attempts.get(1).path("status").asText()).isEqualTo("finished");
+        assertThat(worker.retried()).isEqualTo(1);
+      }
+    }
+  }
+
+  @Test
+  void aLeaseIsRenewedWhileTheHandlerRuns() {
+    String ns = "sdk-renew";
+    try (CoordinateClient client = client(ns)) {
+      client.setWorkSpec(WorkSpec.named("s").build()).join();
+      client.addWorkUnits("s", List.of(WorkUnit.named("u").build())).join();
+      // The handler outlives two leases of 2 s: only renewals keep the attempt.
+      try (Worker worker = Worker.builder(client).name("wl").lease(Duration.ofSeconds(2)).handler(attempt -> {
+            Thread.sleep(5_000);
+            return Map.of("slow", true);
+          }).build().start()) {
+        JsonNode unit = Poll.until("u finished", WAIT, () -> unit(ns, "s", "u"),
+            u -> "finished".equals(u.path("status").asText()));
+        assertThat(unit.path("attempts")).hasSize(1);
+        assertThat(unit.path("attempts").get(0).path("status").asText()).isEqualTo("finished");
+      }
+    }
+  }
+
+  @Test
+  void closeGivesBackWhatStillRunsAndDeactivatesTheWorker() throws Exception {
+    String ns = "sdk-close";
+    CountDownLatch started = new CountDownLatch(1);
+    try (CoordinateClient client = client(ns)) {
+      client.setWorkSpec(WorkSpec.named("s").build()).join();
+      client.addWorkUnits("s", List.of(WorkUnit.named("u").build())).join();
+      Worker worker = Worker.builder(client).name("wc").closeTimeout(Duration.ofMillis(500)).handler(attempt -> {
+        started.countDown();
+        new CountDownLatch(1).await(); // until interrupted by close()
+        return null;
+      }).build().start();
+      started.await();
+      worker.close();
+      JsonNode unit = unit(ns, "s", "u");
+      assertThat(unit.path("status").asText()).isEqualTo("available");
+      assertThat(unit.path("attempts").get(0).path("status").asText()).isEqualTo("retryable");
+      assertThat(unit.path("attempts").get(0).path("data").toString())
+          .isEqualTo("{\"traceback\":\"the worker stopped while it ran\"}");
+      JsonNode record = http.get("/api/namespaces/" + ns + "/workers/wc").body();
+      assertThat(record.path("active").asBoolean()).isFalse();
+      assertThat(record.path("data").path("concurrency").asInt()).isEqualTo(1);
+      assertThat(worker.retried()).isEqualTo(1);
+    }
+  }
+}
