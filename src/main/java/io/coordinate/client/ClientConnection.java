@@ -204,11 +204,28 @@ final class ClientConnection implements AutoCloseable {
       if (!fresh.isEmpty()) {
         consumer.assign(partitions);
         consumer.seekToEnd(fresh);
-        fresh.forEach(consumer::position);
+        fresh.forEach(this::resolvePosition);
       }
       added.forEach(watch -> watch.done().complete(null));
     } catch (RuntimeException e) {
       added.forEach(watch -> watch.done().completeExceptionally(e));
+    }
+  }
+
+  /**
+   * Resolves the position now. A watch's {@code wakeup()} comes after it is queued, so it can still be pending
+   * when this thread takes the watch before its next poll: {@code position} then throws it, and is asked again.
+   */
+  private void resolvePosition(TopicPartition partition) {
+    while (true) {
+      try {
+        consumer.position(partition);
+        return;
+      } catch (WakeupException e) {
+        if (!running) {
+          throw e;
+        }
+      }
     }
   }
 
