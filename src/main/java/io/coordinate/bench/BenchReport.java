@@ -103,6 +103,36 @@ public final class BenchReport {
     }
   }
 
+  /**
+   * (g) the lifecycle's units worked by {@code workers} {@link io.coordinate.client.Worker}s of the Java library
+   * ({@code concurrency} no-op handlers and {@code prefetch} queued attempts each), from the first worker's start until
+   * the sum of their finished units reached {@code units}; {@code requests}: their request_attempts; {@code idle}: one
+   * worker on a spec without units.
+   */
+  public record Sdk(long units, double addSeconds, double workSeconds, int workers, int concurrency, int prefetch,
+      long requests, Idle idle) {
+    public double unitsPerSecond() {
+      return units / workSeconds;
+    }
+
+    /** Attempts per request_attempts on average: at most concurrency + prefetch. */
+    public double unitsPerRequest() {
+      return (double) units / requests;
+    }
+  }
+
+  /** (g) one worker alone on a spec without units for {@code seconds}: the request_attempts it sent. */
+  public record Idle(double seconds, long requests) {
+    public double requestsPerSecond() {
+      return requests / seconds;
+    }
+  }
+
+  /** The target for the worker library: its units/s at least 0.7 of the raw batched lifecycle's. */
+  public static final double SDK_RATIO_TARGET = 0.7;
+  /** The target for an idle worker: fewer request_attempts per second than this. */
+  public static final double SDK_IDLE_REQUESTS_TARGET = 20;
+
   /** The memory target: 1 GiB of RSS, judged only once 10M units are stored. */
   public static final long RSS_TARGET_BYTES = 1L << 30;
   public static final long RSS_TARGET_UNITS = 10_000_000;
@@ -121,6 +151,7 @@ public final class BenchReport {
   private Resources resources;
   private List<ScaleFigure> scale = List.of();
   private Memory memory;
+  private Sdk sdk;
 
   public BenchReport(Config config) {
     this.config = config;
@@ -195,6 +226,11 @@ public final class BenchReport {
     return this;
   }
 
+  public BenchReport sdk(Sdk value) {
+    this.sdk = value;
+    return this;
+  }
+
   public BenchReport scale(List<ScaleFigure> value) {
     this.scale = List.copyOf(value);
     return this;
@@ -208,6 +244,11 @@ public final class BenchReport {
   public double ratio() {
     return lifecycle == null || baseline == null ? Double.NaN
         : lifecycle.unitsPerSecond() / baseline.recordsPerSecond();
+  }
+
+  /** sdk units/s over the lifecycle's units/s of the same run, or NaN when either is missing. */
+  public double sdkRatio() {
+    return sdk == null || lifecycle == null ? Double.NaN : sdk.unitsPerSecond() / lifecycle.unitsPerSecond();
   }
 
   /**
@@ -293,6 +334,13 @@ public final class BenchReport {
     put(json, "app_add_units_per_s", memory == null ? null : memory.addUnitsPerSecond(), 1);
     put(json, "app_state_dir_mib", memory == null ? null : memory.stateDirBytes() / 1048576.0, 1);
     put(json, "app_request_p50_ms", memory == null ? null : memory.request().p50Ms(), 2);
+    put(json, "sdk_units_per_s", sdk == null ? null : sdk.unitsPerSecond(), 1);
+    put(json, "sdk_ratio", sdkRatio(), 3);
+    putInt(json, "sdk_workers", sdk == null ? null : (long) sdk.workers());
+    putInt(json, "sdk_concurrency", sdk == null ? null : (long) sdk.concurrency());
+    putInt(json, "sdk_prefetch", sdk == null ? null : (long) sdk.prefetch());
+    putInt(json, "sdk_requests", sdk == null ? null : sdk.requests());
+    put(json, "sdk_idle_requests_per_s", sdk == null ? null : sdk.idle().requestsPerSecond(), 2);
     put(json, "other_processes_cpu_cores_max", otherCpuCoresMax(), 2);
     json.set("targets", targets());
     json.set("details", details());
@@ -333,6 +381,9 @@ public final class BenchReport {
     putBoolean(targets, "rss_below_1gib_at_10m_units",
         memory == null || memory.units() < RSS_TARGET_UNITS || memory.rssBytes() < 0 ? null
             : memory.rssBytes() < RSS_TARGET_BYTES);
+    putBoolean(targets, "sdk_ratio_ge_0_7", Double.isNaN(sdkRatio()) ? null : sdkRatio() >= SDK_RATIO_TARGET);
+    putBoolean(targets, "sdk_idle_requests_per_s_lt_20",
+        sdk == null ? null : sdk.idle().requestsPerSecond() < SDK_IDLE_REQUESTS_TARGET);
     return targets;
   }
 
@@ -444,6 +495,16 @@ public final class BenchReport {
       r.put("changelog_bytes", resources.changelogBytes());
       r.put("events_topic_bytes", resources.eventsBytes());
     }
+    if (sdk != null) {
+      ObjectNode g = details.putObject("sdk");
+      g.put("units", sdk.units());
+      put(g, "add_seconds", sdk.addSeconds(), 3);
+      put(g, "work_seconds", sdk.workSeconds(), 3);
+      put(g, "units_per_request", sdk.unitsPerRequest(), 2);
+      g.put("attempts_in_hand_max", (long) sdk.workers() * (sdk.concurrency() + sdk.prefetch()));
+      put(g, "idle_seconds", sdk.idle().seconds(), 2);
+      g.put("idle_requests", sdk.idle().requests());
+    }
     if (memory != null) {
       ObjectNode m = details.putObject("memory");
       m.put("units", memory.units());
@@ -523,6 +584,20 @@ public final class BenchReport {
         rows.add(row("   ratio to share group",
             String.format(Locale.ROOT, "%.3f", lifecycle.unitsPerSecond() / share.recordsPerSecond()), ""));
       }
+    }
+    if (sdk != null) {
+      rows.add(row("g. sdk workers: request+finish", rate(sdk.unitsPerSecond(), "units/s"), String.format(
+          Locale.ROOT, "%,d units in %.2f s by %d workers x concurrency %d, prefetch %d; %,d requests (%.1f units each)",
+          sdk.units(), sdk.workSeconds(), sdk.workers(), sdk.concurrency(), sdk.prefetch(), sdk.requests(),
+          sdk.unitsPerRequest())));
+      if (lifecycle != null) {
+        rows.add(row("   ratio to lifecycle", String.format(Locale.ROOT, "%.3f", sdkRatio()), String.format(
+            Locale.ROOT, "target >= %.1f: %s", SDK_RATIO_TARGET, sdkRatio() >= SDK_RATIO_TARGET ? "met" : "MISSED")));
+      }
+      rows.add(row("g. idle sdk worker",
+          String.format(Locale.ROOT, "%.2f requests/s", sdk.idle().requestsPerSecond()),
+          String.format(Locale.ROOT, "%d request_attempts in %.1f s on a spec without units; target < %.0f/s",
+              sdk.idle().requests(), sdk.idle().seconds(), SDK_IDLE_REQUESTS_TARGET)));
     }
     if (latency != null) {
       String load = String.format(Locale.ROOT, "at %,.0f units/s (target %,.0f)", latency.achievedUnitsPerSecond(),
@@ -655,6 +730,14 @@ public final class BenchReport {
     } else {
       double scale = Math.pow(10, decimals);
       json.put(key, Math.round(value * scale) / scale);
+    }
+  }
+
+  private static void putInt(ObjectNode json, String key, Long value) {
+    if (value == null) {
+      json.putNull(key);
+    } else {
+      json.put(key, value);
     }
   }
 

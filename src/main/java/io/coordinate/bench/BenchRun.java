@@ -42,10 +42,11 @@ public final class BenchRun {
   public static final String BASELINE = "baseline";
   public static final String SHARE = "share";
   public static final String LIFECYCLE = "lifecycle";
+  public static final String SDK = "sdk";
   public static final String LATENCY = "latency";
   public static final String MEMORY = "memory";
   public static final String SCALE = "scale";
-  public static final List<String> PHASES = List.of(BASELINE, SHARE, LIFECYCLE, LATENCY, MEMORY, SCALE);
+  public static final List<String> PHASES = List.of(BASELINE, SHARE, LIFECYCLE, SDK, LATENCY, MEMORY, SCALE);
 
   private static final Logger LOG = LoggerFactory.getLogger(BenchRun.class);
   private static final DateTimeFormatter FILE_TIME =
@@ -62,11 +63,14 @@ public final class BenchRun {
    * @param memoryUnits      units loaded into the app alone by the memory phase
    * @param memoryBatch      units per add_work_units of the memory phase
    * @param memoryHeap       the app's -Xmx in the memory phase ("512m")
+   * @param sdkWorkers       {@code Worker}s of the sdk phase, each with a client of its own
+   * @param sdkConcurrency   handlers of each sdk worker
+   * @param sdkPrefetch      attempts each sdk worker queues beyond its running ones
    */
   public record Options(int units, int workers, int batch, int inflight, int shareConsumers, String bootstrapServers,
       Long commitIntervalMs, Set<String> phases, List<Integer> scaleSizes, int scaleRequests, double latencySeconds,
       Double latencyRate, double warmup, double warmupMaxSeconds, int repeat, long memoryUnits, int memoryBatch, String memoryHeap,
-      Path home) {}
+      int sdkWorkers, int sdkConcurrency, int sdkPrefetch, Path home) {}
 
   private final Options options;
   private final PrintStream progress;
@@ -114,7 +118,7 @@ public final class BenchRun {
       throws Exception {
     Set<String> phases = options.phases();
     boolean inProcess = phases.contains(BASELINE) || phases.contains(SHARE) || phases.contains(LIFECYCLE)
-        || phases.contains(LATENCY);
+        || phases.contains(SDK) || phases.contains(LATENCY);
     if (!inProcess && !phases.contains(MEMORY)) {
       return;
     }
@@ -230,6 +234,13 @@ public final class BenchRun {
           lifecycle = report.lifecycle();
           report.resources(resources(kafka, config, topics, embedded,
               (long) options.units() * options.repeat() + warmupUnits * lifecycleWarmups));
+        }
+        if (phases.contains(SDK)) {
+          progress.printf(Locale.ROOT, "== g. sdk: %d units, %d Worker(s) x concurrency %d, prefetch %d; then one "
+              + "idle worker for %.0f s%n", options.units(), options.sdkWorkers(), options.sdkConcurrency(),
+              options.sdkPrefetch(), SdkLoad.IDLE_SECONDS);
+          report.sdk(new SdkLoad(load, kafka.bootstrapServers(), config.topicPrefix(), options.sdkWorkers(),
+              options.sdkConcurrency(), options.sdkPrefetch()).run("bench-sdk", options.units()));
         }
         if (phases.contains(LATENCY)) {
           // Half load: the latency load adds its units as it works them, so its maximum is the lifecycle's end

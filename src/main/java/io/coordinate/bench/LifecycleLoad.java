@@ -35,11 +35,18 @@ final class LifecycleLoad {
   private final int batch;
   private final int inflight;
 
+  /** The spec the units are added to. */
+  static final String SPEC = "bench";
+
   LifecycleLoad(CommandClient client, int workers, int batch, int inflight) {
     this.client = client;
     this.workers = workers;
     this.batch = batch;
     this.inflight = inflight;
+  }
+
+  CommandClient client() {
+    return client;
   }
 
   static String unitName(String prefix, long i) {
@@ -69,26 +76,21 @@ final class LifecycleLoad {
     }
   }
 
-  BenchReport.Lifecycle run(String namespace, long units) throws InterruptedException {
-    String spec = "bench";
-    defineSpec(client, namespace, spec);
-
-    // Add phase: every command asks for a reply, so we know when the last one is applied (and that none failed).
+  /**
+   * Defines the spec {@code bench} in {@code namespace} and adds {@code units} units to it in commands of
+   * {@code batch} units, each asking for a reply, so that the add is timed until the app applied the last one (and
+   * none failed). Returns the seconds it took. Replaces the client's reply handler.
+   */
+  double addUnits(String namespace, long units) throws InterruptedException {
+    defineSpec(client, namespace, SPEC);
     long commands = (units + batch - 1) / batch;
     AtomicLong addReplies = new AtomicLong();
     AtomicLong addErrors = new AtomicLong();
-    AtomicLong finished = new AtomicLong();
-    AtomicLong finishErrors = new AtomicLong();
     CountDownLatch added = new CountDownLatch(1);
-    CountDownLatch allFinished = new CountDownLatch(1);
     long[] addedAt = new long[1];
-    long[] finishedAt = new long[1];
-    long[] tenths = new long[11]; // when 0/10, 1/10, ... 10/10 of the units were finished
-    int[] nextTenth = {1};
     client.onReply(r -> {
       JsonNode value = r.value();
-      String id = value.path("request_id").asText("");
-      if (id.startsWith("a-")) {
+      if (value.path("request_id").asText("").startsWith("a-")) {
         if (!value.path("ok").asBoolean()) {
           addErrors.incrementAndGet();
         }
@@ -96,24 +98,12 @@ final class LifecycleLoad {
           addedAt[0] = r.nanos();
           added.countDown();
         }
-      } else if (id.startsWith("f-")) {
-        long ok = value.path("result").path("finished").asLong();
-        long errors = value.path("ok").asBoolean() ? value.path("result").path("errors").size() : batch;
-        finishErrors.addAndGet(errors);
-        long done = finished.addAndGet(ok) + finishErrors.get();
-        while (nextTenth[0] <= 10 && done >= units * nextTenth[0] / 10) { // replies come from one thread
-          tenths[nextTenth[0]++] = r.nanos();
-        }
-        if (done >= units && finishedAt[0] == 0) {
-          finishedAt[0] = r.nanos();
-          allFinished.countDown();
-        }
       }
     });
     long addStarted = System.nanoTime();
     for (long c = 0; c < commands; c++) {
       ObjectNode add = CommandClient.command("add_work_units", namespace);
-      add.put("work_spec_name", spec);
+      add.put("work_spec_name", SPEC);
       ArrayNode list = add.putArray("work_units");
       for (long i = c * batch; i < Math.min(units, (c + 1) * batch); i++) {
         ObjectNode unit = list.addObject();
@@ -131,6 +121,34 @@ final class LifecycleLoad {
     }
     double addSeconds = (addedAt[0] - addStarted) / 1e9;
     LOG.info("{}: added {} units in {} s", namespace, units, addSeconds);
+    return addSeconds;
+  }
+
+  BenchReport.Lifecycle run(String namespace, long units) throws InterruptedException {
+    double addSeconds = addUnits(namespace, units);
+
+    AtomicLong finished = new AtomicLong();
+    AtomicLong finishErrors = new AtomicLong();
+    CountDownLatch allFinished = new CountDownLatch(1);
+    long[] finishedAt = new long[1];
+    long[] tenths = new long[11]; // when 0/10, 1/10, ... 10/10 of the units were finished
+    int[] nextTenth = {1};
+    client.onReply(r -> {
+      JsonNode value = r.value();
+      if (value.path("request_id").asText("").startsWith("f-")) {
+        long ok = value.path("result").path("finished").asLong();
+        long errors = value.path("ok").asBoolean() ? value.path("result").path("errors").size() : batch;
+        finishErrors.addAndGet(errors);
+        long done = finished.addAndGet(ok) + finishErrors.get();
+        while (nextTenth[0] <= 10 && done >= units * nextTenth[0] / 10) { // replies come from one thread
+          tenths[nextTenth[0]++] = r.nanos();
+        }
+        if (done >= units && finishedAt[0] == 0) {
+          finishedAt[0] = r.nanos();
+          allFinished.countDown();
+        }
+      }
+    });
 
     // Work phase.
     AtomicLong requests = new AtomicLong();

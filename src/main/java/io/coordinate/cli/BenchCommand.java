@@ -20,7 +20,8 @@ import picocli.CommandLine.Spec;
  * and, last, the {@code RESULT {json}} line, whose JSON is also written under {@code bench/results/}.
  */
 @Command(name = "bench",
-    description = "Benchmark: baseline Streams topology, share group, unit lifecycle, latency at half load, "
+    description = "Benchmark: baseline Streams topology, share group, unit lifecycle, the same by the Java worker "
+        + "library (sdk), latency at half load, "
         + "the app's memory with many units, request cost by spec size; prints a table and a RESULT {json} line.")
 final class BenchCommand implements Callable<Integer> {
 
@@ -49,6 +50,19 @@ final class BenchCommand implements Callable<Integer> {
           + "(default: ${DEFAULT-VALUE}).")
   int inflight;
 
+  @Option(names = "--sdk-workers", defaultValue = "8",
+      description = "Workers of the Java worker library in the sdk phase, each with a client of its own "
+          + "(default: ${DEFAULT-VALUE}).")
+  int sdkWorkers;
+
+  @Option(names = "--sdk-concurrency", defaultValue = "16",
+      description = "Handlers (no-op) of each sdk worker (default: ${DEFAULT-VALUE}).")
+  int sdkConcurrency;
+
+  @Option(names = "--sdk-prefetch", defaultValue = "0",
+      description = "Attempts each sdk worker holds queued beyond its running handlers (default: ${DEFAULT-VALUE}).")
+  int sdkPrefetch;
+
   @Option(names = "--share-consumers", defaultValue = "2",
       description = "KafkaShareConsumers of the share group (default: ${DEFAULT-VALUE}).")
   int shareConsumers;
@@ -63,7 +77,7 @@ final class BenchCommand implements Callable<Integer> {
   Long commitIntervalMs;
 
   @Option(names = "--phases", split = ",", paramLabel = "PHASE[,PHASE]",
-      description = "Phases to run, of baseline, share, lifecycle, latency, memory, scale (default: all).")
+      description = "Phases to run, of baseline, share, lifecycle, sdk, latency, memory, scale (default: all).")
   List<String> phases;
 
   @Option(names = "--skip-scale", description = "Do not run the scale phase (same as leaving it out of --phases).")
@@ -138,10 +152,10 @@ final class BenchCommand implements Callable<Integer> {
       selected.remove(BenchRun.SCALE);
     }
     if (units < 1 || workers < 1 || batch < 1 || inflight < 1 || shareConsumers < 1 || warmup < 0 || repeat < 1
-        || warmupMaxSeconds < 0) {
+        || warmupMaxSeconds < 0 || sdkWorkers < 1 || sdkConcurrency < 1 || sdkPrefetch < 0) {
       throw new CommandLine.ParameterException(spec.commandLine(),
-          "--units, --workers, --batch, --inflight, --share-consumers and --repeat must be >= 1, --warmup and "
-              + "--warmup-max-seconds >= 0");
+          "--units, --workers, --batch, --inflight, --share-consumers, --repeat, --sdk-workers and "
+              + "--sdk-concurrency must be >= 1, --warmup, --warmup-max-seconds and --sdk-prefetch >= 0");
     }
     if (memoryUnits < MIN_MEMORY_UNITS || memoryBatch < 1 || memoryBatch > WorkUnitCommands.MAX_UNITS_PER_COMMAND
         || !memoryHeap.matches("[1-9][0-9]*[kKmMgG]?")) {
@@ -152,7 +166,8 @@ final class BenchCommand implements Callable<Integer> {
     Path home = Path.of(System.getProperty("coordinate.home", "."));
     BenchRun.Options options = new BenchRun.Options(units, workers, batch, inflight, shareConsumers,
         bootstrapServers, commitIntervalMs, selected, scaleSizes, scaleRequests, latencySeconds, latencyRate, warmup,
-        warmupMaxSeconds, repeat, memoryUnits, memoryBatch, memoryHeap, home);
+        warmupMaxSeconds, repeat, memoryUnits, memoryBatch, memoryHeap, sdkWorkers, sdkConcurrency, sdkPrefetch,
+        home);
     BenchReport report = new BenchRun(options, System.err).run();
     Path file = BenchRun.write(report, resultsDir != null ? resultsDir : home.resolve("bench/results"));
     System.err.println("wrote " + file);

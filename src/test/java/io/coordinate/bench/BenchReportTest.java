@@ -174,6 +174,50 @@ class BenchReportTest {
     assertThat(inProcess.toJson().get("targets").get("rss_below_1gib_at_10m_units").isNull()).isTrue();
   }
 
+  /** 100,000 units in 50 s by 8 workers (concurrency 16, prefetch 200) in 1,000 requests; 7 idle requests in 10 s. */
+  private static BenchReport.Sdk sdk() {
+    return new BenchReport.Sdk(100_000, 2.0, 50.0, 8, 16, 200, 1_000, new BenchReport.Idle(10.0, 7));
+  }
+
+  @Test
+  void sdkFiguresAndTheirRatioToTheLifecycleOfTheSameRun() {
+    BenchReport report = full().sdk(sdk()); // lifecycle: 20,000 units/s
+    JsonNode json = report.toJson();
+    assertThat(json.get("sdk_units_per_s").asDouble()).isEqualTo(2_000.0);
+    assertThat(json.get("sdk_ratio").asDouble()).isEqualTo(0.1);
+    assertThat(json.get("sdk_workers").asInt()).isEqualTo(8);
+    assertThat(json.get("sdk_concurrency").asInt()).isEqualTo(16);
+    assertThat(json.get("sdk_prefetch").asInt()).isEqualTo(200);
+    assertThat(json.get("sdk_requests").asLong()).isEqualTo(1_000L);
+    assertThat(json.get("sdk_idle_requests_per_s").asDouble()).isEqualTo(0.7);
+    assertThat(json.at("/targets/sdk_ratio_ge_0_7").asBoolean()).isFalse();
+    assertThat(json.at("/targets/sdk_idle_requests_per_s_lt_20").asBoolean()).isTrue();
+    assertThat(json.at("/details/sdk/work_seconds").asDouble()).isEqualTo(50.0);
+    assertThat(json.at("/details/sdk/add_seconds").asDouble()).isEqualTo(2.0);
+    assertThat(json.at("/details/sdk/units_per_request").asDouble()).isEqualTo(100.0);
+    assertThat(json.at("/details/sdk/attempts_in_hand_max").asLong()).isEqualTo(1_728L); // 8 x (16 + 200)
+    assertThat(json.at("/details/sdk/idle_requests").asLong()).isEqualTo(7L);
+    assertThat(json.at("/details/sdk/idle_seconds").asDouble()).isEqualTo(10.0);
+    assertThat(report.table()).contains("g. sdk workers: request+finish", "2,000 units/s",
+        "100,000 units in 50.00 s by 8 workers x concurrency 16, prefetch 200; 1,000 requests (100.0 units each)",
+        "ratio to lifecycle", "0.100", "target >= 0.7: MISSED", "g. idle sdk worker", "0.70 requests/s",
+        "7 request_attempts in 10.0 s on a spec without units; target < 20/s");
+  }
+
+  @Test
+  void theSdkRatioNeedsTheLifecycle() {
+    BenchReport report = new BenchReport(config()).sdk(sdk());
+    JsonNode json = report.toJson();
+    assertThat(json.get("sdk_units_per_s").asDouble()).isEqualTo(2_000.0);
+    assertThat(json.get("sdk_ratio").isNull()).isTrue();
+    assertThat(json.at("/targets/sdk_ratio_ge_0_7").isNull()).isTrue();
+    assertThat(report.table()).doesNotContain("ratio to lifecycle");
+    BenchReport met = new BenchReport(config()).lifecycle(lifecycle(100.0)).sdk(sdk()); // 2,000 units/s each
+    assertThat(met.toJson().get("sdk_ratio").asDouble()).isEqualTo(1.0);
+    assertThat(met.toJson().at("/targets/sdk_ratio_ge_0_7").asBoolean()).isTrue();
+    assertThat(met.table()).contains("target >= 0.7: met");
+  }
+
   @Test
   void phasesNotRunAreNull() {
     JsonNode json = new BenchReport(config()).toJson();
@@ -187,6 +231,12 @@ class BenchReportTest {
     assertThat(json.get("app_memory_units").isNull()).isTrue();
     assertThat(json.get("app_heap_max").isNull()).isTrue();
     assertThat(json.get("targets").get("rss_below_1gib_at_10m_units").isNull()).isTrue();
+    assertThat(json.get("sdk_units_per_s").isNull()).isTrue();
+    assertThat(json.get("sdk_ratio").isNull()).isTrue();
+    assertThat(json.get("sdk_prefetch").isNull()).isTrue();
+    assertThat(json.get("sdk_requests").isNull()).isTrue();
+    assertThat(json.get("sdk_idle_requests_per_s").isNull()).isTrue();
+    assertThat(json.at("/targets/sdk_idle_requests_per_s_lt_20").isNull()).isTrue();
   }
 
   @Test

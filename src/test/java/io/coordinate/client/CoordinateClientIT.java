@@ -111,4 +111,18 @@ class CoordinateClientIT {
         .isInstanceOf(CoordinateUnreachableException.class)
         .hasMessageStartingWith("cannot reach Kafka at " + address + ": ");
   }
+
+  // The bench's idle worker, started on a client just built, once failed with a WakeupException: the poller took
+  // the watch before its wakeup() was consumed by a poll, and position() threw it.
+  @Test
+  void aWorkerStartsOnAClientJustBuilt() {
+    for (int i = 0; i < 5; i++) {
+      try (CoordinateClient fresh =
+              CoordinateClient.builder().bootstrapServers(env.bootstrapServers()).namespace("fresh").build();
+          Worker worker = Worker.builder(fresh).name("fresh-" + i).handler(attempt -> null).build()) {
+        worker.start();
+        assertThat(worker.name()).isEqualTo("fresh-" + i);
+      }
+    }
+  }
 }
