@@ -31,8 +31,10 @@ import org.slf4j.LoggerFactory;
  * Runs a {@link Handler} for the units of some work specs, {@code concurrency} at a time.
  *
  * <ul>
- *   <li>It asks for as many units as it has free slots, one request at a time, and reads its assignments from the
- *       partition of its own key of {@code coordinate.assignments}. When no work comes it waits before asking
+ *   <li>It asks for as many units as it has free slots (handlers, plus {@code prefetch}), once half of them are
+ *       free or a free slot has waited 20 ms; a request reserves its slots until its answer comes, so several may
+ *       be in flight. It reads its assignments from the partition of its own key of
+ *       {@code coordinate.assignments}. When no work comes it waits before asking
  *       again, longer each time (from {@code minBackoff} doubling up to {@code maxBackoff}), and asks at once again
  *       after work came.
  *   <li>Each attempt's lease ({@code lease}, 30 s by default) is renewed at half its lifetime while the handler runs,
@@ -57,6 +59,8 @@ public final class Worker implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(Worker.class);
   private static final int MAX_TRACEBACK_CHARS = 16_384;
+  /** How long a free slot waits for others before the worker asks for work for it alone. */
+  private static final long REQUEST_LINGER_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
 
   private final CoordinateClient client;
   private final boolean ownsClient;
@@ -89,8 +93,10 @@ public final class Worker implements AutoCloseable {
   private final List<CompletableFuture<?>> lastCommands = new ArrayList<>();
   private int running;
   private long finishesSince;
-  private String outstandingRequest;
-  private long requestDeadline;
+  /** Requests not answered yet: each reserves the slots it asked for until its assignment comes. */
+  private final Map<String, Outstanding> outstanding = new LinkedHashMap<>();
+  private int reserved;
+  private long freeSince = -1;
   private long nextRequestAt;
   private final Backoff backoff;
   private long nextHeartbeatAt;
@@ -110,6 +116,8 @@ public final class Worker implements AutoCloseable {
       this.renewAt = renewAt;
     }
   }
+
+  private record Outstanding(int count, long deadline) {}
 
   private sealed interface Event {}
 
@@ -237,7 +245,7 @@ public final class Worker implements AutoCloseable {
         now = System.nanoTime();
         act(now);
         // An answer still on its way would hold attempts nobody gives back: wait for it, up to the deadline.
-        if (stopping && running == 0 && backlog.isEmpty() && (outstandingRequest == null || now >= stopDeadline)) {
+        if (stopping && running == 0 && backlog.isEmpty() && (outstanding.isEmpty() || now >= stopDeadline)) {
           break;
         }
         Event event = events.poll(Math.max(0, nextWakeUp(now) - System.nanoTime()), TimeUnit.NANOSECONDS);
@@ -288,30 +296,51 @@ public final class Worker implements AutoCloseable {
         && (finishes.size() >= finishBatch || running == 0 || now - finishesSince >= finishLingerNanos)) {
       flushFinishes();
     }
-    if (outstandingRequest != null && now >= requestDeadline) {
-      LOG.warn("worker {}: no assignment for request {} in {}; asking again", name, outstandingRequest,
-          client.timeout());
-      outstandingRequest = null;
-    }
+    outstanding.entrySet().removeIf(entry -> {
+      if (now < entry.getValue().deadline()) {
+        return false;
+      }
+      LOG.warn("worker {}: no assignment for request {} in {}; asking again", name, entry.getKey(), client.timeout());
+      reserved -= entry.getValue().count();
+      return true;
+    });
     int free = freeSlots();
-    if (!stopping && outstandingRequest == null && free > 0 && now >= nextRequestAt) {
+    if (free <= 0) {
+      freeSince = -1;
+    } else if (freeSince < 0) {
+      freeSince = now;
+    }
+    if (!stopping && now >= nextRequestAt && shouldAsk(free, now)) {
       requestWork(free, now);
     }
   }
 
-  /** How many attempts to ask for: the slots not running or queued, plus the queue's room ({@code prefetch}). */
+  /** The slots not running, queued or asked for already: how many attempts the worker may ask for now. */
   private int freeSlots() {
-    return concurrency + prefetch - running - backlog.size();
+    return concurrency + prefetch - running - backlog.size() - reserved;
+  }
+
+  /**
+   * Asks once half of what the worker can hold is free, once a slot has been free for the linger, or when it holds
+   * nothing: one slot freed at a time would otherwise make a request per unit.
+   */
+  private boolean shouldAsk(int free, long now) {
+    if (free <= 0) {
+      return false;
+    }
+    boolean holdsNothing = running == 0 && backlog.isEmpty() && reserved == 0;
+    return holdsNothing || free >= (concurrency + prefetch + 1) / 2 || now - freeSince >= REQUEST_LINGER_NANOS;
   }
 
   private long nextWakeUp(long now) {
     long wake = now + TimeUnit.SECONDS.toNanos(1);
     if (!stopping) {
       wake = Math.min(wake, nextHeartbeatAt);
-      if (outstandingRequest == null && freeSlots() > 0) {
-        wake = Math.min(wake, nextRequestAt);
-      } else if (outstandingRequest != null) {
-        wake = Math.min(wake, requestDeadline);
+      if (freeSlots() > 0) {
+        wake = Math.min(wake, Math.max(nextRequestAt, freeSince < 0 ? now : freeSince + REQUEST_LINGER_NANOS));
+      }
+      for (Outstanding request : outstanding.values()) {
+        wake = Math.min(wake, request.deadline());
       }
     } else {
       wake = Math.min(wake, stopDeadline);
@@ -352,8 +381,9 @@ public final class Worker implements AutoCloseable {
   }
 
   private void onAssignment(Assignment assignment, long now) {
-    if (assignment.requestId() != null && assignment.requestId().equals(outstandingRequest)) {
-      outstandingRequest = null;
+    Outstanding answered = assignment.requestId() == null ? null : outstanding.remove(assignment.requestId());
+    if (answered != null) {
+      reserved -= answered.count();
       if (assignment.attempts().isEmpty()) {
         nextRequestAt = now + backoff.nextNanos();
       } else {
@@ -425,8 +455,9 @@ public final class Worker implements AutoCloseable {
       request.workSpecs(workSpecs);
     }
     ObjectNode command = request.build().json().put("request_id", requestId);
-    outstandingRequest = requestId;
-    requestDeadline = now + client.timeout().toNanos();
+    outstanding.put(requestId, new Outstanding(free, now + client.timeout().toNanos()));
+    reserved += free;
+    freeSince = -1;
     requests.incrementAndGet();
     client.connection().send(client.namespace(), command).whenComplete((ok, e) -> {
       if (e != null) {
