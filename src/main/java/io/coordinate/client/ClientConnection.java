@@ -54,7 +54,7 @@ final class ClientConnection implements AutoCloseable {
   private final String replyTo;
   private final KafkaProducer<String, byte[]> producer;
   private final KafkaConsumer<String, byte[]> consumer;
-  private final Map<String, CompletableFuture<JsonNode>> waiting = new ConcurrentHashMap<>();
+  private final Map<String, CompletableFuture<ObjectNode>> waiting = new ConcurrentHashMap<>();
   private final Map<String, Consumer<JsonNode>> assignmentSinks = new ConcurrentHashMap<>();
   private final ConcurrentLinkedQueue<PendingWatch> pendingWatches = new ConcurrentLinkedQueue<>();
   private final AtomicLong requestIds = new AtomicLong();
@@ -102,12 +102,12 @@ final class ClientConnection implements AutoCloseable {
    * Sends a command with this client's {@code reply_to} and a fresh {@code request_id}, and completes with its
    * reply (the whole reply object: {@code ok}, {@code result} or {@code error}).
    */
-  CompletableFuture<JsonNode> call(String namespace, ObjectNode command, Duration timeout) {
+  CompletableFuture<ObjectNode> call(String namespace, ObjectNode command, Duration timeout) {
     String requestId = nextRequestId();
     command.put("namespace", namespace);
     command.put("request_id", requestId);
     command.put("reply_to", replyTo);
-    CompletableFuture<JsonNode> reply = new CompletableFuture<>();
+    CompletableFuture<ObjectNode> reply = new CompletableFuture<>();
     if (!running) {
       reply.completeExceptionally(new IllegalStateException("client closed"));
       return reply;
@@ -237,10 +237,10 @@ final class ClientConnection implements AutoCloseable {
       return;
     }
     if (record.topic().equals(topics.replies())) {
-      if (replyTo.equals(record.key())) {
-        CompletableFuture<JsonNode> waiter = waiting.remove(value.path("request_id").asText());
+      if (replyTo.equals(record.key()) && value.isObject()) {
+        CompletableFuture<ObjectNode> waiter = waiting.remove(value.path("request_id").asText());
         if (waiter != null) {
-          waiter.complete(value);
+          waiter.complete((ObjectNode) value);
         }
       }
     } else {

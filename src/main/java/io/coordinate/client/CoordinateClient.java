@@ -48,9 +48,23 @@ public final class CoordinateClient implements AutoCloseable {
     return new Builder();
   }
 
-  /** The namespace this client's commands go to. */
+  /** The namespace this client's commands go to (null for a client built without one). */
   public String namespace() {
     return namespace;
+  }
+
+  /** The key the app answers this client under on {@code coordinate.replies}. */
+  public String replyTo() {
+    return connection.replyTo();
+  }
+
+  /**
+   * Sends a command given as a JSON object, for a command or field this client has no method for: sets its
+   * {@code namespace}, {@code reply_to} and {@code request_id}, and answers with the whole reply ({@code ok} and
+   * {@code result} or {@code error}), refused or not.
+   */
+  public CompletableFuture<ObjectNode> submit(ObjectNode command, Duration replyTimeout) {
+    return connection.call(requireNamespace(namespace), command.deepCopy(), replyTimeout);
   }
 
   /** A client of another namespace that shares this one's Kafka connection (closing it closes nothing). */
@@ -240,7 +254,7 @@ public final class CoordinateClient implements AutoCloseable {
 
   /** The reply's result, parsed, or the refusal as a {@link CommandRefusedException}. */
   <T> CompletableFuture<T> call(ObjectNode command, Function<JsonNode, T> result) {
-    return connection.call(namespace, command, timeout).thenApply(reply -> {
+    return connection.call(requireNamespace(namespace), command, timeout).thenApply(reply -> {
       if (!reply.path("ok").asBoolean()) {
         JsonNode error = reply.path("error");
         throw new CommandRefusedException(error.path("code").asText(), error.path("message").asText());
@@ -265,12 +279,12 @@ public final class CoordinateClient implements AutoCloseable {
 
   private static String requireNamespace(String namespace) {
     if (namespace == null || namespace.isEmpty()) {
-      throw new IllegalArgumentException("a namespace is required");
+      throw new IllegalArgumentException("a namespace is required: set one on the builder, or use inNamespace");
     }
     return namespace;
   }
 
-  /** Configures a {@link CoordinateClient}; only the namespace is required. */
+  /** Configures a {@link CoordinateClient}. */
   public static final class Builder {
     private String bootstrapServers = "127.0.0.1:9092";
     private String namespace;
@@ -287,6 +301,7 @@ public final class CoordinateClient implements AutoCloseable {
       return this;
     }
 
+    /** The namespace of the client's commands; without one, use {@link #inNamespace} for each. */
     public Builder namespace(String namespace) {
       this.namespace = namespace;
       return this;
@@ -324,7 +339,6 @@ public final class CoordinateClient implements AutoCloseable {
      * {@link CoordinateUnreachableException} when Kafka cannot be reached within the timeout.
      */
     public CoordinateClient build() {
-      requireNamespace(namespace);
       Map<String, Object> properties = new HashMap<>(kafkaProperties);
       properties.putIfAbsent(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
       String key = replyTo != null ? replyTo : "client-" + UUID.randomUUID();
