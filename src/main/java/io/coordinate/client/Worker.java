@@ -10,7 +10,6 @@ import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -87,7 +86,11 @@ public final class Worker implements AutoCloseable {
   private volatile boolean started;
 
   // Loop-thread state.
-  private final Map<String, Owned> owned = new HashMap<>();
+  /**
+   * The attempts held, in the order their renewals fall due: every lease has the same length, so that is the order
+   * they came in, and a renewed attempt moves to the end.
+   */
+  private final LinkedHashMap<String, Owned> owned = new LinkedHashMap<>();
   private final ArrayDeque<Owned> backlog = new ArrayDeque<>();
   private final List<CoordinateClient.Finish> finishes = new ArrayList<>();
   private final List<CompletableFuture<?>> lastCommands = new ArrayList<>();
@@ -267,11 +270,7 @@ public final class Worker implements AutoCloseable {
       heartbeat();
       nextHeartbeatAt = now + heartbeatInterval.toNanos();
     }
-    for (Owned held : owned.values()) {
-      if (!held.lost && now >= held.renewAt) {
-        renew(held, now);
-      }
-    }
+    renewDue(now);
     if (stopping) {
       while (!backlog.isEmpty()) { // never started: give them back now
         Owned held = backlog.poll();
@@ -350,7 +349,7 @@ public final class Worker implements AutoCloseable {
     }
     for (Owned held : owned.values()) {
       if (!held.lost) {
-        wake = Math.min(wake, held.renewAt);
+        return Math.min(wake, held.renewAt); // the first is the next due
       }
     }
     return wake;
@@ -486,6 +485,25 @@ public final class Worker implements AutoCloseable {
       }
     });
     pruneLastCommands();
+  }
+
+  /** Renews the leases due, from the front of {@link #owned}, and moves each to its end. */
+  private void renewDue(long now) {
+    List<Owned> due = new ArrayList<>();
+    for (Owned held : owned.values()) {
+      if (held.lost) {
+        continue; // never renewed again; it leaves when its handler ends
+      }
+      if (held.renewAt > now) {
+        break;
+      }
+      due.add(held);
+    }
+    for (Owned held : due) {
+      renew(held, now);
+      owned.remove(held.attempt.attemptId());
+      owned.put(held.attempt.attemptId(), held);
+    }
   }
 
   private void renew(Owned held, long now) {
