@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.coordinate.broker.EmbeddedKafkaBroker;
 import io.coordinate.cli.AppLauncher;
 import io.coordinate.cli.CoordinateCli;
+import io.coordinate.cli.ExitCodes;
 import io.coordinate.cli.RunCommand;
 import io.coordinate.protocol.Json;
 import java.io.IOException;
@@ -142,7 +143,7 @@ class SecureKafkaIT {
     cli.setErr(new PrintWriter(err));
     int exit = cli.execute("run", "--bootstrap-servers", broker.bootstrapServers(), "--kafka-config",
         wrong.toString(), "--http-port", "0", "--data-dir", dir.resolve("wrong").toString());
-    assertThat(exit).isEqualTo(1);
+    assertThat(exit).isEqualTo(ExitCodes.UNREACHABLE);
     assertThat(err.toString()).isEqualTo("cannot reach Kafka at " + broker.bootstrapServers()
         + ": Authentication failed: Invalid username or password"
         + System.lineSeparator());
