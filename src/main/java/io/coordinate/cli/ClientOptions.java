@@ -1,15 +1,12 @@
 package io.coordinate.cli;
 
+import io.coordinate.app.KafkaClientSettings;
 import io.coordinate.client.CoordinateClient;
 import io.coordinate.streams.topics.TopicBootstrapper;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Properties;
 import picocli.CommandLine.Option;
 
 /**
@@ -72,17 +69,11 @@ public final class ClientOptions {
     return topicPrefix;
   }
 
-  /** The settings of {@code --kafka-config}, and the bootstrap servers. */
+  /** The settings of {@code --kafka-config}, read as {@code run} reads them, and the bootstrap servers. */
   public Map<String, Object> kafkaProperties() {
     Map<String, Object> properties = new HashMap<>();
     if (kafkaConfig != null) {
-      Properties file = new Properties();
-      try (InputStream in = Files.newInputStream(kafkaConfig)) {
-        file.load(in);
-      } catch (IOException e) {
-        throw new IllegalArgumentException("cannot read --kafka-config " + kafkaConfig + ": " + e.getMessage(), e);
-      }
-      file.forEach((key, value) -> properties.put(String.valueOf(key), value));
+      properties.putAll(KafkaClientSettings.load(kafkaConfig));
     }
     properties.put("bootstrap.servers", bootstrapServers);
     return properties;

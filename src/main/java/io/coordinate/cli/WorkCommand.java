@@ -3,15 +3,8 @@ package io.coordinate.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.coordinate.client.CoordinateClient;
 import io.coordinate.client.Worker;
-import io.coordinate.protocol.Json;
-import java.io.IOException;
-import java.net.URI;
-import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
@@ -86,7 +79,7 @@ final class WorkCommand implements Callable<Integer> {
       stopped.await(); // until SIGTERM: the hook stops the worker, then the JVM exits
       return ExitCodes.OK;
     }
-    HttpClient http = HttpClient.newBuilder().connectTimeout(ClientOptions.TIMEOUT).build();
+    HttpReader http = new HttpReader(options.httpUrl(), ClientOptions.TIMEOUT);
     while (!idle(http)) {
       Thread.sleep(IDLE_CHECK.toMillis());
     }
@@ -103,20 +96,10 @@ final class WorkCommand implements Callable<Integer> {
   }
 
   /** Whether the spec has no unit available or pending now. */
-  private boolean idle(HttpClient http) throws IOException, InterruptedException {
-    String path = "/api/namespaces/" + encode(options.namespace()) + "/work-specs/" + encode(spec);
-    HttpRequest request = HttpRequest.newBuilder(URI.create(options.httpUrl() + path))
-        .timeout(ClientOptions.TIMEOUT).GET().build();
-    HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
-    if (response.statusCode() != 200) {
-      throw new IllegalStateException("GET " + path + " answered " + response.statusCode() + ": " + response.body());
-    }
-    JsonNode counts = Json.parse(response.body()).path("counts");
+  private boolean idle(HttpReader http) {
+    JsonNode counts = http.get(HttpReader.namespacePath(options.namespace(), "work-specs", spec), Map.of())
+        .path("counts");
     return counts.path("available").asLong() == 0 && counts.path("pending").asLong() == 0;
-  }
-
-  private static String encode(String segment) {
-    return URLEncoder.encode(segment, StandardCharsets.UTF_8).replace("+", "%20");
   }
 
   private static Duration seconds(double seconds) {

@@ -7,7 +7,7 @@ import io.coordinate.client.Attempt;
 import io.coordinate.client.AttemptRequest;
 import io.coordinate.client.CoordinateClient;
 import io.coordinate.protocol.Json;
-import io.coordinate.testing.KafkaTestClient;
+import io.coordinate.testing.RunningApp;
 import io.coordinate.testing.Poll;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -34,19 +34,16 @@ class OperatorCommandsIT {
   private static final Duration WAIT = Duration.ofSeconds(30);
 
   @TempDir static Path dataDir;
-  private static DevEnvironment env;
-  private static KafkaTestClient kafka;
+  private static RunningApp app;
 
   @BeforeAll
   static void start() throws Exception {
-    env = DevEnvironment.start(0, 0, dataDir.resolve("env"));
-    kafka = new KafkaTestClient(env.bootstrapServers(), env.httpPort());
+    app = RunningApp.start(dataDir.resolve("env"));
   }
 
   @AfterAll
   static void stop() {
-    kafka.close();
-    env.close();
+    app.close();
   }
 
   /** What one command printed, and its exit code. */
@@ -59,8 +56,8 @@ class OperatorCommandsIT {
   /** Runs {@code bin/coordinate args...} against the test's deployment, in namespace {@code ns}. */
   private static Result coordinate(String ns, String... args) {
     List<String> all = new ArrayList<>(List.of(args));
-    all.addAll(List.of("-n", ns, "--bootstrap-servers", env.bootstrapServers(),
-        "--http-url", "http://127.0.0.1:" + env.httpPort()));
+    all.addAll(List.of("-n", ns, "--bootstrap-servers", app.env().bootstrapServers(),
+        "--http-url", "http://127.0.0.1:" + app.env().httpPort()));
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     CommandLine cli = CoordinateCli.commandLine();
@@ -77,7 +74,7 @@ class OperatorCommandsIT {
   }
 
   private static JsonNode counts(String ns, String spec) {
-    return kafka.get("/api/namespaces/" + ns + "/work-specs/" + spec).body().path("counts");
+    return app.client().get("/api/namespaces/" + ns + "/work-specs/" + spec).body().path("counts");
   }
 
   @Test
@@ -124,7 +121,7 @@ class OperatorCommandsIT {
     assertThat(table.err()).isEqualTo("more: pass --after u01" + NL);
 
     // A worker fails the three best units.
-    try (CoordinateClient client = CoordinateClient.builder().bootstrapServers(env.bootstrapServers())
+    try (CoordinateClient client = CoordinateClient.builder().bootstrapServers(app.env().bootstrapServers())
         .namespace(ns).timeout(WAIT).build()) {
       List<Attempt> attempts = client.requestAttempts(AttemptRequest.forWorker("w1").count(3).build()).join()
           .attempts();
@@ -162,7 +159,7 @@ class OperatorCommandsIT {
     Poll.until("50 available units again", WAIT, () -> counts(ns, "s"), c -> c.path("available").asInt() == 50);
 
     // Delete the available units but two handed out.
-    try (CoordinateClient client = CoordinateClient.builder().bootstrapServers(env.bootstrapServers())
+    try (CoordinateClient client = CoordinateClient.builder().bootstrapServers(app.env().bootstrapServers())
         .namespace(ns).timeout(WAIT).build()) {
       assertThat(client.requestAttempts(AttemptRequest.forWorker("w2").count(2).build()).join().attempts())
           .hasSize(2);
@@ -193,7 +190,7 @@ class OperatorCommandsIT {
 
   @Test
   void deadLettersTailShowsAMalformedRecord() {
-    kafka.send("coordinate.commands", "dl", "{oops");
+    app.client().send("coordinate.commands", "dl", "{oops");
     Result tail = Poll.until("the dead letter", WAIT,
         () -> ok("dl", "dead-letters", "tail", "--from-beginning", "--json"), r -> !r.out().isEmpty());
     assertThat(tail.out().lines()).hasSize(1);

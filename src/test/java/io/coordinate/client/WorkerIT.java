@@ -3,9 +3,8 @@ package io.coordinate.client;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.coordinate.cli.DevEnvironment;
 import io.coordinate.testing.EventLedger;
-import io.coordinate.testing.KafkaTestClient;
+import io.coordinate.testing.RunningApp;
 import io.coordinate.testing.Poll;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -29,27 +28,24 @@ class WorkerIT {
   private static final Duration WAIT = Duration.ofSeconds(60);
 
   @TempDir static Path dataDir;
-  private static DevEnvironment env;
-  private static KafkaTestClient http;
+  private static RunningApp app;
 
   @BeforeAll
   static void start() throws Exception {
-    env = DevEnvironment.start(0, 0, dataDir);
-    http = new KafkaTestClient(env.bootstrapServers(), env.httpPort());
+    app = RunningApp.start(dataDir);
   }
 
   @AfterAll
   static void stop() {
-    http.close();
-    env.close();
+    app.close();
   }
 
   private static CoordinateClient client(String namespace) {
-    return CoordinateClient.builder().bootstrapServers(env.bootstrapServers()).namespace(namespace).build();
+    return CoordinateClient.builder().bootstrapServers(app.env().bootstrapServers()).namespace(namespace).build();
   }
 
   private static JsonNode unit(String ns, String spec, String unit) {
-    return http.get("/api/namespaces/" + ns + "/work-specs/" + spec + "/work-units/" + unit).body();
+    return app.client().get("/api/namespaces/" + ns + "/work-specs/" + spec + "/work-units/" + unit).body();
   }
 
   @Test
@@ -60,7 +56,7 @@ class WorkerIT {
     List<CoordinateClient> clients = new ArrayList<>();
     List<Worker> workers = new ArrayList<>();
     try (CoordinateClient producer = client(ns);
-        EventLedger ledger = new EventLedger(env.bootstrapServers(), Set.of(ns), Set.of())) {
+        EventLedger ledger = new EventLedger(app.env().bootstrapServers(), Set.of(ns), Set.of())) {
       producer.setWorkSpec(WorkSpec.named("s").build()).join();
       List<CompletableFuture<AddedUnits>> adds = new ArrayList<>();
       Set<EventLedger.UnitKey> expected = new HashSet<>();
@@ -88,7 +84,7 @@ class WorkerIT {
       }
       Poll.until("the workers' own count", WAIT, () -> workers.stream().mapToLong(Worker::finished).sum(),
           n -> n == units);
-      assertThat(http.get("/api/namespaces/" + ns + "/work-specs/s").body().get("counts").toString())
+      assertThat(app.client().get("/api/namespaces/" + ns + "/work-specs/s").body().get("counts").toString())
           .isEqualTo("{\"finished\":" + units + "}");
     } finally {
       workers.forEach(Worker::close);
@@ -179,7 +175,7 @@ class WorkerIT {
       assertThat(unit.path("attempts").get(0).path("status").asText()).isEqualTo("retryable");
       assertThat(unit.path("attempts").get(0).path("data").toString())
           .isEqualTo("{\"traceback\":\"the worker stopped while it ran\"}");
-      JsonNode record = http.get("/api/namespaces/" + ns + "/workers/wc").body();
+      JsonNode record = app.client().get("/api/namespaces/" + ns + "/workers/wc").body();
       assertThat(record.path("active").asBoolean()).isFalse();
       assertThat(record.path("data").path("concurrency").asInt()).isEqualTo(1);
       assertThat(worker.retried()).isEqualTo(1);

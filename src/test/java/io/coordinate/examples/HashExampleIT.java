@@ -2,8 +2,8 @@ package io.coordinate.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.coordinate.cli.DevEnvironment;
 import io.coordinate.testing.KafkaTestClient;
+import io.coordinate.testing.RunningApp;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Collectors;
@@ -17,9 +17,9 @@ class HashExampleIT {
 
   @Test
   void theExampleFinishesEveryUnitWithItsHash() throws Exception {
-    try (DevEnvironment env = DevEnvironment.start(0, 0, dataDir);
-        KafkaTestClient http = new KafkaTestClient(env.bootstrapServers(), env.httpPort())) {
-      assertThat(HashExample.run(env.bootstrapServers(), "example")).isEqualTo(100);
+    try (RunningApp app = RunningApp.start(dataDir)) {
+      KafkaTestClient http = app.client();
+      assertThat(HashExample.run(app.env().bootstrapServers(), "example")).isEqualTo(100);
       assertThat(http.get("/api/namespaces/example/work-specs/hashes").body().get("counts").toString())
           .isEqualTo("{\"finished\":100}");
       // sha256("hello 7")
