@@ -110,7 +110,7 @@ public final class BenchReport {
    * worker on a spec without units.
    */
   public record Sdk(long units, double addSeconds, double workSeconds, int workers, int concurrency, int prefetch,
-      long requests, Idle idle) {
+      long requests, double cpuCores, double otherCpuCores, StreamThreadMeter.Reading streamThread) {
     public double unitsPerSecond() {
       return units / workSeconds;
     }
@@ -152,6 +152,9 @@ public final class BenchReport {
   private List<ScaleFigure> scale = List.of();
   private Memory memory;
   private Sdk sdk;
+  private double[] sdkRates;
+  private Warmup sdkWarmup;
+  private Idle sdkIdle;
 
   public BenchReport(Config config) {
     this.config = config;
@@ -226,8 +229,15 @@ public final class BenchReport {
     return this;
   }
 
-  public BenchReport sdk(Sdk value) {
-    this.sdk = value;
+  /**
+   * The measured runs of the sdk phase (each after the lifecycle run of the same number), the median one being the
+   * figure, and the idle worker measured after them.
+   */
+  public BenchReport sdkRuns(List<Sdk> runs, Warmup warmup, Idle idle) {
+    sdkRates = runs.stream().mapToDouble(Sdk::unitsPerSecond).toArray();
+    sdkWarmup = warmup;
+    sdkIdle = idle;
+    this.sdk = median(runs, Sdk::unitsPerSecond);
     return this;
   }
 
@@ -340,7 +350,7 @@ public final class BenchReport {
     putInt(json, "sdk_concurrency", sdk == null ? null : (long) sdk.concurrency());
     putInt(json, "sdk_prefetch", sdk == null ? null : (long) sdk.prefetch());
     putInt(json, "sdk_requests", sdk == null ? null : sdk.requests());
-    put(json, "sdk_idle_requests_per_s", sdk == null ? null : sdk.idle().requestsPerSecond(), 2);
+    put(json, "sdk_idle_requests_per_s", sdkIdle == null ? null : sdkIdle.requestsPerSecond(), 2);
     put(json, "other_processes_cpu_cores_max", otherCpuCoresMax(), 2);
     json.set("targets", targets());
     json.set("details", details());
@@ -383,7 +393,7 @@ public final class BenchReport {
             : memory.rssBytes() < RSS_TARGET_BYTES);
     putBoolean(targets, "sdk_ratio_ge_0_7", Double.isNaN(sdkRatio()) ? null : sdkRatio() >= SDK_RATIO_TARGET);
     putBoolean(targets, "sdk_idle_requests_per_s_lt_20",
-        sdk == null ? null : sdk.idle().requestsPerSecond() < SDK_IDLE_REQUESTS_TARGET);
+        sdkIdle == null ? null : sdkIdle.requestsPerSecond() < SDK_IDLE_REQUESTS_TARGET);
     return targets;
   }
 
@@ -414,6 +424,18 @@ public final class BenchReport {
     double[] ratios = new double[lifecycleRates.length];
     for (int i = 0; i < ratios.length; i++) {
       ratios[i] = lifecycleRates[i] / baselineRates[i];
+    }
+    return ratios;
+  }
+
+  /** Each sdk run's units/s over the lifecycle run just before it, or null without as many runs of each. */
+  double[] sdkRatioOfEachRun() {
+    if (sdkRates == null || lifecycleRates == null || sdkRates.length != lifecycleRates.length) {
+      return null;
+    }
+    double[] ratios = new double[sdkRates.length];
+    for (int i = 0; i < ratios.length; i++) {
+      ratios[i] = sdkRates[i] / lifecycleRates[i];
     }
     return ratios;
   }
@@ -501,9 +523,17 @@ public final class BenchReport {
       put(g, "add_seconds", sdk.addSeconds(), 3);
       put(g, "work_seconds", sdk.workSeconds(), 3);
       put(g, "units_per_request", sdk.unitsPerRequest(), 2);
+      put(g, "cpu_cores_used", sdk.cpuCores(), 2);
+      put(g, "other_processes_cpu_cores", sdk.otherCpuCores(), 2);
+      putStreamThread(g, sdk.streamThread());
       g.put("attempts_in_hand_max", (long) sdk.workers() * (sdk.concurrency() + sdk.prefetch()));
-      put(g, "idle_seconds", sdk.idle().seconds(), 2);
-      g.put("idle_requests", sdk.idle().requests());
+      putRates(g, "units_per_s_of_each_run", sdkRates);
+      putNumbers(g, "ratio_of_each_run", sdkRatioOfEachRun(), 3);
+      putWarmup(g, sdkWarmup);
+      if (sdkIdle != null) {
+        put(g, "idle_seconds", sdkIdle.seconds(), 2);
+        g.put("idle_requests", sdkIdle.requests());
+      }
     }
     if (memory != null) {
       ObjectNode m = details.putObject("memory");
@@ -587,17 +617,26 @@ public final class BenchReport {
     }
     if (sdk != null) {
       rows.add(row("g. sdk workers: request+finish", rate(sdk.unitsPerSecond(), "units/s"), String.format(
-          Locale.ROOT, "%,d units in %.2f s by %d workers x concurrency %d, prefetch %d; %,d requests (%.1f units each)",
+          Locale.ROOT, "%,d units in %.2f s by %d workers x concurrency %d, prefetch %d; %,d requests (%.1f units each);"
+              + " this process %.2f cores (stream thread %.0f%% busy); other processes %.2f cores",
           sdk.units(), sdk.workSeconds(), sdk.workers(), sdk.concurrency(), sdk.prefetch(), sdk.requests(),
-          sdk.unitsPerRequest())));
-      if (lifecycle != null) {
-        rows.add(row("   ratio to lifecycle", String.format(Locale.ROOT, "%.3f", sdkRatio()), String.format(
-            Locale.ROOT, "target >= %.1f: %s", SDK_RATIO_TARGET, sdkRatio() >= SDK_RATIO_TARGET ? "met" : "MISSED")));
+          sdk.unitsPerRequest(), sdk.cpuCores(), sdk.streamThread().busy() * 100, sdk.otherCpuCores())));
+      if (sdkRates != null && sdkRates.length > 1) {
+        rows.add(row("   each run", rates(sdkRates, "units/s"), "the median one is the figure"));
       }
+      if (lifecycle != null) {
+        double[] pairs = sdkRatioOfEachRun();
+        String each = pairs == null ? "" : "; run by run (each after its lifecycle run): " + joined(pairs, "%.3f");
+        rows.add(row("   ratio to lifecycle", String.format(Locale.ROOT, "%.3f", sdkRatio()), String.format(
+            Locale.ROOT, "target >= %.1f: %s", SDK_RATIO_TARGET, sdkRatio() >= SDK_RATIO_TARGET ? "met" : "MISSED")
+            + each));
+      }
+    }
+    if (sdkIdle != null) {
       rows.add(row("g. idle sdk worker",
-          String.format(Locale.ROOT, "%.2f requests/s", sdk.idle().requestsPerSecond()),
+          String.format(Locale.ROOT, "%.2f requests/s", sdkIdle.requestsPerSecond()),
           String.format(Locale.ROOT, "%d request_attempts in %.1f s on a spec without units; target < %.0f/s",
-              sdk.idle().requests(), sdk.idle().seconds(), SDK_IDLE_REQUESTS_TARGET)));
+              sdkIdle.requests(), sdkIdle.seconds(), SDK_IDLE_REQUESTS_TARGET)));
     }
     if (latency != null) {
       String load = String.format(Locale.ROOT, "at %,.0f units/s (target %,.0f)", latency.achievedUnitsPerSecond(),

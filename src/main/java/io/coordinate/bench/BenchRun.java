@@ -204,12 +204,24 @@ public final class BenchRun {
           lifecycleWarmups =
               warmUp(warmupUnits > 0, i -> load.run("bench-warmup" + (i == 1 ? "" : "-" + i), warmupUnits));
         }
-        // The measured runs of the baseline and of the lifecycle alternate, so that the ratio compares runs
-        // seconds apart: this host's speed drifts by tens of percent within minutes (docs/performance.md).
+        SdkLoad sdk = phases.contains(SDK) ? new SdkLoad(load, kafka.bootstrapServers(), config.topicPrefix(),
+            options.sdkWorkers(), options.sdkConcurrency(), options.sdkPrefetch()) : null;
+        int sdkWarmups = 0;
+        if (sdk != null) {
+          progress.printf(Locale.ROOT, "== g. sdk: %d units, %d Worker(s) x concurrency %d, prefetch %d; then one "
+              + "idle worker for %.0f s%n", options.units(), options.sdkWorkers(), options.sdkConcurrency(),
+              options.sdkPrefetch(), SdkLoad.IDLE_SECONDS);
+          // Warmed up as the lifecycle is: the worker library's code is new to the JIT.
+          sdkWarmups = warmUp(warmupUnits > 0, i -> sdk.work("bench-sdk-warmup-" + i, warmupUnits));
+        }
+        // The measured runs of the baseline, the lifecycle and the sdk phase alternate, so that each ratio compares
+        // runs seconds apart: this host's speed drifts by tens of percent within minutes (docs/performance.md).
         List<BenchReport.Baseline> baselineRuns = new ArrayList<>();
         List<BenchReport.Lifecycle> lifecycleRuns = new ArrayList<>();
         double[] baselineJit = new double[options.repeat()];
         double[] lifecycleJit = new double[options.repeat()];
+        List<BenchReport.Sdk> sdkRuns = new ArrayList<>();
+        double[] sdkJit = new double[options.repeat()];
         for (int i = 1; i <= options.repeat(); i++) {
           if (baseline) {
             progress.printf("== a. baseline run %d of %d%n", i, options.repeat());
@@ -225,6 +237,12 @@ public final class BenchRun {
             lifecycleRuns.add(load.run(i == 1 ? "bench" : "bench-" + i, options.units()));
             lifecycleJit[i - 1] = activity.cores();
           }
+          if (sdk != null) {
+            progress.printf("== g. sdk run %d of %d%n", i, options.repeat());
+            JitActivity activity = JitActivity.start();
+            sdkRuns.add(sdk.work(i == 1 ? "bench-sdk" : "bench-sdk-" + i, options.units()));
+            sdkJit[i - 1] = activity.cores();
+          }
         }
         if (baseline) {
           report.baselineRuns(baselineRuns, new BenchReport.Warmup(baselineWarmups, baselineJit));
@@ -235,12 +253,8 @@ public final class BenchRun {
           report.resources(resources(kafka, config, topics, embedded,
               (long) options.units() * options.repeat() + warmupUnits * lifecycleWarmups));
         }
-        if (phases.contains(SDK)) {
-          progress.printf(Locale.ROOT, "== g. sdk: %d units, %d Worker(s) x concurrency %d, prefetch %d; then one "
-              + "idle worker for %.0f s%n", options.units(), options.sdkWorkers(), options.sdkConcurrency(),
-              options.sdkPrefetch(), SdkLoad.IDLE_SECONDS);
-          report.sdk(new SdkLoad(load, kafka.bootstrapServers(), config.topicPrefix(), options.sdkWorkers(),
-              options.sdkConcurrency(), options.sdkPrefetch()).run("bench-sdk", options.units()));
+        if (sdk != null) {
+          report.sdkRuns(sdkRuns, new BenchReport.Warmup(sdkWarmups, sdkJit), sdk.idle("bench-sdk-idle"));
         }
         if (phases.contains(LATENCY)) {
           // Half load: the latency load adds its units as it works them, so its maximum is the lifecycle's end

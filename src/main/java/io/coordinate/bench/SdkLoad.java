@@ -17,8 +17,8 @@ import org.slf4j.LoggerFactory;
  * Then one worker alone on a spec without units for {@link #IDLE_SECONDS}, counting its requests: what an idle
  * worker costs the app.
  *
- * <p>A worker has at most one request outstanding and {@code concurrency + prefetch} attempts in hand, so units/s is
- * at most workers × (concurrency + prefetch) / the request's round trip.
+ * <p>A worker holds at most {@code concurrency + prefetch} attempts (running, queued or asked for), so units/s is at
+ * most workers × (concurrency + prefetch) / the request's round trip.
  */
 final class SdkLoad {
 
@@ -44,34 +44,44 @@ final class SdkLoad {
     this.prefetch = prefetch;
   }
 
-  BenchReport.Sdk run(String namespace, long count) throws InterruptedException {
+  /** Adds {@code count} units to {@code namespace} and works them with the workers: a measured run or a warm-up. */
+  BenchReport.Sdk work(String namespace, long count) throws InterruptedException {
     double addSeconds = units.addUnits(namespace, count);
     List<CoordinateClient> clients = new ArrayList<>();
     List<Worker> started = new ArrayList<>();
     double workSeconds;
     long requests;
+    StreamThreadMeter.Reading streamThread;
+    double cpuCores;
+    double otherCpuCores;
     try {
       for (int w = 0; w < workers; w++) {
         clients.add(client(namespace));
       }
+      StreamThreadMeter meter = new StreamThreadMeter();
+      CpuMeter others = new CpuMeter();
+      long cpuStarted = LifecycleLoad.processCpuNanos();
       long workStarted = System.nanoTime();
       for (int w = 0; w < workers; w++) {
         started.add(worker(clients.get(w), namespace + "-w" + w, LifecycleLoad.SPEC).start());
       }
       workSeconds = (awaitFinished(started, count) - workStarted) / 1e9;
       requests = sum(started, Worker::requests);
+      streamThread = meter.read();
+      cpuCores = (LifecycleLoad.processCpuNanos() - cpuStarted) / 1e9 / workSeconds;
+      otherCpuCores = others.otherProcessesCores();
     } finally {
       started.forEach(Worker::close);
       clients.forEach(CoordinateClient::close);
     }
     LOG.info("{}: {} workers finished {} units in {} s ({} requests)", namespace, workers, count, workSeconds,
         requests);
-    return new BenchReport.Sdk(count, addSeconds, workSeconds, workers, concurrency, prefetch, requests,
-        idle(namespace + "-idle"));
+    return new BenchReport.Sdk(count, addSeconds, workSeconds, workers, concurrency, prefetch, requests, cpuCores,
+        otherCpuCores, streamThread);
   }
 
   /** One worker on a spec without units for {@link #IDLE_SECONDS}: the requests it sent meanwhile. */
-  private BenchReport.Idle idle(String namespace) throws InterruptedException {
+  BenchReport.Idle idle(String namespace) throws InterruptedException {
     String spec = "idle";
     LifecycleLoad.defineSpec(units.client(), namespace, spec);
     try (CoordinateClient client = client(namespace)) {

@@ -119,7 +119,8 @@ final class BenchCommand implements Callable<Integer> {
   // A whole run first: batch commands call the hot methods few times with long loops inside, so C2 reaches
   // them late; after a 10% warm-up the JIT still took most of a core during the measured lifecycle.
   @Option(names = "--warmup", defaultValue = "1.0",
-      description = "Fraction of --units run first, untimed, for the baseline and the lifecycle; 0 also skips the "
+      description = "Fraction of --units run first, untimed, for the baseline, the lifecycle and the sdk phase; 0 also "
+          + "skips the "
           + "latency load's warm-up (default: ${DEFAULT-VALUE}).")
   double warmup;
 
@@ -131,7 +132,8 @@ final class BenchCommand implements Callable<Integer> {
   double warmupMaxSeconds;
 
   @Option(names = "--repeat", defaultValue = "3",
-      description = "Measured runs of the baseline and of the lifecycle; the median of each is reported (default: "
+      description = "Measured runs of the baseline, the lifecycle and the sdk phase; the median of each is reported "
+          + "(default: "
           + "${DEFAULT-VALUE}).")
   int repeat;
 

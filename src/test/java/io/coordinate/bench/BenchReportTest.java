@@ -174,14 +174,19 @@ class BenchReportTest {
     assertThat(inProcess.toJson().get("targets").get("rss_below_1gib_at_10m_units").isNull()).isTrue();
   }
 
-  /** 100,000 units in 50 s by 8 workers (concurrency 16, prefetch 200) in 1,000 requests; 7 idle requests in 10 s. */
-  private static BenchReport.Sdk sdk() {
-    return new BenchReport.Sdk(100_000, 2.0, 50.0, 8, 16, 200, 1_000, new BenchReport.Idle(10.0, 7));
+  /** {@code units} in {@code workSeconds} by 8 workers (concurrency 16, prefetch 200) in 1,000 requests. */
+  private static BenchReport.Sdk sdk(long units, double workSeconds) {
+    return new BenchReport.Sdk(units, 2.0, workSeconds, 8, 16, 200, 1_000, 1.7, 0.05,
+        new StreamThreadMeter.Reading(0.45, 9.5, 0.3, 0.125));
   }
+
+  /** 7 idle requests in 10 s. */
+  private static final BenchReport.Idle IDLE = new BenchReport.Idle(10.0, 7);
 
   @Test
   void sdkFiguresAndTheirRatioToTheLifecycleOfTheSameRun() {
-    BenchReport report = full().sdk(sdk()); // lifecycle: 20,000 units/s
+    BenchReport report = full() // lifecycle: 20,000 units/s
+        .sdkRuns(List.of(sdk(100_000, 50.0)), new BenchReport.Warmup(3, new double[] {0.08}), IDLE);
     JsonNode json = report.toJson();
     assertThat(json.get("sdk_units_per_s").asDouble()).isEqualTo(2_000.0);
     assertThat(json.get("sdk_ratio").asDouble()).isEqualTo(0.1);
@@ -198,21 +203,49 @@ class BenchReportTest {
     assertThat(json.at("/details/sdk/attempts_in_hand_max").asLong()).isEqualTo(1_728L); // 8 x (16 + 200)
     assertThat(json.at("/details/sdk/idle_requests").asLong()).isEqualTo(7L);
     assertThat(json.at("/details/sdk/idle_seconds").asDouble()).isEqualTo(10.0);
+    assertThat(json.at("/details/sdk/warmup_runs").asInt()).isEqualTo(3);
+    assertThat(json.at("/details/sdk/jit_cores_of_each_run").toString()).isEqualTo("[0.08]");
+    assertThat(json.at("/details/sdk/units_per_s_of_each_run").toString()).isEqualTo("[2000.0]");
+    assertThat(json.at("/details/sdk").has("ratio_of_each_run")).isFalse(); // one lifecycle figure, no runs
+    assertThat(json.at("/details/sdk/stream_thread_busy").asDouble()).isEqualTo(0.45);
+    assertThat(json.at("/details/sdk/cpu_cores_used").asDouble()).isEqualTo(1.7);
+    assertThat(json.at("/details/sdk/other_processes_cpu_cores").asDouble()).isEqualTo(0.05);
+    assertThat(json.at("/details/sdk/stream_thread_blocked").asDouble()).isEqualTo(0.3);
+    assertThat(json.at("/details/sdk/stream_thread_commit_wait").asDouble()).isEqualTo(0.125);
+    assertThat(json.at("/details/sdk/commits_per_s").asDouble()).isEqualTo(9.5);
     assertThat(report.table()).contains("g. sdk workers: request+finish", "2,000 units/s",
-        "100,000 units in 50.00 s by 8 workers x concurrency 16, prefetch 200; 1,000 requests (100.0 units each)",
+        "100,000 units in 50.00 s by 8 workers x concurrency 16, prefetch 200; 1,000 requests (100.0 units each);"
+            + " this process 1.70 cores (stream thread 45% busy); other processes 0.05 cores",
         "ratio to lifecycle", "0.100", "target >= 0.7: MISSED", "g. idle sdk worker", "0.70 requests/s",
         "7 request_attempts in 10.0 s on a spec without units; target < 20/s");
+  }
+  @Test
+  void sdkRunsAlternateWithTheLifecycleRunsAndTheMedianIsTheFigure() {
+    BenchReport report = new BenchReport(config())
+        .lifecycleRuns(List.of(lifecycle(4.0), lifecycle(5.0), lifecycle(10.0)), // 50,000, 40,000, 20,000 units/s
+            new BenchReport.Warmup(2, new double[] {0.1, 0.1, 0.1}))
+        .sdkRuns(List.of(sdk(200_000, 5.0), sdk(200_000, 8.0), sdk(200_000, 10.0)), // 40,000, 25,000, 20,000
+            new BenchReport.Warmup(4, new double[] {0.1, 0.2, 0.05}), IDLE);
+    JsonNode json = report.toJson();
+    assertThat(json.get("sdk_units_per_s").asDouble()).isEqualTo(25_000.0); // the median run
+    assertThat(json.get("sdk_ratio").asDouble()).isEqualTo(0.625); // over the lifecycle's median, 40,000
+    assertThat(json.at("/details/sdk/units_per_s_of_each_run").toString()).isEqualTo("[40000.0,25000.0,20000.0]");
+    assertThat(json.at("/details/sdk/ratio_of_each_run").toString()).isEqualTo("[0.8,0.625,1.0]");
+    assertThat(json.at("/details/sdk/warmup_runs").asInt()).isEqualTo(4);
+    assertThat(report.table()).contains("40,000 / 25,000 / 20,000 units/s",
+        "target >= 0.7: MISSED; run by run (each after its lifecycle run): 0.800 / 0.625 / 1.000");
   }
 
   @Test
   void theSdkRatioNeedsTheLifecycle() {
-    BenchReport report = new BenchReport(config()).sdk(sdk());
+    BenchReport report = new BenchReport(config()).sdkRuns(List.of(sdk(100_000, 50.0)), null, IDLE);
     JsonNode json = report.toJson();
     assertThat(json.get("sdk_units_per_s").asDouble()).isEqualTo(2_000.0);
     assertThat(json.get("sdk_ratio").isNull()).isTrue();
     assertThat(json.at("/targets/sdk_ratio_ge_0_7").isNull()).isTrue();
     assertThat(report.table()).doesNotContain("ratio to lifecycle");
-    BenchReport met = new BenchReport(config()).lifecycle(lifecycle(100.0)).sdk(sdk()); // 2,000 units/s each
+    BenchReport met = new BenchReport(config()).lifecycle(lifecycle(100.0))
+        .sdkRuns(List.of(sdk(100_000, 50.0)), null, IDLE); // 2,000 units/s each
     assertThat(met.toJson().get("sdk_ratio").asDouble()).isEqualTo(1.0);
     assertThat(met.toJson().at("/targets/sdk_ratio_ge_0_7").asBoolean()).isTrue();
     assertThat(met.table()).contains("target >= 0.7: met");
