@@ -13,13 +13,19 @@ public record Attempt(
     Instant startTime,
     Instant expirationTime) {
 
-  static Attempt from(JsonNode json) {
+  /** @param times texts parsed already, and where to keep those parsed now */
+  static Attempt from(JsonNode json, Map<String, Instant> times) {
     return new Attempt(
         json.path("attempt_id").asText(),
         json.path("work_spec_name").asText(),
         json.path("work_unit_name").asText(),
         JsonValues.map(json.get("data")),
-        JsonValues.time(json, "start_time"),
-        JsonValues.time(json, "expiration_time"));
+        time(json, "start_time", times),
+        time(json, "expiration_time", times));
+  }
+
+  private static Instant time(JsonNode json, String field, Map<String, Instant> times) {
+    String text = JsonValues.text(json, field);
+    return text == null ? null : times.computeIfAbsent(text, Instant::parse);
   }
 }

@@ -2,8 +2,11 @@ package io.coordinate.client;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.coordinate.protocol.Json;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -14,7 +17,8 @@ import java.util.Map;
 /** Conversions between the wire's JSON and the plain Java values the client's callers see. */
 final class JsonValues {
 
-  private static final TypeReference<LinkedHashMap<String, Object>> MAP = new TypeReference<>() {};
+  /** Reads a tree's values directly, without writing the tree out first as {@code convertValue} does. */
+  private static final ObjectReader MAP = Json.MAPPER.readerFor(new TypeReference<LinkedHashMap<String, Object>>() {});
 
   private JsonValues() {}
 
@@ -32,7 +36,11 @@ final class JsonValues {
     if (node == null || !node.isObject()) {
       return Map.of();
     }
-    return Collections.unmodifiableMap(Json.MAPPER.convertValue(node, MAP));
+    try {
+      return Collections.unmodifiableMap(MAP.readValue(node));
+    } catch (IOException e) { // a tree in memory has nothing to fail on
+      throw new UncheckedIOException(e);
+    }
   }
 
   static String text(JsonNode node, String field) {

@@ -8,7 +8,6 @@ import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -46,7 +45,9 @@ import org.slf4j.LoggerFactory;
  * </ul>
  *
  * <p>Everything the worker decides happens on one thread, fed by a queue of events (assignments, handlers that
- * ended, replies), so its state needs no locks.
+ * ended, replies), so its state needs no locks. Attempts go to the handler pool's queue as they come, and a free
+ * handler takes the next one itself: with short handlers, a hand-off through the decision thread per attempt cost
+ * more than the handlers.
  */
 public final class Worker implements AutoCloseable {
 
@@ -91,10 +92,8 @@ public final class Worker implements AutoCloseable {
    * they came in, and a renewed attempt moves to the end.
    */
   private final LinkedHashMap<String, Owned> owned = new LinkedHashMap<>();
-  private final ArrayDeque<Owned> backlog = new ArrayDeque<>();
   private final List<CoordinateClient.Finish> finishes = new ArrayList<>();
   private final List<CompletableFuture<?>> lastCommands = new ArrayList<>();
-  private int running;
   private long finishesSince;
   /** Requests not answered yet: each reserves the slots it asked for until its assignment comes. */
   private final Map<String, Outstanding> outstanding = new LinkedHashMap<>();
@@ -107,9 +106,18 @@ public final class Worker implements AutoCloseable {
   private boolean stopping;
   private long stopDeadline;
 
-  /** An attempt this worker holds: queued for a slot, or running. */
+  /**
+   * An attempt this worker holds: queued in the handler pool, or running. A handler claims it (QUEUED to RUNNING)
+   * before it runs it, and the worker's thread withdraws one not claimed yet (QUEUED to WITHDRAWN) to give it back,
+   * so each is either run or given back, never both.
+   */
   private static final class Owned {
+    static final int QUEUED = 0;
+    static final int RUNNING = 1;
+    static final int WITHDRAWN = 2;
+
     final Attempt attempt;
+    final AtomicInteger state = new AtomicInteger(QUEUED);
     long renewAt;
     Future<?> task;
     boolean lost;
@@ -117,6 +125,10 @@ public final class Worker implements AutoCloseable {
     Owned(Attempt attempt, long renewAt) {
       this.attempt = attempt;
       this.renewAt = renewAt;
+    }
+
+    boolean withdraw() {
+      return state.compareAndSet(QUEUED, WITHDRAWN);
     }
   }
 
@@ -248,7 +260,7 @@ public final class Worker implements AutoCloseable {
         now = System.nanoTime();
         act(now);
         // An answer still on its way would hold attempts nobody gives back: wait for it, up to the deadline.
-        if (stopping && running == 0 && backlog.isEmpty() && (outstanding.isEmpty() || now >= stopDeadline)) {
+        if (stopping && owned.isEmpty() && (outstanding.isEmpty() || now >= stopDeadline)) {
           break;
         }
         Event event = events.poll(Math.max(0, nextWakeUp(now) - System.nanoTime()), TimeUnit.NANOSECONDS);
@@ -272,27 +284,20 @@ public final class Worker implements AutoCloseable {
     }
     renewDue(now);
     if (stopping) {
-      while (!backlog.isEmpty()) { // never started: give them back now
-        Owned held = backlog.poll();
-        owned.remove(held.attempt.attemptId());
-        giveBack(held.attempt, "the worker stopped before it started");
-      }
-      if (running > 0 && now >= stopDeadline) {
-        for (Owned held : new ArrayList<>(owned.values())) {
-          if (held.task != null) {
-            held.task.cancel(true);
-            owned.remove(held.attempt.attemptId());
-            giveBack(held.attempt, "the worker stopped while it ran");
-            running--;
-          }
+      boolean pastDeadline = now >= stopDeadline;
+      for (Owned held : new ArrayList<>(owned.values())) {
+        if (held.withdraw()) { // never started: give it back now
+          owned.remove(held.attempt.attemptId());
+          giveBack(held.attempt, "the worker stopped before it started");
+        } else if (pastDeadline) {
+          held.task.cancel(true);
+          owned.remove(held.attempt.attemptId());
+          giveBack(held.attempt, "the worker stopped while it ran");
         }
       }
     }
-    while (running < concurrency && !backlog.isEmpty()) {
-      startHandler(backlog.poll());
-    }
     if (!finishes.isEmpty()
-        && (finishes.size() >= finishBatch || running == 0 || now - finishesSince >= finishLingerNanos)) {
+        && (finishes.size() >= finishBatch || owned.isEmpty() || now - finishesSince >= finishLingerNanos)) {
       flushFinishes();
     }
     outstanding.entrySet().removeIf(entry -> {
@@ -316,7 +321,7 @@ public final class Worker implements AutoCloseable {
 
   /** The slots not running, queued or asked for already: how many attempts the worker may ask for now. */
   private int freeSlots() {
-    return concurrency + prefetch - running - backlog.size() - reserved;
+    return concurrency + prefetch - owned.size() - reserved;
   }
 
   /**
@@ -327,7 +332,7 @@ public final class Worker implements AutoCloseable {
     if (free <= 0) {
       return false;
     }
-    boolean holdsNothing = running == 0 && backlog.isEmpty() && reserved == 0;
+    boolean holdsNothing = owned.isEmpty() && reserved == 0;
     return holdsNothing || free >= (concurrency + prefetch + 1) / 2 || now - freeSince >= REQUEST_LINGER_NANOS;
   }
 
@@ -365,12 +370,11 @@ public final class Worker implements AutoCloseable {
       if (held != null) {
         LOG.warn("worker {}: lost the lease of attempt {} ({}); its handler is interrupted", name,
             lost.attemptId(), lost.code());
-        held.lost = true;
-        if (held.task != null) {
-          held.task.cancel(true);
-        } else { // still queued: never start it
-          backlog.remove(held);
+        if (held.withdraw()) { // still queued: never start it
           owned.remove(lost.attemptId());
+        } else {
+          held.lost = true;
+          held.task.cancel(true);
         }
       }
     } else if (event instanceof Stop stop) {
@@ -400,7 +404,7 @@ public final class Worker implements AutoCloseable {
         continue;
       }
       owned.put(attempt.attemptId(), held);
-      backlog.add(held);
+      submit(held);
     }
   }
 
@@ -409,7 +413,6 @@ public final class Worker implements AutoCloseable {
     if (held == null) {
       return; // given back at the stop deadline already
     }
-    running--;
     if (held.lost) {
       return; // the app no longer takes this attempt's outcome
     }
@@ -431,10 +434,13 @@ public final class Worker implements AutoCloseable {
     }
   }
 
-  private void startHandler(Owned held) {
-    running++;
+  /** Queues the attempt in the handler pool, whose next free handler runs it unless it was withdrawn first. */
+  private void submit(Owned held) {
     Attempt attempt = held.attempt;
     held.task = handlers.submit(() -> {
+      if (!held.state.compareAndSet(Owned.QUEUED, Owned.RUNNING)) {
+        return; // given back before a handler came to it
+      }
       Map<String, ?> result = null;
       Throwable error = null;
       try {

@@ -17,6 +17,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -179,6 +180,35 @@ class WorkerIT {
       assertThat(record.path("active").asBoolean()).isFalse();
       assertThat(record.path("data").path("concurrency").asInt()).isEqualTo(1);
       assertThat(worker.retried()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void closeGivesBackQueuedAttemptsThatNoHandlerStarted() throws Exception {
+    String ns = "sdk-close-queued";
+    CountDownLatch started = new CountDownLatch(1);
+    AtomicReference<String> running = new AtomicReference<>();
+    try (CoordinateClient client = client(ns)) {
+      client.setWorkSpec(WorkSpec.named("s").build()).join();
+      client.addWorkUnits("s", List.of(WorkUnit.named("u1").build(), WorkUnit.named("u2").build(),
+          WorkUnit.named("u3").build())).join();
+      Worker worker = Worker.builder(client).name("wq").concurrency(1).prefetch(2)
+          .closeTimeout(Duration.ofMillis(500)).handler(attempt -> {
+            running.compareAndSet(null, attempt.workUnitName());
+            started.countDown();
+            new CountDownLatch(1).await(); // until interrupted by close()
+            return null;
+          }).build().start();
+      started.await(); // the one request asked for all three: one runs, two wait behind it
+      worker.close();
+      assertThat(worker.retried()).isEqualTo(3);
+      for (String name : List.of("u1", "u2", "u3")) {
+        JsonNode unit = unit(ns, "s", name);
+        assertThat(unit.path("status").asText()).as(name).isEqualTo("available");
+        assertThat(unit.path("attempts").get(0).path("data").path("traceback").asText()).as(name)
+            .isEqualTo(name.equals(running.get())
+                ? "the worker stopped while it ran" : "the worker stopped before it started");
+      }
     }
   }
 }
