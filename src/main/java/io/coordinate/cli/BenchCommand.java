@@ -59,7 +59,9 @@ final class BenchCommand implements Callable<Integer> {
       description = "Handlers (no-op) of each sdk worker (default: ${DEFAULT-VALUE}).")
   int sdkConcurrency;
 
-  @Option(names = "--sdk-prefetch", defaultValue = "0",
+  // No-op handlers end in microseconds, so a worker's pace is what it holds per round trip to the app (100-200 ms
+  // under this load): it needs about a round trip's worth of attempts queued (docs/performance.md, "SDK workers").
+  @Option(names = "--sdk-prefetch", defaultValue = "1000",
       description = "Attempts each sdk worker holds queued beyond its running handlers (default: ${DEFAULT-VALUE}).")
   int sdkPrefetch;
 
