@@ -6,6 +6,8 @@ import io.coordinate.protocol.TopicNames;
 import io.coordinate.streams.topics.TopicBootstrapper;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -24,14 +26,18 @@ import picocli.CommandLine.Option;
     subcommands = DeadLettersCommand.Tail.class)
 final class DeadLettersCommand {
 
-  @Command(name = "tail", description = "Print the dead-letter records of the namespace (their key), from the end "
-      + "unless --from-beginning; stop at the end unless --follow.")
+  @Command(name = "tail", description = "Print the last dead-letter records of the namespace (their key), or all of "
+      + "them with --from-beginning; stop at the end unless --follow.")
   static final class Tail extends OperatorCommand {
 
     private static final Duration POLL = Duration.ofMillis(500);
 
-    @Option(names = "--from-beginning", description = "Start at the oldest record kept, not at the end.")
+    @Option(names = "--from-beginning", description = "Print every record kept, from the oldest.")
     boolean fromBeginning;
+
+    @Option(names = "--last", defaultValue = "10", paramLabel = "N",
+        description = "Print the last N records (default: ${DEFAULT-VALUE}); ignored with --from-beginning.")
+    int last;
 
     @Option(names = "--follow", description = "Keep reading new records until interrupted (Ctrl-C).")
     boolean follow;
@@ -41,17 +47,20 @@ final class DeadLettersCommand {
 
     @Override
     void run() {
+      if (last < 0) {
+        throw new CliFailure(ExitCodes.USAGE, "error: --last must be >= 0");
+      }
       TopicBootstrapper.probe(options.bootstrapServers(), ClientOptions.TIMEOUT);
       String topic = new TopicNames(options.topicPrefix()).deadLetter();
       try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(config())) {
         List<TopicPartition> partitions = partitions(consumer, topic);
         consumer.assign(partitions);
+        Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
         if (fromBeginning) {
           consumer.seekToBeginning(partitions);
         } else {
-          consumer.seekToEnd(partitions);
+          lastRecords(consumer, partitions, end).forEach(this::print);
         }
-        Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
         while (follow || partitions.stream().anyMatch(p -> consumer.position(p) < end.get(p))) {
           for (ConsumerRecord<byte[], byte[]> record : consumer.poll(POLL)) {
             print(record);
@@ -61,6 +70,44 @@ final class DeadLettersCommand {
         throw new CliFailure(ExitCodes.UNREACHABLE, "cannot read " + topic + " from Kafka at "
             + options.bootstrapServers() + ": " + String.valueOf(e.getMessage()).lines().findFirst().orElse(""));
       }
+    }
+
+    /**
+     * The last {@link #last} records to print, oldest first, read up to {@code end} (where the consumer is left).
+     * Offsets are not records (transaction markers take offsets too) and other namespaces' records share the
+     * partitions, so it reads back from the end in windows that grow until it has found enough or read everything.
+     */
+    private List<ConsumerRecord<byte[], byte[]>> lastRecords(KafkaConsumer<byte[], byte[]> consumer,
+        List<TopicPartition> partitions, Map<TopicPartition, Long> end) {
+      Map<TopicPartition, Long> beginning = consumer.beginningOffsets(partitions);
+      List<ConsumerRecord<byte[], byte[]>> found = new ArrayList<>();
+      for (long window = Math.max(16, 2L * last); last > 0; window *= 4) {
+        found.clear();
+        boolean wholeTopic = true;
+        for (TopicPartition partition : partitions) {
+          long from = Math.max(beginning.get(partition), end.get(partition) - window);
+          wholeTopic &= from == beginning.get(partition);
+          consumer.seek(partition, from);
+        }
+        while (partitions.stream().anyMatch(p -> consumer.position(p) < end.get(p))) {
+          for (ConsumerRecord<byte[], byte[]> record : consumer.poll(POLL)) {
+            if (record.offset() < end.get(new TopicPartition(record.topic(), record.partition())) && shown(record)) {
+              found.add(record);
+            }
+          }
+        }
+        if (found.size() >= last || wholeTopic) {
+          break;
+        }
+      }
+      found.sort(Comparator.comparingLong(ConsumerRecord<byte[], byte[]>::timestamp)
+          .thenComparingInt(ConsumerRecord::partition).thenComparingLong(ConsumerRecord::offset));
+      partitions.forEach(partition -> consumer.seek(partition, end.get(partition)));
+      return found.subList(Math.max(0, found.size() - last), found.size());
+    }
+
+    private boolean shown(ConsumerRecord<byte[], byte[]> record) {
+      return allKeys || options.namespace().equals(text(record.key()));
     }
 
     private Map<String, Object> config() {
@@ -84,10 +131,10 @@ final class DeadLettersCommand {
     }
 
     private void print(ConsumerRecord<byte[], byte[]> record) {
-      String key = text(record.key());
-      if (!allKeys && !options.namespace().equals(key)) {
+      if (!shown(record)) {
         return;
       }
+      String key = text(record.key());
       if (json) {
         ObjectNode line = Json.object().put("partition", record.partition()).put("offset", record.offset())
             .put("timestamp", record.timestamp()).put("key", key).put("value", text(record.value()));

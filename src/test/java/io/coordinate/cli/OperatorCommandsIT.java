@@ -204,7 +204,14 @@ class OperatorCommandsIT {
         + record.at("/headers/source.partition").asText() + "@" + record.at("/headers/source.offset").asText()
         + " error.message=value is not JSON: ");
     assertThat(human.lines()).hasSize(1);
-    assertThat(ok("dl", "dead-letters", "tail").out()).isEmpty(); // from the end: nothing new
+    assertThat(ok("dl", "dead-letters", "tail", "--last", "0").out()).isEmpty();
+    // Without --from-beginning: the last records (10 by default), oldest first.
+    app.client().send("coordinate.commands", "dl", "{oops2");
+    app.client().send("coordinate.commands", "dl", "{oops3");
+    Poll.until("three dead letters", WAIT, () -> ok("dl", "dead-letters", "tail", "--json"),
+        r -> r.out().lines().count() == 3);
+    assertThat(ok("dl", "dead-letters", "tail", "--last", "2", "--json").out().lines()
+        .map(line -> Json.parse(line).get("value").asText()).toList()).containsExactly("{oops2", "{oops3");
   }
 
   @Test
