@@ -1,6 +1,7 @@
 package io.coordinate.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.coordinate.client.HeldAttempts.Held;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -17,7 +18,6 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -59,8 +59,6 @@ public final class Worker implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(Worker.class);
   private static final int MAX_TRACEBACK_CHARS = 16_384;
-  /** How long a free slot waits for others before the worker asks for work for it alone. */
-  private static final long REQUEST_LINGER_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
 
   private final CoordinateClient client;
   private final boolean ownsClient;
@@ -87,52 +85,15 @@ public final class Worker implements AutoCloseable {
   private volatile boolean started;
 
   // Loop-thread state.
-  /**
-   * The attempts held, in the order their renewals fall due: every lease has the same length, so that is the order
-   * they came in, and a renewed attempt moves to the end.
-   */
-  private final LinkedHashMap<String, Owned> owned = new LinkedHashMap<>();
+  private final HeldAttempts owned;
   private final List<CoordinateClient.Finish> finishes = new ArrayList<>();
   private final List<CompletableFuture<?>> lastCommands = new ArrayList<>();
   private long finishesSince;
-  /** Requests not answered yet: each reserves the slots it asked for until its assignment comes. */
-  private final Map<String, Outstanding> outstanding = new LinkedHashMap<>();
-  private int reserved;
-  private long freeSince = -1;
-  private long nextRequestAt;
-  private final Backoff backoff;
+  private final RequestPacer pacer;
   private long nextHeartbeatAt;
   private long requestSequence;
   private boolean stopping;
   private long stopDeadline;
-
-  /**
-   * An attempt this worker holds: queued in the handler pool, or running. A handler claims it (QUEUED to RUNNING)
-   * before it runs it, and the worker's thread withdraws one not claimed yet (QUEUED to WITHDRAWN) to give it back,
-   * so each is either run or given back, never both.
-   */
-  private static final class Owned {
-    static final int QUEUED = 0;
-    static final int RUNNING = 1;
-    static final int WITHDRAWN = 2;
-
-    final Attempt attempt;
-    final AtomicInteger state = new AtomicInteger(QUEUED);
-    long renewAt;
-    Future<?> task;
-    boolean lost;
-
-    Owned(Attempt attempt, long renewAt) {
-      this.attempt = attempt;
-      this.renewAt = renewAt;
-    }
-
-    boolean withdraw() {
-      return state.compareAndSet(QUEUED, WITHDRAWN);
-    }
-  }
-
-  private record Outstanding(int count, long deadline) {}
 
   private sealed interface Event {}
 
@@ -152,7 +113,9 @@ public final class Worker implements AutoCloseable {
     this.concurrency = builder.concurrency;
     this.prefetch = builder.prefetch;
     this.lease = builder.lease;
-    this.backoff = new Backoff(builder.minBackoff, builder.maxBackoff);
+    this.owned = new HeldAttempts(lease.toNanos() / 2);
+    this.pacer = new RequestPacer(concurrency + prefetch, new Backoff(builder.minBackoff, builder.maxBackoff),
+        client.timeout().toNanos(), System.nanoTime());
     this.heartbeatInterval = builder.heartbeatInterval;
     this.closeTimeout = builder.closeTimeout;
     this.finishBatch = builder.finishBatch;
@@ -254,13 +217,12 @@ public final class Worker implements AutoCloseable {
   private void run() {
     long now = System.nanoTime();
     nextHeartbeatAt = now;
-    nextRequestAt = now;
     try {
       while (true) {
         now = System.nanoTime();
         act(now);
         // An answer still on its way would hold attempts nobody gives back: wait for it, up to the deadline.
-        if (stopping && owned.isEmpty() && (outstanding.isEmpty() || now >= stopDeadline)) {
+        if (stopping && owned.isEmpty() && (!pacer.awaitsAnswers() || now >= stopDeadline)) {
           break;
         }
         Event event = events.poll(Math.max(0, nextWakeUp(now) - System.nanoTime()), TimeUnit.NANOSECONDS);
@@ -285,7 +247,7 @@ public final class Worker implements AutoCloseable {
     renewDue(now);
     if (stopping) {
       boolean pastDeadline = now >= stopDeadline;
-      for (Owned held : new ArrayList<>(owned.values())) {
+      for (Held held : owned.all()) {
         if (held.withdraw()) { // never started: give it back now
           owned.remove(held.attempt.attemptId());
           giveBack(held.attempt, "the worker stopped before it started");
@@ -300,64 +262,26 @@ public final class Worker implements AutoCloseable {
         && (finishes.size() >= finishBatch || owned.isEmpty() || now - finishesSince >= finishLingerNanos)) {
       flushFinishes();
     }
-    outstanding.entrySet().removeIf(entry -> {
-      if (now < entry.getValue().deadline()) {
-        return false;
-      }
-      LOG.warn("worker {}: no assignment for request {} in {}; asking again", name, entry.getKey(), client.timeout());
-      reserved -= entry.getValue().count();
-      return true;
-    });
-    int free = freeSlots();
-    if (free <= 0) {
-      freeSince = -1;
-    } else if (freeSince < 0) {
-      freeSince = now;
+    for (String requestId : pacer.expire(now)) {
+      LOG.warn("worker {}: no assignment for request {} in {}; asking again", name, requestId, client.timeout());
     }
-    if (!stopping && now >= nextRequestAt && shouldAsk(free, now)) {
-      requestWork(free, now);
+    int count = pacer.toAsk(owned.size(), now);
+    if (!stopping && count > 0) {
+      requestWork(count, now);
     }
-  }
-
-  /** The slots not running, queued or asked for already: how many attempts the worker may ask for now. */
-  private int freeSlots() {
-    return concurrency + prefetch - owned.size() - reserved;
-  }
-
-  /**
-   * Asks once half of what the worker can hold is free, once a slot has been free for the linger, or when it holds
-   * nothing: one slot freed at a time would otherwise make a request per unit.
-   */
-  private boolean shouldAsk(int free, long now) {
-    if (free <= 0) {
-      return false;
-    }
-    boolean holdsNothing = owned.isEmpty() && reserved == 0;
-    return holdsNothing || free >= (concurrency + prefetch + 1) / 2 || now - freeSince >= REQUEST_LINGER_NANOS;
   }
 
   private long nextWakeUp(long now) {
     long wake = now + TimeUnit.SECONDS.toNanos(1);
     if (!stopping) {
-      wake = Math.min(wake, nextHeartbeatAt);
-      if (freeSlots() > 0) {
-        wake = Math.min(wake, Math.max(nextRequestAt, freeSince < 0 ? now : freeSince + REQUEST_LINGER_NANOS));
-      }
-      for (Outstanding request : outstanding.values()) {
-        wake = Math.min(wake, request.deadline());
-      }
+      wake = Math.min(wake, Math.min(nextHeartbeatAt, pacer.nextWakeUp(owned.size(), now)));
     } else {
       wake = Math.min(wake, stopDeadline);
     }
     if (!finishes.isEmpty()) {
       wake = Math.min(wake, finishesSince + finishLingerNanos);
     }
-    for (Owned held : owned.values()) {
-      if (!held.lost) {
-        return Math.min(wake, held.renewAt); // the first is the next due
-      }
-    }
-    return wake;
+    return Math.min(wake, owned.nextRenewal());
   }
 
   private void handle(Event event, long now) {
@@ -366,7 +290,7 @@ public final class Worker implements AutoCloseable {
     } else if (event instanceof Ended ended) {
       onEnded(ended);
     } else if (event instanceof LeaseLost lost) {
-      Owned held = owned.get(lost.attemptId());
+      Held held = owned.get(lost.attemptId());
       if (held != null) {
         LOG.warn("worker {}: lost the lease of attempt {} ({}); its handler is interrupted", name,
             lost.attemptId(), lost.code());
@@ -384,32 +308,21 @@ public final class Worker implements AutoCloseable {
   }
 
   private void onAssignment(Assignment assignment, long now) {
-    Outstanding answered = assignment.requestId() == null ? null : outstanding.remove(assignment.requestId());
-    if (answered != null) {
-      reserved -= answered.count();
-      if (assignment.attempts().isEmpty()) {
-        nextRequestAt = now + backoff.nextNanos();
-      } else {
-        backoff.reset();
-        nextRequestAt = now;
-      }
-    }
+    pacer.answered(assignment.requestId(), assignment.attempts().isEmpty(), now);
     for (Attempt attempt : assignment.attempts()) {
-      if (owned.containsKey(attempt.attemptId())) {
+      if (owned.contains(attempt.attemptId())) {
         continue; // a repeated request's answer names the attempts it already handed out
       }
-      Owned held = new Owned(attempt, now + lease.toNanos() / 2);
       if (stopping) {
         giveBack(attempt, "the worker stopped before it started");
         continue;
       }
-      owned.put(attempt.attemptId(), held);
-      submit(held);
+      submit(owned.add(attempt, now));
     }
   }
 
   private void onEnded(Ended ended) {
-    Owned held = owned.remove(ended.attemptId());
+    Held held = owned.remove(ended.attemptId());
     if (held == null) {
       return; // given back at the stop deadline already
     }
@@ -435,10 +348,10 @@ public final class Worker implements AutoCloseable {
   }
 
   /** Queues the attempt in the handler pool, whose next free handler runs it unless it was withdrawn first. */
-  private void submit(Owned held) {
+  private void submit(Held held) {
     Attempt attempt = held.attempt;
     held.task = handlers.submit(() -> {
-      if (!held.state.compareAndSet(Owned.QUEUED, Owned.RUNNING)) {
+      if (!held.claim()) {
         return; // given back before a handler came to it
       }
       Map<String, ?> result = null;
@@ -452,17 +365,15 @@ public final class Worker implements AutoCloseable {
     });
   }
 
-  private void requestWork(int free, long now) {
+  private void requestWork(int count, long now) {
     flushFinishes(); // report what is done before asking for more
     String requestId = name + "-" + (++requestSequence);
-    AttemptRequest.Builder request = AttemptRequest.forWorker(name).count(free).lifetime(lease);
+    AttemptRequest.Builder request = AttemptRequest.forWorker(name).count(count).lifetime(lease);
     if (!workSpecs.isEmpty()) {
       request.workSpecs(workSpecs);
     }
     ObjectNode command = request.build().json().put("request_id", requestId);
-    outstanding.put(requestId, new Outstanding(free, now + client.timeout().toNanos()));
-    reserved += free;
-    freeSince = -1;
+    pacer.asked(requestId, count, now);
     requests.incrementAndGet();
     client.connection().send(client.namespace(), command).whenComplete((ok, e) -> {
       if (e != null) {
@@ -493,27 +404,11 @@ public final class Worker implements AutoCloseable {
     pruneLastCommands();
   }
 
-  /** Renews the leases due, from the front of {@link #owned}, and moves each to its end. */
   private void renewDue(long now) {
-    List<Owned> due = new ArrayList<>();
-    for (Owned held : owned.values()) {
-      if (held.lost) {
-        continue; // never renewed again; it leaves when its handler ends
-      }
-      if (held.renewAt > now) {
-        break;
-      }
-      due.add(held);
-    }
-    for (Owned held : due) {
-      renew(held, now);
-      owned.remove(held.attempt.attemptId());
-      owned.put(held.attempt.attemptId(), held);
-    }
+    owned.dueForRenewal(now).forEach(this::renew);
   }
 
-  private void renew(Owned held, long now) {
-    held.renewAt = now + lease.toNanos() / 2;
+  private void renew(Held held) {
     String attemptId = held.attempt.attemptId();
     client.renewAttempt(attemptId, lease, null).whenComplete((info, e) -> {
       Throwable cause = e == null ? null : e.getCause() != null ? e.getCause() : e;

@@ -1,0 +1,132 @@
+package io.coordinate.client;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * When a {@link Worker} asks for work and for how much. It may hold {@code capacity} attempts (handlers plus
+ * prefetch); each request reserves the slots it asked for until its answer comes, so several may be in flight.
+ * It asks once half the capacity is free, once a free slot has waited {@link #LINGER_NANOS}, or when it holds
+ * nothing: handlers that end one by one would otherwise each cost a request. After an empty answer it waits
+ * ({@link Backoff}) before asking again.
+ *
+ * <p>Pure and single-threaded: times are {@link System#nanoTime()} values passed in, so a test drives it with any
+ * clock.
+ */
+final class RequestPacer {
+
+  /** How long a free slot waits for others before the worker asks for work for it alone. */
+  static final long LINGER_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+
+  private final int capacity;
+  private final Backoff backoff;
+  private final long answerTimeoutNanos;
+  private final Map<String, Outstanding> outstanding = new LinkedHashMap<>();
+  private int reserved;
+  private long freeSince = -1;
+  private long nextRequestAt;
+
+  private record Outstanding(int count, long deadline) {}
+
+  /**
+   * @param capacity           the most attempts the worker holds: running, queued and asked for
+   * @param answerTimeoutNanos how long a request's slots stay reserved without an answer
+   * @param now                the start: the first request may go at once
+   */
+  RequestPacer(int capacity, Backoff backoff, long answerTimeoutNanos, long now) {
+    this.capacity = capacity;
+    this.backoff = backoff;
+    this.answerTimeoutNanos = answerTimeoutNanos;
+    this.nextRequestAt = now;
+  }
+
+  /**
+   * How many attempts to ask for now (0: none), given the {@code held} attempts (running or queued). Tracks how long
+   * slots have been free, so call it whenever the worker acts.
+   */
+  int toAsk(int held, long now) {
+    int free = free(held);
+    if (free <= 0) {
+      freeSince = -1;
+      return 0;
+    }
+    if (freeSince < 0) {
+      freeSince = now;
+    }
+    if (now < nextRequestAt) {
+      return 0;
+    }
+    return eager(held, free) || now - freeSince >= LINGER_NANOS ? free : 0;
+  }
+
+  /** Whether it asks without waiting for the linger: it holds nothing, or half its capacity is free. */
+  private boolean eager(int held, int free) {
+    return (held == 0 && reserved == 0) || free >= (capacity + 1) / 2;
+  }
+
+  /** A request for {@code count} attempts went out: its slots are reserved until it is answered or times out. */
+  void asked(String requestId, int count, long now) {
+    outstanding.put(requestId, new Outstanding(count, now + answerTimeoutNanos));
+    reserved += count;
+    freeSince = -1;
+  }
+
+  /**
+   * An answer came. Returns false when it answers no request of this worker's still outstanding (an earlier
+   * worker's, or one given up on). An empty answer backs off; work lets the next request go at once.
+   */
+  boolean answered(String requestId, boolean empty, long now) {
+    Outstanding request = requestId == null ? null : outstanding.remove(requestId);
+    if (request == null) {
+      return false;
+    }
+    reserved -= request.count();
+    if (empty) {
+      nextRequestAt = now + backoff.nextNanos();
+    } else {
+      backoff.reset();
+      nextRequestAt = now;
+    }
+    return true;
+  }
+
+  /** Gives up on requests unanswered past their timeout, freeing their slots; returns their ids. */
+  List<String> expire(long now) {
+    List<String> expired = new ArrayList<>();
+    for (Iterator<Map.Entry<String, Outstanding>> it = outstanding.entrySet().iterator(); it.hasNext(); ) {
+      Map.Entry<String, Outstanding> entry = it.next();
+      if (now >= entry.getValue().deadline()) {
+        reserved -= entry.getValue().count();
+        expired.add(entry.getKey());
+        it.remove();
+      }
+    }
+    return expired;
+  }
+
+  /** The slots neither held nor asked for. */
+  int free(int held) {
+    return capacity - held - reserved;
+  }
+
+  boolean awaitsAnswers() {
+    return !outstanding.isEmpty();
+  }
+
+  /** The earliest time at which, nothing else happening, {@link #toAsk} or {@link #expire} could change. */
+  long nextWakeUp(int held, long now) {
+    long wake = Long.MAX_VALUE;
+    int free = free(held);
+    if (free > 0) {
+      wake = Math.max(nextRequestAt, eager(held, free) || freeSince < 0 ? now : freeSince + LINGER_NANOS);
+    }
+    for (Outstanding request : outstanding.values()) {
+      wake = Math.min(wake, request.deadline());
+    }
+    return wake;
+  }
+}
