@@ -1,5 +1,7 @@
 package io.coordinate.app;
 
+import io.coordinate.config.AppConfig;
+import io.coordinate.config.KafkaClientSettings;
 import io.coordinate.protocol.TopicNames;
 import io.coordinate.query.KafkaCommandGateway;
 import io.coordinate.query.QueryServer;
@@ -30,7 +32,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One running instance: the Kafka Streams engine, the HTTP API (queries, command gateway, metrics, health)
- * and their wiring. Topics must exist (see {@code io.coordinate.cli.AppLauncher}).
+ * and their wiring. Topics must exist (see {@code io.coordinate.app.AppLauncher}).
  */
 public final class CoordinateApplication implements AutoCloseable {
 

@@ -1,9 +1,9 @@
 package io.coordinate.bench;
 
-import io.coordinate.app.AppConfig;
+import io.coordinate.app.AppLauncher;
 import io.coordinate.app.CoordinateApplication;
 import io.coordinate.broker.EmbeddedKafkaBroker;
-import io.coordinate.cli.AppLauncher;
+import io.coordinate.config.AppConfig;
 import io.coordinate.protocol.Json;
 import io.coordinate.protocol.TopicNames;
 import io.coordinate.streams.StoreNames;

@@ -3,7 +3,7 @@ package io.coordinate.bench;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.coordinate.app.AppConfig;
+import io.coordinate.config.AppConfig;
 import io.coordinate.protocol.TopicNames;
 import io.coordinate.streams.BoundedRocksDbMemory;
 import java.io.IOException;

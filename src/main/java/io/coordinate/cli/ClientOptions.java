@@ -1,7 +1,7 @@
 package io.coordinate.cli;
 
-import io.coordinate.app.KafkaClientSettings;
 import io.coordinate.client.CoordinateClient;
+import io.coordinate.config.KafkaClientSettings;
 import io.coordinate.streams.topics.TopicBootstrapper;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,9 +1,10 @@
 package io.coordinate.cli;
 
-import io.coordinate.app.AppConfig;
-import io.coordinate.app.KafkaUnreachableException;
+import io.coordinate.app.AppLauncher;
 import io.coordinate.client.CommandRefusedException;
 import io.coordinate.client.CoordinateUnreachableException;
+import io.coordinate.config.AppConfig;
+import io.coordinate.streams.topics.KafkaUnreachableException;
 import java.io.PrintStream;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;

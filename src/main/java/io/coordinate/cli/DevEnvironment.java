@@ -1,8 +1,9 @@
 package io.coordinate.cli;
 
-import io.coordinate.app.AppConfig;
+import io.coordinate.app.AppLauncher;
 import io.coordinate.app.CoordinateApplication;
 import io.coordinate.broker.EmbeddedKafkaBroker;
+import io.coordinate.config.AppConfig;
 import java.nio.file.Path;
 import java.util.function.UnaryOperator;
 

@@ -1,6 +1,6 @@
 package io.coordinate.cli;
 
-import io.coordinate.app.AppConfig;
+import io.coordinate.config.AppConfig;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.function.Function;

@@ -1,9 +1,10 @@
 package io.coordinate.cli;
 
-import io.coordinate.app.AppConfig;
+import io.coordinate.app.AppLauncher;
 import io.coordinate.app.CoordinateApplication;
-import io.coordinate.app.KafkaClientSettings;
 import io.coordinate.app.InstanceId;
+import io.coordinate.config.AppConfig;
+import io.coordinate.config.KafkaClientSettings;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.Callable;

@@ -3,9 +3,14 @@ package io.coordinate.engine;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.coordinate.engine.family.Family;
+import io.coordinate.engine.family.UnitTransitions;
 import io.coordinate.engine.handlers.AttemptCommands;
 import io.coordinate.engine.handlers.BatchCommands;
 import io.coordinate.engine.handlers.Chaining;
+import io.coordinate.engine.handlers.CommandContext;
+import io.coordinate.engine.handlers.CommandHandler;
+import io.coordinate.engine.handlers.HandlerRegistry;
 import io.coordinate.engine.handlers.NamespaceCommands;
 import io.coordinate.engine.handlers.RequestAttemptsHandler;
 import io.coordinate.engine.handlers.WorkSpecCommands;
@@ -36,6 +41,7 @@ import io.coordinate.protocol.Json;
 import io.coordinate.protocol.Replies;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 
 /**
@@ -189,9 +195,9 @@ public final class Engine {
         yield attempt == null ? NullNode.getInstance() : new StateViews(state, ns, now).attempt(attempt);
       }
       case ATTEMPTS -> {
-        OutRecord record = output.assignment(requester,
+        Supplier<JsonNode> assignment = output.assignment(requester,
             RequestAttemptsHandler.assignment(state, ns, requester, command.requestId(), first.attemptSeqs()));
-        yield command.replyTo() == null ? null : record.value();
+        yield command.replyTo() == null ? null : assignment.get();
       }
     };
     if (command.replyTo() != null) {

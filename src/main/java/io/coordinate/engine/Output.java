@@ -2,6 +2,7 @@ package io.coordinate.engine;
 
 import com.fasterxml.jackson.core.SerializableString;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.coordinate.engine.handlers.CommandContext;
 import io.coordinate.protocol.CommandRejection;
 import io.coordinate.protocol.ErrorCode;
 import io.coordinate.protocol.RecordLimit;
@@ -9,12 +10,13 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * Collects the records of one command; events are batched into one record per namespace, or several when they
  * would not fit in one ({@link #EVENT_RECORD_SPLIT_BYTES}).
  */
-final class Output {
+final class Output implements CommandContext.Records {
 
   /**
    * A namespace's batch record of events is closed and a new one begun once it holds this many bytes, so that a
@@ -47,17 +49,20 @@ final class Output {
     replies.add(reply);
   }
 
-  OutRecord assignment(String worker, byte[] json) {
+  @Override
+  public Supplier<JsonNode> assignment(String worker, byte[] json) {
     OutRecord record = OutRecord.ofJson(worker, json);
     assignments.add(record);
-    return record;
+    return record::value;
   }
 
-  void chained(String ns, JsonNode command) {
+  @Override
+  public void chained(String ns, JsonNode command) {
     chained.add(new OutRecord(ns, command));
   }
 
-  void result(String ns, JsonNode value) {
+  @Override
+  public void result(String ns, JsonNode value) {
     results.add(new OutRecord(ns, value));
   }
 

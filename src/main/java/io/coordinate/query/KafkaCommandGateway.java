@@ -25,7 +25,7 @@ public final class KafkaCommandGateway implements CommandGateway {
 
   /**
    * @param clientProperties what every client of the app starts from: bootstrap servers and the TLS and SASL
-   *     settings ({@code io.coordinate.app.KafkaClientSettings.base})
+   *     settings ({@code io.coordinate.config.KafkaClientSettings.base})
    */
   public KafkaCommandGateway(Map<String, Object> clientProperties, TopicNames topics) {
     this.client = CoordinateClient.builder()

@@ -1,7 +1,7 @@
 package io.coordinate.streams;
 
-import io.coordinate.app.AppConfig;
-import io.coordinate.app.KafkaClientSettings;
+import io.coordinate.config.AppConfig;
+import io.coordinate.config.KafkaClientSettings;
 import io.coordinate.protocol.RecordLimit;
 import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerConfig;

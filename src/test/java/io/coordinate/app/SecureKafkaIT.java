@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.coordinate.broker.EmbeddedKafkaBroker;
-import io.coordinate.cli.AppLauncher;
 import io.coordinate.cli.CoordinateCli;
 import io.coordinate.cli.ExitCodes;
 import io.coordinate.cli.RunCommand;

@@ -2,6 +2,7 @@ package io.coordinate.architecture;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
@@ -20,7 +21,7 @@ class ArchitectureTest {
     noClasses().that().resideInAnyPackage("io.coordinate.engine..", "io.coordinate.protocol..")
         .should().dependOnClassesThat().resideInAnyPackage(
             "org.apache.kafka..", "io.coordinate.streams..", "io.coordinate.query..", "io.coordinate.app..",
-            "io.coordinate.cli..", "io.coordinate.broker..", "io.javalin..")
+            "io.coordinate.config..", "io.coordinate.cli..", "io.coordinate.broker..", "io.javalin..")
         .check(MAIN);
   }
 
@@ -60,5 +61,11 @@ class ArchitectureTest {
             "io.coordinate.client..", "io.coordinate.protocol..", "io.coordinate.examples..", "java..", "javax..",
             "org.apache.kafka.clients..", "org.apache.kafka.common..", "com.fasterxml.jackson..", "org.slf4j..")
         .check(MAIN);
+  }
+
+  /** Every package is its own slice, so a package and its subpackage may not depend on each other either. */
+  @Test
+  void thePackagesAreFreeOfCycles() {
+    slices().matching("io.coordinate.(**)").should().beFreeOfCycles().check(MAIN);
   }
 }

@@ -2,7 +2,7 @@ package io.coordinate.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.coordinate.app.AppConfig;
+import io.coordinate.config.AppConfig;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 

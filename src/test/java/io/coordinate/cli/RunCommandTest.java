@@ -2,7 +2,8 @@ package io.coordinate.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.coordinate.app.AppConfig;
+import io.coordinate.app.AppLauncher;
+import io.coordinate.config.AppConfig;
 import io.coordinate.streams.topics.TopicDefinition;
 import io.coordinate.streams.topics.TopicDefinitions;
 import java.io.IOException;

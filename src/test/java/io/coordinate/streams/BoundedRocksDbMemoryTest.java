@@ -2,7 +2,7 @@ package io.coordinate.streams;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.coordinate.app.AppConfig;
+import io.coordinate.config.AppConfig;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

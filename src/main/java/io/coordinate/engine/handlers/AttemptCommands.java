@@ -1,9 +1,7 @@
 package io.coordinate.engine.handlers;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.coordinate.engine.CommandContext;
-import io.coordinate.engine.HandlerRegistry;
-import io.coordinate.engine.UnitTransitions;
+import io.coordinate.engine.family.UnitTransitions;
 import io.coordinate.engine.replication.Replication;
 import io.coordinate.engine.state.AttemptRecord;
 import io.coordinate.engine.state.AttemptStatus;

@@ -3,8 +3,6 @@ package io.coordinate.engine.handlers;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.coordinate.engine.CommandContext;
-import io.coordinate.engine.HandlerRegistry;
 import io.coordinate.protocol.CommandRejection;
 import io.coordinate.protocol.CommandType;
 import io.coordinate.protocol.Json;

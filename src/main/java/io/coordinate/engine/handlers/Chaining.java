@@ -3,7 +3,6 @@ package io.coordinate.engine.handlers;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.coordinate.engine.CommandContext;
 import io.coordinate.engine.state.StateReader;
 import io.coordinate.engine.state.WorkSpecRecord;
 import io.coordinate.engine.state.WorkUnitRecord;

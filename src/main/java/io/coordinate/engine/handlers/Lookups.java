@@ -1,6 +1,5 @@
 package io.coordinate.engine.handlers;
 
-import io.coordinate.engine.CommandContext;
 import io.coordinate.engine.state.AttemptRecord;
 import io.coordinate.engine.state.WorkSpecRecord;
 import io.coordinate.engine.state.WorkUnitRecord;

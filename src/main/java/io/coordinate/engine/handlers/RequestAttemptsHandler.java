@@ -2,10 +2,7 @@ package io.coordinate.engine.handlers;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.coordinate.engine.CommandContext;
-import io.coordinate.engine.HandlerRegistry;
-import io.coordinate.engine.OutRecord;
-import io.coordinate.engine.UnitTransitions;
+import io.coordinate.engine.family.UnitTransitions;
 import io.coordinate.engine.replication.Replication;
 import io.coordinate.engine.scheduler.Scheduler;
 import io.coordinate.engine.scheduler.SpecLoad;
@@ -27,6 +24,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * {@code request_attempts}: choose one spec (see {@link Scheduler}), then hand out its best available units
@@ -77,10 +75,10 @@ public final class RequestAttemptsHandler {
         nothingForHost.add(chosen.name());
       }
     }
-    OutRecord record = ctx.assignment(worker, assignment.bytes());
+    Supplier<JsonNode> assigned = ctx.assignment(worker, assignment.bytes());
     ctx.answerIsAssignment(assignment.seqs());
     // the reply repeats the assignment: parsed back only when one is asked for
-    return command.replyTo() == null ? null : record.value();
+    return command.replyTo() == null ? null : assigned.get();
   }
 
   /**

@@ -2,8 +2,6 @@ package io.coordinate.engine.handlers;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.coordinate.engine.CommandContext;
-import io.coordinate.engine.HandlerRegistry;
 import io.coordinate.engine.state.UnitRef;
 import io.coordinate.engine.state.WorkSpecMeta;
 import io.coordinate.engine.state.WorkSpecRecord;

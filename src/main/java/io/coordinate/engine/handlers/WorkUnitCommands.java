@@ -3,9 +3,7 @@ package io.coordinate.engine.handlers;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.coordinate.engine.CommandContext;
-import io.coordinate.engine.HandlerRegistry;
-import io.coordinate.engine.UnitTransitions;
+import io.coordinate.engine.family.UnitTransitions;
 import io.coordinate.engine.replication.Replication;
 import io.coordinate.engine.state.CoordinateState;
 import io.coordinate.engine.state.UnitRef;
@@ -39,7 +37,7 @@ public final class WorkUnitCommands {
    * Adds units or replaces them. A replaced unit takes the new data, priority and not-before time; it keeps
    * its attempt history; it stays pending if it was, and otherwise rests again (a finished or failed unit
    * becomes available). A unit with a parent or predecessor, or one that has children or heirs, is placed in
-   * its job tree by {@link io.coordinate.engine.Family#add}; units are applied in order, so a unit may name an
+   * its job tree by {@link io.coordinate.engine.family.Family#add}; units are applied in order, so a unit may name an
    * earlier one of the same command.
    */
   static JsonNode addWorkUnits(CommandContext ctx) {

@@ -1,8 +1,6 @@
 package io.coordinate.engine.handlers;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.coordinate.engine.CommandContext;
-import io.coordinate.engine.HandlerRegistry;
 import io.coordinate.engine.state.WorkerRecord;
 import io.coordinate.engine.view.StateViews;
 import io.coordinate.protocol.CommandRejection;

@@ -5,7 +5,7 @@ import static io.coordinate.engine.state.ReplicaOutcome.NO_REPLY;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.coordinate.engine.Family;
+import io.coordinate.engine.family.Family;
 import io.coordinate.engine.state.AttemptRecord;
 import io.coordinate.engine.state.AttemptStatus;
 import io.coordinate.engine.state.CoordinateState;

@@ -1,6 +1,5 @@
 package io.coordinate.streams.topics;
 
-import io.coordinate.app.KafkaUnreachableException;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -75,7 +74,7 @@ public final class TopicBootstrapper {
 
   /**
    * As {@link #ensureTopics(String, String, List)}, with an admin client of these properties (those of
-   * {@code io.coordinate.app.KafkaClientSettings.base}: bootstrap servers, TLS, SASL).
+   * {@code io.coordinate.config.KafkaClientSettings.base}: bootstrap servers, TLS, SASL).
    *
    * @throws KafkaUnreachableException when the cluster does not answer
    */

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.coordinate.engine.EngineHarness;
 import io.coordinate.engine.EngineHarness.Attempt;
-import io.coordinate.engine.UnitTransitions;
+import io.coordinate.engine.family.UnitTransitions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -1,4 +1,4 @@
-package io.coordinate.app;
+package io.coordinate.config;
 
 import java.nio.file.Path;
 import java.util.Map;

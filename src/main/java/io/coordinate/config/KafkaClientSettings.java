@@ -1,4 +1,4 @@
-package io.coordinate.app;
+package io.coordinate.config;
 
 import java.io.IOException;
 import java.io.Reader;

@@ -1,8 +1,7 @@
-package io.coordinate.cli;
+package io.coordinate.app;
 
-import io.coordinate.app.AppConfig;
-import io.coordinate.app.CoordinateApplication;
-import io.coordinate.app.KafkaClientSettings;
+import io.coordinate.config.AppConfig;
+import io.coordinate.config.KafkaClientSettings;
 import io.coordinate.streams.topics.TopicBootstrapper;
 import io.coordinate.streams.topics.TopicDefinition;
 import io.coordinate.streams.topics.TopicDefinitions;
@@ -19,7 +18,7 @@ public final class AppLauncher {
    * Returns once the app serves. The topics come from the classpath copy of {@code topics/}, with the config's
    * replication factor and {@code min.insync.replicas} when it sets them.
    *
-   * @throws io.coordinate.app.KafkaUnreachableException when the cluster does not answer
+   * @throws io.coordinate.streams.topics.KafkaUnreachableException when the cluster does not answer
    */
   public static CoordinateApplication start(AppConfig config) throws InterruptedException {
     TopicBootstrapper.ensureTopics(KafkaClientSettings.base(config), config.topicPrefix(), topics(config));
@@ -41,7 +40,7 @@ public final class AppLauncher {
   }
 
   /** The topic definitions of {@code topics/} as this config creates them. */
-  static List<TopicDefinition> topics(AppConfig config) {
+  public static List<TopicDefinition> topics(AppConfig config) {
     return TopicDefinitions.fromClasspath().stream()
         .map(t -> config.replicationFactor() > 0 ? t.withReplicationFactor((short) config.replicationFactor()) : t)
         .map(t -> config.minInsyncReplicas() > 0

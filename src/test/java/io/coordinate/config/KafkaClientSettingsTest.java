@@ -1,4 +1,4 @@
-package io.coordinate.app;
+package io.coordinate.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

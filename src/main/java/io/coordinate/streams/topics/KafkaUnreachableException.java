@@ -1,4 +1,4 @@
-package io.coordinate.app;
+package io.coordinate.streams.topics;
 
 /**
  * The cluster of {@code bootstrap.servers} does not answer (nothing listens, the name does not resolve, TLS or SASL

@@ -1,4 +1,4 @@
-package io.coordinate.engine;
+package io.coordinate.engine.family;
 
 import static io.coordinate.engine.state.UnitStatus.BLOCKED;
 import static io.coordinate.engine.state.UnitStatus.FAILED;

@@ -1,4 +1,4 @@
-package io.coordinate.engine;
+package io.coordinate.engine.handlers;
 
 import com.fasterxml.jackson.databind.JsonNode;
 

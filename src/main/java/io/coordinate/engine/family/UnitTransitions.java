@@ -1,4 +1,4 @@
-package io.coordinate.engine;
+package io.coordinate.engine.family;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.coordinate.engine.state.AttemptRecord;

@@ -1,4 +1,4 @@
-package io.coordinate.engine;
+package io.coordinate.engine.handlers;
 
 import io.coordinate.protocol.CommandType;
 import java.util.EnumMap;

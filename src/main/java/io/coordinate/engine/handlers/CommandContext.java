@@ -1,27 +1,48 @@
-package io.coordinate.engine;
+package io.coordinate.engine.handlers;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.coordinate.engine.handlers.Chaining;
+import io.coordinate.engine.family.Family;
 import io.coordinate.engine.replication.Replication;
 import io.coordinate.engine.state.Answer;
 import io.coordinate.engine.state.CoordinateState;
 import io.coordinate.protocol.Command;
+import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 
 /** What a handler gets: the command, the time, the state to change and where its records go. */
 public final class CommandContext {
 
+  /**
+   * Where a command's records go: the engine's output, which collects them by topic. An interface, so that the
+   * handlers, which the engine calls, do not depend on the engine back.
+   */
+  public interface Records {
+
+    /** A record for {@code coordinate.results}, keyed by namespace. */
+    void result(String ns, JsonNode record);
+
+    /**
+     * An assignment for {@code coordinate.assignments}, keyed by worker, its JSON written already; returns it as a
+     * tree, parsed only when asked for (by a reply that repeats it).
+     */
+    Supplier<JsonNode> assignment(String worker, byte[] json);
+
+    /** A follow-up command for {@code coordinate.chained}, keyed by namespace. */
+    void chained(String ns, JsonNode command);
+  }
+
   private final Command command;
   private final long now;
   private final CoordinateState state;
-  private final Output output;
+  private final Records output;
   private final RandomGenerator random;
   private Family family;
   private Replication replication;
   /** What the answer is made of, when a handler says (see {@link #answerIsAttempt}); else the reply's result. */
   private Answer answer;
 
-  CommandContext(Command command, long now, CoordinateState state, Output output, RandomGenerator random) {
+  public CommandContext(Command command, long now, CoordinateState state, Records output, RandomGenerator random) {
     this.command = command;
     this.now = now;
     this.state = state;
@@ -79,13 +100,13 @@ public final class CommandContext {
     answer = Answer.attempts(0, seqs);
   }
 
-  /** What a handler said its answer is made of, or null. */
-  Answer answer() {
+  /** What a handler said its answer is made of, or null: what the engine keeps for a repeat of the command. */
+  public Answer answer() {
     return answer;
   }
 
   /** Emits an assignment (keyed by worker, its JSON written already) for {@code request_attempts}. */
-  public OutRecord assignment(String worker, byte[] json) {
+  public Supplier<JsonNode> assignment(String worker, byte[] json) {
     return output.assignment(worker, json);
   }
 
