@@ -2,11 +2,10 @@ package io.coordinate.engine.state;
 
 import java.util.Arrays;
 import java.util.List;
-import java.util.Objects;
 
 /**
- * The one owner of every key layout of the state store. All records and indexes live in one ordered key
- * space (one store, one changelog); the first byte separates the key spaces:
+ * The one owner of every key layout of the state. All records and indexes live in one ordered key space, kept in
+ * two stores (records and derived indexes, see below); the first byte separates the key spaces:
  *
  * <pre>
  * 01 [ns]                                   namespace registry          → NamespaceRecord
@@ -54,6 +53,10 @@ import java.util.Objects;
  * </pre>
  *
  * Store names and this layout are part of the changelog format: changing them is a migration.
+ *
+ * <p>This class keeps nothing between calls: the stream thread and the HTTP API's threads build keys through it at
+ * once, so each call builds its own bytes. A caller that builds one key over and over keeps it itself (as a
+ * {@link StateReader}, which one thread owns, does with a unit's key).
  */
 public final class Keys {
 
@@ -300,24 +303,10 @@ public final class Keys {
     return UnitStatus.fromCode(key[key.length - 1]);
   }
 
-  /**
-   * A unit's key. One step of a unit builds it several times over (the handler, the start or end of its attempt,
-   * the write), so the last one is kept; a key array is never changed once built, and may be shared.
-   */
+  /** A unit's key: a new array on every call, which the caller may keep (see {@link StateReader#unitKey}). */
   public static byte[] unit(String ns, String spec, String unit) {
-    UnitKey last = lastUnit;
-    if (last != null && last.unit.equals(unit) && last.spec.equals(spec) && last.ns.equals(ns)) {
-      return last.bytes;
-    }
-    byte[] key = specPrefix(ns, UNIT, spec).string(unit).toBytes();
-    lastUnit = new UnitKey(ns, spec, unit, key);
-    return key;
+    return specPrefix(ns, UNIT, spec).string(unit).toBytes();
   }
-
-  /** The last unit key built, with its names: immutable, so threads that share it at worst build one again. */
-  private record UnitKey(String ns, String spec, String unit, byte[] bytes) {}
-
-  private static UnitKey lastUnit;
 
   public static byte[] units(String ns, String spec) {
     return specPrefix(ns, UNIT, spec).toBytes();
@@ -492,39 +481,13 @@ public final class Keys {
   }
 
   static KeyWriter ns(String ns) {
-    Prefix last = lastNamespace;
-    if (last == null || !last.matches(ns, null)) {
-      last = new Prefix(ns, null, new KeyWriter().tag(NAMESPACE_DATA).string(ns).toBytes());
-      lastNamespace = last;
-    }
-    return new KeyWriter(last.bytes);
+    return new KeyWriter().tag(NAMESPACE_DATA).string(ns);
   }
 
-  /**
-   * {@code 10 [ns] tag [spec]}, the start of a spec's units, available units, counts and attempt lists: a command's
-   * keys nearly all share their namespace and spec, so the last prefix of each tag is kept encoded.
-   */
+  /** {@code 10 [ns] tag [spec]}: the start of a spec's units, available units, counts and attempt lists. */
   private static KeyWriter specPrefix(String ns, byte tag, String spec) {
-    Prefix last = lastSpec[tag & 0xFF];
-    if (last == null || !last.matches(ns, spec)) {
-      last = new Prefix(ns, spec, ns(ns).tag(tag).string(spec).toBytes());
-      lastSpec[tag & 0xFF] = last;
-    }
-    return new KeyWriter(last.bytes);
+    return ns(ns).tag(tag).string(spec);
   }
-
-  /**
-   * An encoded key prefix and the names it encodes. Immutable, so threads that share the caches (the stream
-   * threads, the HTTP API's) at worst build one again; they never see one half-written.
-   */
-  private record Prefix(String ns, String spec, byte[] bytes) {
-    boolean matches(String ns, String spec) {
-      return this.ns.equals(ns) && Objects.equals(this.spec, spec);
-    }
-  }
-
-  private static Prefix lastNamespace;
-  private static final Prefix[] lastSpec = new Prefix[256];
 
   /** A parsed {@link #delayedUnit} key. */
   public record DelayedUnitKey(long notBefore, String namespace, String spec, String unit) {}
