@@ -2,6 +2,7 @@ package io.coordinate.engine.state;
 
 import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * The one owner of every key layout of the state. All records and indexes live in one ordered key space, kept in
@@ -54,9 +55,8 @@ import java.util.List;
  *
  * Store names and this layout are part of the changelog format: changing them is a migration.
  *
- * <p>This class keeps nothing between calls: the stream thread and the HTTP API's threads build keys through it at
- * once, so each call builds its own bytes. A caller that builds one key over and over keeps it itself (as a
- * {@link StateReader}, which one thread owns, does with a unit's key).
+ * <p>The stream thread and the HTTP API's threads build keys through it at once, so what it reuses (the last
+ * encoded prefixes and unit key) is kept per thread, never shared.
  */
 public final class Keys {
 
@@ -303,10 +303,22 @@ public final class Keys {
     return UnitStatus.fromCode(key[key.length - 1]);
   }
 
-  /** A unit's key: a new array on every call, which the caller may keep (see {@link StateReader#unitKey}). */
+  /**
+   * A unit's key. One step of a unit builds it several times over (the handler, the start or end of its attempt,
+   * the write), so each thread keeps the last one it built; a key array is never changed once built.
+   */
   public static byte[] unit(String ns, String spec, String unit) {
-    return specPrefix(ns, UNIT, spec).string(unit).toBytes();
+    Prefixes mine = PREFIXES.get();
+    UnitKey last = mine.unit;
+    if (last != null && last.unit.equals(unit) && last.spec.equals(spec) && last.ns.equals(ns)) {
+      return last.bytes;
+    }
+    byte[] key = specPrefix(ns, UNIT, spec).string(unit).toBytes();
+    mine.unit = new UnitKey(ns, spec, unit, key);
+    return key;
   }
+
+  private record UnitKey(String ns, String spec, String unit, byte[] bytes) {}
 
   public static byte[] units(String ns, String spec) {
     return specPrefix(ns, UNIT, spec).toBytes();
@@ -481,13 +493,45 @@ public final class Keys {
   }
 
   static KeyWriter ns(String ns) {
-    return new KeyWriter().tag(NAMESPACE_DATA).string(ns);
+    Prefixes prefixes = PREFIXES.get();
+    Prefix last = prefixes.namespace;
+    if (last == null || !last.matches(ns, null)) {
+      last = new Prefix(ns, null, new KeyWriter().tag(NAMESPACE_DATA).string(ns).toBytes());
+      prefixes.namespace = last;
+    }
+    return new KeyWriter(last.bytes);
   }
 
-  /** {@code 10 [ns] tag [spec]}: the start of a spec's units, available units, counts and attempt lists. */
+  /**
+   * {@code 10 [ns] tag [spec]}, the start of a spec's units, available units, counts and attempt lists: a command's
+   * keys nearly all share their namespace and spec, so the last prefix of each tag is kept encoded.
+   */
   private static KeyWriter specPrefix(String ns, byte tag, String spec) {
-    return ns(ns).tag(tag).string(spec);
+    Prefixes prefixes = PREFIXES.get();
+    Prefix last = prefixes.spec[tag & 0xFF];
+    if (last == null || !last.matches(ns, spec)) {
+      last = new Prefix(ns, spec, ns(ns).tag(tag).string(spec).toBytes());
+      prefixes.spec[tag & 0xFF] = last;
+    }
+    return new KeyWriter(last.bytes);
   }
+
+  /** An encoded key prefix and the names it encodes. */
+  private record Prefix(String ns, String spec, byte[] bytes) {
+    boolean matches(String ns, String spec) {
+      return this.ns.equals(ns) && Objects.equals(this.spec, spec);
+    }
+  }
+
+  /** The last prefixes and unit key one thread encoded: each thread keeps its own, so none sees another's. */
+  private static final class Prefixes {
+    UnitKey unit;
+    Prefix namespace;
+    final Prefix[] spec = new Prefix[256];
+  }
+
+  // Encoding the names again for every key of a command cost the engine a visible share of its time per unit.
+  private static final ThreadLocal<Prefixes> PREFIXES = ThreadLocal.withInitial(Prefixes::new);
 
   /** A parsed {@link #delayedUnit} key. */
   public record DelayedUnitKey(long notBefore, String namespace, String spec, String unit) {}

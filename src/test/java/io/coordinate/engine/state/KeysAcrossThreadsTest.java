@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Keys are built at once by the stream thread, which writes the state, and by the HTTP threads, which read it for
- * queries: nothing one thread builds may reach another, and each reader keeps its own unit key.
+ * queries: nothing one thread builds may reach another.
  */
 class KeysAcrossThreadsTest {
 
@@ -57,13 +57,11 @@ class KeysAcrossThreadsTest {
     }
     byte[] worker = fromScratch(ns).tag(Keys.WORKER).string(units[0]).toBytes();
     return () -> {
-      StateReader reader = new StateReader(new InMemoryKeyValueStore());
       start.await();
       int wrong = 0;
       for (int round = 0; round < ROUNDS; round++) {
         int i = round & 1;
         wrong += same(Keys.unit(ns, spec, units[i]), unitKeys[i]);
-        wrong += same(reader.unitKey(ns, spec, units[i]), unitKeys[i]);
         wrong += same(Keys.available(ns, spec, thread, units[i]), availableKeys[i]);
         wrong += same(Keys.worker(ns, units[0]), worker);
       }
@@ -80,31 +78,30 @@ class KeysAcrossThreadsTest {
   }
 
   @Test
-  void keysKeepNothingBetweenCalls() throws IllegalAccessException {
-    byte[] first = Keys.unit("ns", "spec", "unit");
-    assertThat(Keys.unit("ns", "spec", "unit")).isEqualTo(first).isNotSameAs(first);
+  void keysShareNothingBetweenThreads() throws IllegalAccessException {
     for (Field field : Keys.class.getDeclaredFields()) {
       int modifiers = field.getModifiers();
       if (Modifier.isStatic(modifiers) && !field.isSynthetic()) {
-        assertThat(Modifier.isFinal(modifiers) && field.getType().isPrimitive())
-            .as("Keys.%s is a constant", field.getName())
+        assertThat(Modifier.isFinal(modifiers)
+            && (field.getType().isPrimitive() || field.getType() == ThreadLocal.class))
+            .as("Keys.%s is a constant or kept per thread", field.getName())
             .isTrue();
       }
     }
   }
 
   @Test
-  void eachReaderKeepsItsOwnUnitKey() {
-    InMemoryKeyValueStore store = new InMemoryKeyValueStore();
-    CoordinateState writer = new CoordinateState(new WriteBuffer(store));
-    StateReader query = new StateReader(store);
-
-    byte[] written = writer.unitKey("ns", "spec", "u1");
-    byte[] queried = query.unitKey("ns", "spec", "u1");
-    assertThat(queried).isEqualTo(written).isNotSameAs(written);
-
-    query.unitKey("ns", "spec", "u2");
-    assertThat(writer.unitKey("ns", "spec", "u1")).as("kept across the other reader's key").isSameAs(written);
-    assertThat(query.unitKey("ns", "spec", "u1")).isEqualTo(written).isNotSameAs(queried);
+  void eachThreadKeepsItsOwnUnitKey() throws Exception {
+    byte[] mine = Keys.unit("ns", "spec", "u1");
+    assertThat(Keys.unit("ns", "spec", "u1")).isSameAs(mine); // kept for the next call of this thread
+    ExecutorService other = Executors.newSingleThreadExecutor();
+    try {
+      byte[] theirs = other.submit(() -> Keys.unit("ns", "spec", "u1")).get();
+      assertThat(theirs).isEqualTo(mine).isNotSameAs(mine);
+      other.submit(() -> Keys.unit("ns", "spec", "u2")).get();
+    } finally {
+      other.shutdown();
+    }
+    assertThat(Keys.unit("ns", "spec", "u1")).as("kept across the other thread's key").isSameAs(mine);
   }
 }
