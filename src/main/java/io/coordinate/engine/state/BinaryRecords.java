@@ -89,8 +89,7 @@ final class BinaryRecords {
   /**
    * The JSON value this thread read last in the tree format, with its encoding. A unit's data is most often its
    * attempt's too: a finish reads the attempt then the unit, and writes them; a request reads the unit, then writes
-   * it and its attempt (decoding data was 4.5% of the stream thread in the lifecycle, encoding it 2.4%, JFR 25
-   * November 02:00). Reading those bytes again gives this instance, as a started attempt gets its unit's data:
+   * it and its attempt. Reading those bytes again gives this instance, as a started attempt gets its unit's data:
    * records treat their JSON as immutable, and nothing changes a node once it is in one. Writing this instance
    * copies the bytes: the tree format is canonical, so a node read from it writes the same bytes again (a node from
    * elsewhere, a LongNode(7), say, may not read back as itself, so writes are not remembered).
@@ -110,6 +109,10 @@ final class BinaryRecords {
     }
   }
 
+  /**
+   * One per thread, never shared: the codec is called statically from everywhere (records, rebuilds, queries), so
+   * there is no instance that one thread owns to keep it in.
+   */
   private static final ThreadLocal<LastJson> LAST_JSON = ThreadLocal.withInitial(LastJson::new);
 
   // values() copies the array on every call

@@ -293,7 +293,7 @@ class KeysTest {
 
   @Test
   void keysOfOtherNamespacesAndSpecsInTurnAreThoseBuiltFromScratch() {
-    // the last namespace and spec prefixes are kept encoded: a change of either must not reuse them
+    // keys built in turn for other namespaces and specs: each from its own names, nothing of the key before
     String[][] names = {{"ns", "spec"}, {"ns", "spec2"}, {"ns2", "spec"}, {"ns", "spec"}, {"n", "sspec"},
         {"ns\u0000", "spec"}, {"ns", "\u00e9t\u00e9"}, {"ns", "spec"}};
     for (String[] n : names) {

@@ -1,0 +1,107 @@
+package io.coordinate.engine.state;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Keys are built at once by the stream thread, which writes the state, and by the HTTP threads, which read it for
+ * queries: nothing one thread builds may reach another.
+ */
+class KeysAcrossThreadsTest {
+
+  private static final int ROUNDS = 20_000;
+
+  @Test
+  void threadsBuildingDifferentKeysAtOnceEachGetTheirOwn() throws Exception {
+    int threads = 4;
+    CyclicBarrier start = new CyclicBarrier(threads);
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    try {
+      List<Future<Integer>> results = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        results.add(pool.submit(builder(t, start)));
+      }
+      for (Future<Integer> result : results) {
+        assertThat(result.get()).as("keys that were not the thread's own").isZero();
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  /**
+   * Builds, round after round, keys of two units of the thread's own namespace and spec (so that any key kept
+   * between calls changes all the time) and counts those that differ from the ones built from scratch up front.
+   */
+  private static Callable<Integer> builder(int thread, CyclicBarrier start) {
+    String ns = "ns-" + thread;
+    String spec = "spec-" + thread;
+    String[] units = {"unit-" + thread + "-a", "unit-" + thread + "-b"};
+    byte[][] unitKeys = new byte[2][];
+    byte[][] availableKeys = new byte[2][];
+    for (int i = 0; i < 2; i++) {
+      unitKeys[i] = fromScratch(ns).tag(Keys.UNIT).string(spec).string(units[i]).toBytes();
+      availableKeys[i] =
+          fromScratch(ns).tag(Keys.AVAILABLE).string(spec).float64Descending(thread).string(units[i]).toBytes();
+    }
+    byte[] worker = fromScratch(ns).tag(Keys.WORKER).string(units[0]).toBytes();
+    return () -> {
+      start.await();
+      int wrong = 0;
+      for (int round = 0; round < ROUNDS; round++) {
+        int i = round & 1;
+        wrong += same(Keys.unit(ns, spec, units[i]), unitKeys[i]);
+        wrong += same(Keys.available(ns, spec, thread, units[i]), availableKeys[i]);
+        wrong += same(Keys.worker(ns, units[0]), worker);
+      }
+      return wrong;
+    };
+  }
+
+  private static KeyWriter fromScratch(String ns) {
+    return new KeyWriter().tag(Keys.NAMESPACE_DATA).string(ns);
+  }
+
+  private static int same(byte[] built, byte[] expected) {
+    return Arrays.equals(built, expected) ? 0 : 1;
+  }
+
+  @Test
+  void keysShareNothingBetweenThreads() throws IllegalAccessException {
+    for (Field field : Keys.class.getDeclaredFields()) {
+      int modifiers = field.getModifiers();
+      if (Modifier.isStatic(modifiers) && !field.isSynthetic()) {
+        assertThat(Modifier.isFinal(modifiers)
+            && (field.getType().isPrimitive() || field.getType() == ThreadLocal.class))
+            .as("Keys.%s is a constant or kept per thread", field.getName())
+            .isTrue();
+      }
+    }
+  }
+
+  @Test
+  void eachThreadKeepsItsOwnUnitKey() throws Exception {
+    byte[] mine = Keys.unit("ns", "spec", "u1");
+    assertThat(Keys.unit("ns", "spec", "u1")).isSameAs(mine); // kept for the next call of this thread
+    ExecutorService other = Executors.newSingleThreadExecutor();
+    try {
+      byte[] theirs = other.submit(() -> Keys.unit("ns", "spec", "u1")).get();
+      assertThat(theirs).isEqualTo(mine).isNotSameAs(mine);
+      other.submit(() -> Keys.unit("ns", "spec", "u2")).get();
+    } finally {
+      other.shutdown();
+    }
+    assertThat(Keys.unit("ns", "spec", "u1")).as("kept across the other thread's key").isSameAs(mine);
+  }
+}
