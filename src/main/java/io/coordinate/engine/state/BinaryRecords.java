@@ -5,21 +5,15 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.BooleanNode;
 import com.fasterxml.jackson.databind.node.DecimalNode;
 import com.fasterxml.jackson.databind.node.IntNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.LongNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
-import java.io.CharConversionException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.math.BigDecimal;
 import java.math.BigInteger;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The stored form of the two records on the hot path, {@link WorkUnitRecord} and {@link AttemptRecord}, written
@@ -84,36 +78,7 @@ final class BinaryRecords {
   /** Deeper JSON goes whole to Smile, whose nesting limits apply to it as before; it bounds the recursion here. */
   static final int MAX_DEPTH = 100;
 
-  private static final JsonNodeFactory NODES = ValueCodec.SMILE.getNodeFactory();
 
-  /**
-   * The JSON value this thread read last in the tree format, with its encoding. A unit's data is most often its
-   * attempt's too: a finish reads the attempt then the unit, and writes them; a request reads the unit, then writes
-   * it and its attempt. Reading those bytes again gives this instance, as a started attempt gets its unit's data:
-   * records treat their JSON as immutable, and nothing changes a node once it is in one. Writing this instance
-   * copies the bytes: the tree format is canonical, so a node read from it writes the same bytes again (a node from
-   * elsewhere, a LongNode(7), say, may not read back as itself, so writes are not remembered).
-   */
-  private static final class LastJson {
-    byte[] encoded = new byte[0];
-    JsonNode node;
-
-    /** Kept only if small: a unit's data may be up to a MiB, which each thread would hold a copy of. */
-    static final int MAX_BYTES = 4096;
-
-    void remember(byte[] bytes, int from, int to, JsonNode value) {
-      if (to - from <= MAX_BYTES) {
-        encoded = Arrays.copyOfRange(bytes, from, to);
-        node = value;
-      }
-    }
-  }
-
-  /**
-   * One per thread, never shared: the codec is called statically from everywhere (records, rebuilds, queries), so
-   * there is no instance that one thread owns to keep it in.
-   */
-  private static final ThreadLocal<LastJson> LAST_JSON = ThreadLocal.withInitial(LastJson::new);
 
   // values() copies the array on every call
   private static final UnitStatus[] UNIT_STATUSES = UnitStatus.values();
@@ -153,16 +118,16 @@ final class BinaryRecords {
   private static final int P_VALIDATE_STATE = 1 << 3;
   private static final int P_DIGEST = 1 << 4;
 
-  private static final int J_OBJECT = '{';
-  private static final int J_ARRAY = '[';
-  private static final int J_TEXT = '"';
-  private static final int J_TRUE = 't';
-  private static final int J_FALSE = 'f';
-  private static final int J_NULL = 'n';
-  private static final int J_INTEGER = 'i';
-  private static final int J_DECIMAL = 'd';
-  private static final int J_BIG_DECIMAL = 'D';
-  private static final int J_SMILE = 'S';
+  static final int J_OBJECT = '{';
+  static final int J_ARRAY = '[';
+  static final int J_TEXT = '"';
+  static final int J_TRUE = 't';
+  static final int J_FALSE = 'f';
+  static final int J_NULL = 'n';
+  static final int J_INTEGER = 'i';
+  static final int J_DECIMAL = 'd';
+  static final int J_BIG_DECIMAL = 'D';
+  static final int J_SMILE = 'S';
 
   private BinaryRecords() {}
 
@@ -191,7 +156,7 @@ final class BinaryRecords {
     if (type != WorkUnitRecord.class && type != AttemptRecord.class) {
       throw new IllegalArgumentException("no binary format for " + type.getSimpleName());
     }
-    In in = new In(value);
+    BinaryIn in = new BinaryIn(value);
     try {
       in.byte8(); // FORMAT
       int version = in.byte8();
@@ -210,7 +175,7 @@ final class BinaryRecords {
   }
 
   private static byte[] writeUnit(WorkUnitRecord unit) throws IOException {
-    Out out = new Out();
+    BinaryOut out = new BinaryOut();
     int mask = bit(unit.spec(), U_SPEC) | bit(unit.name(), U_NAME) | bit(unit.data(), U_DATA)
         | bit(unit.notBefore(), U_NOT_BEFORE) | bit(unit.status(), U_STATUS)
         | bit(unit.activeAttempt(), U_ACTIVE_ATTEMPT) | bit(unit.family(), U_FAMILY)
@@ -239,7 +204,7 @@ final class BinaryRecords {
   }
 
   private static byte[] writeAttempt(AttemptRecord attempt) throws IOException {
-    Out out = new Out();
+    BinaryOut out = new BinaryOut();
     int mask = bit(attempt.spec(), A_SPEC) | bit(attempt.unit(), A_UNIT) | bit(attempt.worker(), A_WORKER)
         | bit(attempt.status(), A_STATUS) | bit(attempt.data(), A_DATA) | bit(attempt.endTime(), A_END_TIME)
         | (attempt.isReplica() ? A_REPLICA : 0);
@@ -259,7 +224,7 @@ final class BinaryRecords {
     return out.toBytes();
   }
 
-  private static WorkUnitRecord readUnit(In in) throws IOException {
+  private static WorkUnitRecord readUnit(BinaryIn in) throws IOException {
     int mask = in.byte8() << 8 | in.byte8();
     String spec = has(mask, U_SPEC) ? in.string() : null;
     String name = has(mask, U_NAME) ? in.string() : null;
@@ -276,7 +241,7 @@ final class BinaryRecords {
         replication, purgeAt);
   }
 
-  private static AttemptRecord readAttempt(In in) throws IOException {
+  private static AttemptRecord readAttempt(BinaryIn in) throws IOException {
     int mask = in.byte8();
     long seq = in.varlong();
     String spec = has(mask, A_SPEC) ? in.string() : null;
@@ -291,7 +256,7 @@ final class BinaryRecords {
         has(mask, A_REPLICA));
   }
 
-  private static void writeFamily(Out out, UnitFamily family) throws IOException {
+  private static void writeFamily(BinaryOut out, UnitFamily family) throws IOException {
     out.byte8(bit(family.parent(), F_PARENT) | bit(family.predecessor(), F_PREDECESSOR)
         | bit(family.childState(), F_CHILD_STATE) | bit(family.parkedUnder(), F_PARKED_UNDER)
         | (family.awaitingPredecessor() ? F_AWAITING_PREDECESSOR : 0) | bit(family.failure(), F_FAILURE));
@@ -304,7 +269,7 @@ final class BinaryRecords {
     out.json(family.failure());
   }
 
-  private static UnitFamily readFamily(In in) throws IOException {
+  private static UnitFamily readFamily(BinaryIn in) throws IOException {
     int mask = in.byte8();
     UnitRef parent = has(mask, F_PARENT) ? readRef(in) : null;
     UnitRef predecessor = has(mask, F_PREDECESSOR) ? readRef(in) : null;
@@ -314,18 +279,18 @@ final class BinaryRecords {
     return new UnitFamily(parent, predecessor, childState, parkedUnder, has(mask, F_AWAITING_PREDECESSOR), failure);
   }
 
-  private static void writeRef(Out out, UnitRef ref) throws IOException {
+  private static void writeRef(BinaryOut out, UnitRef ref) throws IOException {
     if (ref != null) {
       out.string(ref.spec());
       out.string(ref.name());
     }
   }
 
-  private static UnitRef readRef(In in) throws IOException {
+  private static UnitRef readRef(BinaryIn in) throws IOException {
     return new UnitRef(in.string(), in.string());
   }
 
-  private static void writeReplication(Out out, ReplicationState replication) throws IOException {
+  private static void writeReplication(BinaryOut out, ReplicationState replication) throws IOException {
     out.byte8(bit(replication.canonical(), R_CANONICAL) | bit(replication.assimilatedAt(), R_ASSIMILATED_AT));
     out.varlong(replication.round());
     out.varlong(replication.target());
@@ -350,7 +315,7 @@ final class BinaryRecords {
     }
   }
 
-  private static ReplicationState readReplication(In in) throws IOException {
+  private static ReplicationState readReplication(BinaryIn in) throws IOException {
     int mask = in.byte8();
     int round = in.varint();
     int target = in.varint();
@@ -464,359 +429,4 @@ final class BinaryRecords {
     return (mask & bit) != 0;
   }
 
-  /** A growing buffer; the writes of an absent (null) field write nothing. */
-  private static final class Out {
-    private byte[] bytes = new byte[256];
-    private int length;
-
-    void header() {
-      bytes[length++] = FORMAT;
-      bytes[length++] = VERSION;
-    }
-
-    void byte8(int value) {
-      ensure(1);
-      bytes[length++] = (byte) value;
-    }
-
-    void fixed64(long value) {
-      ensure(8);
-      for (int shift = 56; shift >= 0; shift -= 8) {
-        bytes[length++] = (byte) (value >>> shift);
-      }
-    }
-
-    void varlong(Long value) {
-      if (value != null) {
-        varlong(value.longValue());
-      }
-    }
-
-    /** Zigzag, so that small negatives stay short too. */
-    void varlong(long value) {
-      unsigned((value << 1) ^ (value >> 63));
-    }
-
-    /** Counts and lengths: plain varints. */
-    void unsigned(long value) {
-      ensure(10);
-      byte[] out = bytes;
-      int at = length;
-      while ((value & ~0x7FL) != 0) {
-        out[at++] = (byte) (value | 0x80);
-        value >>>= 7;
-      }
-      out[at++] = (byte) value;
-      length = at;
-    }
-
-    void string(String value) throws CharConversionException {
-      if (value == null) {
-        return;
-      }
-      // Most strings are ASCII (names, ids): the JDK's encoder copies those whole, where the loops below take
-      // them char by char (4-6% of the stream thread in the lifecycle, JFR 25 November 01:40).
-      byte[] encoded = value.getBytes(StandardCharsets.UTF_8);
-      if (encoded.length == value.length() && hasNoQuestionMark(encoded)) {
-        raw(encoded);
-        return;
-      }
-      int chars = value.length();
-      int utf8 = utf8Length(value);
-      unsigned(utf8);
-      ensure(utf8);
-      byte[] out = bytes;
-      int at = length;
-      for (int i = 0; i < chars; i++) {
-        char c = value.charAt(i);
-        if (c < 0x80) {
-          out[at++] = (byte) c;
-        } else if (c < 0x800) {
-          out[at++] = (byte) (0xC0 | c >> 6);
-          out[at++] = (byte) (0x80 | c & 0x3F);
-        } else if (Character.isHighSurrogate(c)) { // paired: utf8Length checked it
-          int code = Character.toCodePoint(c, value.charAt(++i));
-          out[at++] = (byte) (0xF0 | code >> 18);
-          out[at++] = (byte) (0x80 | code >> 12 & 0x3F);
-          out[at++] = (byte) (0x80 | code >> 6 & 0x3F);
-          out[at++] = (byte) (0x80 | code & 0x3F);
-        } else {
-          out[at++] = (byte) (0xE0 | c >> 12);
-          out[at++] = (byte) (0x80 | c >> 6 & 0x3F);
-          out[at++] = (byte) (0x80 | c & 0x3F);
-        }
-      }
-      length = at;
-    }
-
-    /**
-     * As many UTF-8 bytes as chars means every char is ASCII or an unpaired surrogate, which the JDK's encoder
-     * replaces by '?' (and {@link #utf8Length} refuses): without a '?', all ASCII.
-     */
-    private static boolean hasNoQuestionMark(byte[] encoded) {
-      for (byte b : encoded) {
-        if (b == '?') {
-          return false;
-        }
-      }
-      return true;
-    }
-
-    /**
-     * The UTF-8 length of a string. An unpaired surrogate has no UTF-8 form: the Smile format refused it, and so
-     * does this one (the JDK's encoder would store a '?').
-     */
-    private static int utf8Length(String value) throws CharConversionException {
-      int chars = value.length();
-      int utf8 = chars;
-      for (int i = 0; i < chars; i++) {
-        char c = value.charAt(i);
-        if (c < 0x80) {
-          continue;
-        }
-        if (c < 0x800) {
-          utf8 += 1;
-        } else if (!Character.isSurrogate(c)) {
-          utf8 += 2;
-        } else if (Character.isHighSurrogate(c) && i + 1 < chars && Character.isLowSurrogate(value.charAt(i + 1))) {
-          utf8 += 2; // 4 bytes for the two chars
-          i++;
-        } else {
-          throw new CharConversionException("unpaired surrogate at index " + i);
-        }
-      }
-      return utf8;
-    }
-
-    void json(JsonNode value) throws IOException {
-      if (value == null) {
-        return;
-      }
-      LastJson last = LAST_JSON.get();
-      if (last.node == value) {
-        ensure(last.encoded.length);
-        System.arraycopy(last.encoded, 0, bytes, length, last.encoded.length);
-        length += last.encoded.length;
-        return;
-      }
-      int start = length;
-      if (!tree(value, 1)) {
-        length = start;
-        byte8(J_SMILE);
-        raw(ValueCodec.SMILE.writeValueAsBytes(value));
-      }
-    }
-
-    /** Writes a node of the known classes; false (with part of it written) for anything else. */
-    private boolean tree(JsonNode node, int depth) throws IOException {
-      Class<?> type = node.getClass();
-      if (type == ObjectNode.class || type == ArrayNode.class) {
-        if (depth > MAX_DEPTH) {
-          return false;
-        }
-        byte8(type == ObjectNode.class ? J_OBJECT : J_ARRAY);
-        unsigned(node.size());
-        if (type == ObjectNode.class) {
-          for (Map.Entry<String, JsonNode> field : node.properties()) {
-            string(field.getKey());
-            if (!tree(field.getValue(), depth + 1)) {
-              return false;
-            }
-          }
-        } else {
-          for (JsonNode element : node) {
-            if (!tree(element, depth + 1)) {
-              return false;
-            }
-          }
-        }
-      } else if (type == TextNode.class && node.textValue() != null) {
-        byte8(J_TEXT);
-        string(node.textValue());
-      } else if (type == BooleanNode.class) {
-        byte8(node.booleanValue() ? J_TRUE : J_FALSE);
-      } else if (type == NullNode.class) {
-        byte8(J_NULL);
-      } else if (type == IntNode.class || type == LongNode.class) {
-        byte8(J_INTEGER);
-        varlong(node.longValue());
-      } else if (type == DecimalNode.class && node.decimalValue() != null) {
-        BigDecimal decimal = node.decimalValue();
-        BigInteger unscaled = decimal.unscaledValue();
-        boolean small = unscaled.bitLength() < 64;
-        byte8(small ? J_DECIMAL : J_BIG_DECIMAL);
-        varlong(decimal.scale());
-        if (small) {
-          varlong(unscaled.longValue());
-        } else {
-          raw(unscaled.toByteArray());
-        }
-      } else {
-        return false;
-      }
-      return true;
-    }
-
-    /** Bytes with their varint length. */
-    private void raw(byte[] value) {
-      unsigned(value.length);
-      ensure(value.length);
-      System.arraycopy(value, 0, bytes, length, value.length);
-      length += value.length;
-    }
-
-    byte[] toBytes() {
-      return Arrays.copyOf(bytes, length);
-    }
-
-    private void ensure(int extra) {
-      if (length + extra > bytes.length) {
-        bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, length + extra));
-      }
-    }
-  }
-
-  private static final class In {
-    private final byte[] bytes;
-    private int pos;
-
-    In(byte[] bytes) {
-      this.bytes = bytes;
-    }
-
-    int remaining() {
-      return bytes.length - pos;
-    }
-
-    int byte8() {
-      return bytes[pos++] & 0xFF;
-    }
-
-    long fixed64() {
-      long value = 0;
-      for (int i = 0; i < 8; i++) {
-        value = value << 8 | (bytes[pos++] & 0xFF);
-      }
-      return value;
-    }
-
-    long varlong() throws IOException {
-      long raw = unsigned();
-      return (raw >>> 1) ^ -(raw & 1);
-    }
-
-    int varint() throws IOException {
-      long value = varlong();
-      if (value != (int) value) {
-        throw new IOException("int out of range: " + value);
-      }
-      return (int) value;
-    }
-
-    private long unsigned() throws IOException {
-      long value = 0;
-      for (int shift = 0; shift < 64; shift += 7) {
-        byte b = bytes[pos++];
-        value |= (long) (b & 0x7F) << shift;
-        if (b >= 0) {
-          return value;
-        }
-      }
-      throw new IOException("varint longer than 10 bytes");
-    }
-
-    private int length() throws IOException {
-      long length = unsigned();
-      if (length < 0 || length > remaining()) {
-        throw new IOException("length " + length + " past the end");
-      }
-      return (int) length;
-    }
-
-    String string() throws IOException {
-      int length = length();
-      String value = new String(bytes, pos, length, StandardCharsets.UTF_8);
-      pos += length;
-      return value;
-    }
-
-    JsonNode json() throws IOException {
-      LastJson last = LAST_JSON.get();
-      int start = pos;
-      int known = last.encoded.length;
-      // the encoding is self-delimiting: bytes that start with a whole encoding hold that value and no more
-      if (known > 0 && known <= remaining() && Arrays.equals(bytes, start, start + known, last.encoded, 0, known)) {
-        pos += known;
-        return last.node;
-      }
-      int tag = byte8();
-      if (tag != J_SMILE) {
-        JsonNode value = tree(tag, 1);
-        last.remember(bytes, start, pos, value);
-        return value;
-      }
-      int length = length();
-      JsonNode value = ValueCodec.SMILE.readTree(bytes, pos, length);
-      pos += length;
-      return value;
-    }
-
-    private JsonNode tree(int tag, int depth) throws IOException {
-      if ((tag == J_OBJECT || tag == J_ARRAY) && depth > MAX_DEPTH) {
-        throw new IOException("JSON deeper than " + MAX_DEPTH);
-      }
-      switch (tag) {
-        case J_OBJECT -> {
-          ObjectNode object = NODES.objectNode();
-          for (int i = count(); i > 0; i--) {
-            String name = string();
-            object.replace(name, tree(byte8(), depth + 1));
-          }
-          return object;
-        }
-        case J_ARRAY -> {
-          int count = count();
-          ArrayNode array = NODES.arrayNode(count);
-          for (int i = 0; i < count; i++) {
-            array.add(tree(byte8(), depth + 1));
-          }
-          return array;
-        }
-        case J_TEXT -> {
-          return NODES.textNode(string());
-        }
-        case J_TRUE, J_FALSE -> {
-          return NODES.booleanNode(tag == J_TRUE);
-        }
-        case J_NULL -> {
-          return NODES.nullNode();
-        }
-        case J_INTEGER -> {
-          long value = varlong();
-          return value == (int) value ? NODES.numberNode((int) value) : NODES.numberNode(value);
-        }
-        case J_DECIMAL -> {
-          int scale = varint();
-          return NODES.numberNode(BigDecimal.valueOf(varlong(), scale));
-        }
-        case J_BIG_DECIMAL -> {
-          int scale = varint();
-          int length = length();
-          BigInteger unscaled = new BigInteger(bytes, pos, length);
-          pos += length;
-          return NODES.numberNode(new BigDecimal(unscaled, scale));
-        }
-        default -> throw new IOException("unknown JSON tag " + tag);
-      }
-    }
-
-    /** The size of a list; each member takes at least a byte. */
-    int count() throws IOException {
-      long count = unsigned();
-      if (count < 0 || count > remaining()) {
-        throw new IOException("bad count " + count);
-      }
-      return (int) count;
-    }
-  }
 }
