@@ -1,0 +1,150 @@
+package io.coordinate.engine.state;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.coordinate.protocol.Json;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Stored values as bytes written by an earlier version of the code, checked in under
+ * {@code src/test/resources/golden/}: the code of today must read each back as the record it was, so a running
+ * deployment's state store and changelog stay readable after an upgrade. And today's code must still write those
+ * bytes: a test that fails here means the layout changed. Then give the layout a new version (as
+ * {@link BinaryRecords#VERSION}), keep the old file as the old version's fixture, keep reading it (or migrate it),
+ * and write a new file with {@code mvn test -Dtest=StoredValuesGoldenTest -Dgolden.write=true}.
+ */
+class StoredValuesGoldenTest {
+
+  private static final String FIXTURE = "golden/stored-values-v1.txt";
+
+  private static final UnitFamily FAMILY = new UnitFamily(new UnitRef("jobs", "parent"),
+      new UnitRef("etl", "before"), ChildState.PARKED, 42L, true, Json.parse("{\"traceback\":\"child failed\"}"));
+
+  private static final ReplicationState REPLICATION = new ReplicationState(3, 5, ReplicationState.CANCELLED, 7L,
+      1_800_000_000_123L, List.of(
+          new Replica(5, "w1", "h1", 1_800_000_000_000L, null, null, null),
+          new Replica(6, "w2", "h2", 1L, ReplicaOutcome.SUCCESS, ValidateState.VALID, "ab12")));
+
+  private static final WorkUnitRecord UNIT = new WorkUnitRecord("spec", "unit",
+      Json.parse("{\"d\":1.10,\"i\":2147483648,\"s\":\"é名\",\"o\":{\"a\":[1,[true,null]]}}"), 2.5,
+      1_800_000_000_000L, UnitStatus.BLOCKED, 99L, 3, FAMILY, REPLICATION, 1_900_000_000_000L);
+
+  private static final WorkUnitRecord PLAIN_UNIT =
+      new WorkUnitRecord("spec", "plain", Json.parse("{\"n\":1}"), 0, null, UnitStatus.AVAILABLE, null, 0);
+
+  private static final AttemptRecord ATTEMPT = new AttemptRecord(99, "spec", "unit", "worker-1",
+      AttemptStatus.FINISHED, Json.parse("{\"result\":[1,2.50]}"), 1_800_000_000_000L, 1_800_000_900_000L,
+      1_800_000_100_000L, false);
+
+  /** As a request starts it: the unit's data is the attempt's. */
+  private static final AttemptRecord STARTED = new AttemptRecord(7, "spec", "plain", "worker-2",
+      AttemptStatus.PENDING, PLAIN_UNIT.data(), 1_800_000_000_000L, 1_800_000_900_000L, null, false);
+
+  private static final WorkSpecRecord SPEC = new WorkSpecRecord("spec",
+      (com.fasterxml.jackson.databind.node.ObjectNode) Json.parse("{\"name\":\"spec\",\"priority\":2}"),
+      new WorkSpecMeta(2, 20, false, true, true, 300, 1_800_000_000_000L, 10, 100, 3, "next", "go", 1.5,
+          new ReplicationConfig(2, 3, 4, 5, 6, 86_400.0, "digest"), 3_600.0));
+
+  private static final WorkerRecord WORKER = new WorkerRecord("worker-1", "parent", true, "run",
+      Json.parse("{\"host\":\"h\",\"pid\":42}"), 1_800_000_090_000L, 1_800_000_000_000L,
+      new WorkerReliability(1, 2, 3, 4, 5));
+
+  /** One sample of each kind of stored value, with what writes it and what it reads back as. */
+  private record Sample(Object expected, Function<Object, byte[]> write, Function<byte[], Object> read) {}
+
+  private static Sample record(Object value) {
+    Class<?> type = value.getClass();
+    return new Sample(value, ValueCodec::encode, bytes -> ValueCodec.decode(bytes, type));
+  }
+
+  private static Sample smile(Object value) {
+    Class<?> type = value.getClass();
+    return new Sample(value, ValueCodec::encodeSmile, bytes -> ValueCodec.decode(bytes, type));
+  }
+
+  private static Map<String, Sample> samples() {
+    Map<String, Sample> samples = new LinkedHashMap<>();
+    samples.put("unit", record(UNIT));
+    samples.put("unit-plain", record(PLAIN_UNIT));
+    samples.put("attempt", record(ATTEMPT));
+    samples.put("spec", record(SPEC));
+    samples.put("worker", record(WORKER));
+    samples.put("namespace", record(new NamespaceRecord("ns", 1_800_000_000_000L)));
+    // Units and attempts as versions before the binary layout stored them: still read.
+    samples.put("unit-smile", smile(UNIT));
+    samples.put("attempt-smile", smile(ATTEMPT));
+    // A unit's value with its latest attempt inside (UnitValue): read back as both.
+    samples.put("unit-with-attempt", new Sample(List.of(UNIT, ATTEMPT),
+        value -> UnitValue.of(ValueCodec.encode(UNIT), ATTEMPT.seq(), ValueCodec.encode(ATTEMPT)),
+        bytes -> List.of(ValueCodec.decode(bytes, WorkUnitRecord.class),
+            ValueCodec.decode(UnitValue.attempt(bytes), AttemptRecord.class))));
+    // A started unit's entry in its block: only what the start added, the rest follows from the unit's record.
+    samples.put("started-unit-delta", new Sample(
+        List.of(PLAIN_UNIT.startedOn(STARTED.seq()), STARTED),
+        value -> StartedUnits.delta(STARTED),
+        bytes -> {
+          byte[] stored = StartedUnits.value(ValueCodec.encode(PLAIN_UNIT), STARTED.seq(), bytes);
+          return List.of(ValueCodec.decode(stored, WorkUnitRecord.class),
+              ValueCodec.decode(UnitValue.attempt(stored), AttemptRecord.class));
+        }));
+    samples.put("counter", new Sample(42L, value -> ValueCodec.encodeLong(42L), ValueCodec::decodeLong));
+    samples.put("attempt-block-bits", new Sample(0x8000_0000_0000_0005L,
+        value -> AttemptBlocks.encodeBits(0x8000_0000_0000_0005L), AttemptBlocks::decodeBits));
+    return samples;
+  }
+
+  @Test
+  void valuesWrittenByTheEarlierVersionReadBackAsTheirRecords() throws IOException {
+    Map<String, byte[]> fixture = fixture();
+    assertThat(fixture.keySet()).containsExactlyElementsOf(samples().keySet());
+    samples().forEach((name, sample) ->
+        assertThat(sample.read().apply(fixture.get(name))).as(name).isEqualTo(sample.expected()));
+  }
+
+  @Test
+  void todaysCodeWritesTheSameBytes() throws IOException {
+    if (Boolean.getBoolean("golden.write")) {
+      write(); // into the source tree: the copy on the classpath is the build's, compared on the next run
+      return;
+    }
+    Map<String, byte[]> fixture = fixture();
+    samples().forEach((name, sample) -> assertThat(HexFormat.of().formatHex(sample.write().apply(sample.expected())))
+        .as("%s: the layout changed; see this class's comment", name)
+        .isEqualTo(HexFormat.of().formatHex(fixture.get(name))));
+  }
+
+  private static Map<String, byte[]> fixture() throws IOException {
+    Map<String, byte[]> values = new LinkedHashMap<>();
+    try (InputStream in = StoredValuesGoldenTest.class.getClassLoader().getResourceAsStream(FIXTURE)) {
+      assertThat(in).as(FIXTURE).isNotNull();
+      for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
+        if (!line.isBlank() && !line.startsWith("#")) {
+          String[] parts = line.split(" ", 2);
+          values.put(parts[0], HexFormat.of().parseHex(parts[1].strip()));
+        }
+      }
+    }
+    return values;
+  }
+
+  /** Writes the fixture from today's code, into the source tree (run from the project's directory). */
+  private static void write() throws IOException {
+    StringBuilder text = new StringBuilder("# Stored values as this version writes them: name, then the bytes in hex.\n"
+        + "# Written by StoredValuesGoldenTest with -Dgolden.write=true; never edit by hand.\n");
+    samples().forEach((name, sample) -> text.append(name).append(' ')
+        .append(HexFormat.of().formatHex(sample.write().apply(sample.expected()))).append('\n'));
+    Path file = Path.of("src/test/resources").resolve(FIXTURE);
+    Files.createDirectories(file.getParent());
+    Files.writeString(file, text);
+  }
+}
