@@ -26,6 +26,8 @@ import org.junit.jupiter.api.Test;
 class StoredValuesGoldenTest {
 
   private static final String FIXTURE = "golden/stored-values-v1.txt";
+  private static final HexFormat HEX = HexFormat.of();
+  private static final byte[] UNIT_KEY = Keys.unit("ns", "spec", "plain");
 
   private static final UnitFamily FAMILY = new UnitFamily(new UnitRef("jobs", "parent"),
       new UnitRef("etl", "before"), ChildState.PARKED, 42L, true, Json.parse("{\"traceback\":\"child failed\"}"));
@@ -96,6 +98,32 @@ class StoredValuesGoldenTest {
           byte[] stored = StartedUnits.value(ValueCodec.encode(PLAIN_UNIT), STARTED.seq(), bytes);
           return List.of(ValueCodec.decode(stored, WorkUnitRecord.class),
               ValueCodec.decode(UnitValue.attempt(stored), AttemptRecord.class));
+        }));
+    // A block's units entry ('X' and the started units' 'O'): by offset in the block, a unit's key, and for a
+    // started unit what its start added.
+    samples.put("started-units-entry", new Sample(List.of("7 " + HEX.formatHex(UNIT_KEY) + " "
+        + HEX.formatHex(StartedUnits.delta(STARTED)), "9 " + HEX.formatHex(UNIT_KEY) + " -"),
+        value -> {
+          byte[][] keys = new byte[64][];
+          byte[][] values = new byte[64][];
+          keys[7] = UNIT_KEY;
+          values[7] = StartedUnits.delta(STARTED);
+          keys[9] = UNIT_KEY;
+          return AttemptBlocks.encodeUnits(keys, values);
+        },
+        bytes -> {
+          byte[][] keys = new byte[64][];
+          byte[][] values = new byte[64][];
+          AttemptBlocks.decodeUnits(bytes, keys, values);
+          List<String> listed = new java.util.ArrayList<>();
+          for (int offset = 0; offset < keys.length; offset++) {
+            if (keys[offset] != null) {
+              listed.add(offset + " " + HEX.formatHex(keys[offset]) + " "
+                  + (values[offset] == null ? "-" : HEX.formatHex(values[offset])));
+            }
+          }
+          assertThat(AttemptBlocks.unitKeyIn(bytes, 9)).isEqualTo(UNIT_KEY);
+          return listed;
         }));
     samples.put("counter", new Sample(42L, value -> ValueCodec.encodeLong(42L), ValueCodec::decodeLong));
     samples.put("attempt-block-bits", new Sample(0x8000_0000_0000_0005L,
