@@ -332,12 +332,32 @@ final class AttemptBlocks {
   /** Bit 7 of an entry's first byte: the unit's value follows its key. */
   private static final int CARRIES = 0x80;
 
+  /**
+   * The first byte of a units entry's value: its layout's version. An entry's own first byte is at most
+   * {@code CARRIES | (SIZE - 1)} (0xBF), so a value without this byte, as the first layout wrote them, still reads.
+   */
+  static final byte UNITS_VERSION = (byte) 0xC1;
+
+  /** A units entry's value, positioned after its version byte when it has one. */
+  private static ByteBuffer unitsEntry(byte[] value) {
+    ByteBuffer in = ByteBuffer.wrap(value);
+    int first = value.length == 0 ? 0 : value[0] & 0xFF;
+    if (first > (CARRIES | (SIZE - 1))) {
+      if (value[0] != UNITS_VERSION) {
+        throw new IllegalStateException("a units entry of an unknown layout version: " + first
+            + " (written by a later version of the app?)");
+      }
+      in.position(1);
+    }
+    return in;
+  }
+
   /** The unit key a units entry holds for the attempt, or null; reads the value without decoding all of it. */
   static byte[] unitKeyIn(byte[] value, long seq) {
     if (value == null) {
       return null;
     }
-    ByteBuffer in = ByteBuffer.wrap(value);
+    ByteBuffer in = unitsEntry(value);
     int wanted = offset(seq);
     while (in.hasRemaining()) {
       int head = in.get() & 0xFF;
@@ -365,7 +385,7 @@ final class AttemptBlocks {
     if (value == null) {
       return;
     }
-    ByteBuffer in = ByteBuffer.wrap(value);
+    ByteBuffer in = unitsEntry(value);
     while (in.hasRemaining()) {
       int head = in.get() & 0xFF;
       int offset = head & (SIZE - 1);
@@ -392,7 +412,7 @@ final class AttemptBlocks {
     if (size == 0) {
       return null;
     }
-    ByteBuffer out = ByteBuffer.allocate(size);
+    ByteBuffer out = ByteBuffer.allocate(1 + size).put(UNITS_VERSION);
     for (int offset = 0; offset < keys.length; offset++) {
       if (keys[offset] != null) {
         byte[] carried = values[offset];

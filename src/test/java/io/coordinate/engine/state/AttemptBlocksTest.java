@@ -1,6 +1,7 @@
 package io.coordinate.engine.state;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -54,8 +55,19 @@ class AttemptBlocksTest {
     byte[][] expectedValues = new byte[64][];
     expectedValues[3] = bytes("value of three");
     assertThat(decodedValues).isEqualTo(expectedValues);
-    assertThat(value).hasSize(3 * 5 + "unit-three".length() + "unit-ten".length() + 4 + "value of three".length());
+    // the layout's version, then per entry: offset, key length, key, and the carried value's length and bytes
+    assertThat(value[0]).isEqualTo(AttemptBlocks.UNITS_VERSION);
+    assertThat(value).hasSize(1 + 3 * 5 + "unit-three".length() + "unit-ten".length() + 4 + "value of three".length());
     assertThat(AttemptBlocks.encodeUnits(new byte[64][], values)).isNull();
+  }
+
+  @Test
+  void aUnitsEntryOfAnUnknownLaterVersionIsRefusedNotMisread() {
+    byte[] later = {(byte) 0xC2, 3, 0, 0, 0, 2, 'k', '3'};
+    assertThatThrownBy(() -> AttemptBlocks.unitKeyIn(later, 3)).isInstanceOf(IllegalStateException.class)
+        .hasMessage("a units entry of an unknown layout version: 194 (written by a later version of the app?)");
+    assertThatThrownBy(() -> AttemptBlocks.decodeUnits(later, new byte[64][], new byte[64][]))
+        .isInstanceOf(IllegalStateException.class);
   }
 
   @Test

@@ -20,12 +20,19 @@ import org.junit.jupiter.api.Test;
  * {@code src/test/resources/golden/}: the code of today must read each back as the record it was, so a running
  * deployment's state store and changelog stay readable after an upgrade. And today's code must still write those
  * bytes: a test that fails here means the layout changed. Then give the layout a new version (as
- * {@link BinaryRecords#VERSION}), keep the old file as the old version's fixture, keep reading it (or migrate it),
- * and write a new file with {@code mvn test -Dtest=StoredValuesGoldenTest -Dgolden.write=true}.
+ * {@link BinaryRecords#VERSION}), keep reading the values of the old one (or migrate them), add a new file to
+ * {@link #FIXTURES} and write it with {@code mvn test -Dtest=StoredValuesGoldenTest -Dgolden.write=true}; the old
+ * files stay, read-only.
  */
 class StoredValuesGoldenTest {
 
-  private static final String FIXTURE = "golden/stored-values-v1.txt";
+  /**
+   * The fixtures, oldest first; the last is what this version writes. v1: before units entries had a version
+   * byte ({@link AttemptBlocks#UNITS_VERSION}).
+   */
+  private static final List<String> FIXTURES =
+      List.of("golden/stored-values-v1.txt", "golden/stored-values-v2.txt");
+  private static final String CURRENT = FIXTURES.get(FIXTURES.size() - 1);
   private static final HexFormat HEX = HexFormat.of();
   private static final byte[] UNIT_KEY = Keys.unit("ns", "spec", "plain");
 
@@ -132,11 +139,14 @@ class StoredValuesGoldenTest {
   }
 
   @Test
-  void valuesWrittenByTheEarlierVersionReadBackAsTheirRecords() throws IOException {
-    Map<String, byte[]> fixture = fixture();
-    assertThat(fixture.keySet()).containsExactlyElementsOf(samples().keySet());
-    samples().forEach((name, sample) ->
-        assertThat(sample.read().apply(fixture.get(name))).as(name).isEqualTo(sample.expected()));
+  void valuesWrittenByEveryVersionReadBackAsTheirRecords() throws IOException {
+    Map<String, Sample> samples = samples();
+    assertThat(fixture(CURRENT).keySet()).containsExactlyElementsOf(samples.keySet());
+    for (String file : FIXTURES) {
+      fixture(file).forEach((name, bytes) ->
+          assertThat(samples.get(name).read().apply(bytes)).as("%s of %s", name, file)
+              .isEqualTo(samples.get(name).expected()));
+    }
   }
 
   @Test
@@ -145,16 +155,16 @@ class StoredValuesGoldenTest {
       write(); // into the source tree: the copy on the classpath is the build's, compared on the next run
       return;
     }
-    Map<String, byte[]> fixture = fixture();
+    Map<String, byte[]> fixture = fixture(CURRENT);
     samples().forEach((name, sample) -> assertThat(HexFormat.of().formatHex(sample.write().apply(sample.expected())))
         .as("%s: the layout changed; see this class's comment", name)
         .isEqualTo(HexFormat.of().formatHex(fixture.get(name))));
   }
 
-  private static Map<String, byte[]> fixture() throws IOException {
+  private static Map<String, byte[]> fixture(String file) throws IOException {
     Map<String, byte[]> values = new LinkedHashMap<>();
-    try (InputStream in = StoredValuesGoldenTest.class.getClassLoader().getResourceAsStream(FIXTURE)) {
-      assertThat(in).as(FIXTURE).isNotNull();
+    try (InputStream in = StoredValuesGoldenTest.class.getClassLoader().getResourceAsStream(file)) {
+      assertThat(in).as(file).isNotNull();
       for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
         if (!line.isBlank() && !line.startsWith("#")) {
           String[] parts = line.split(" ", 2);
@@ -171,7 +181,7 @@ class StoredValuesGoldenTest {
         + "# Written by StoredValuesGoldenTest with -Dgolden.write=true; never edit by hand.\n");
     samples().forEach((name, sample) -> text.append(name).append(' ')
         .append(HexFormat.of().formatHex(sample.write().apply(sample.expected()))).append('\n'));
-    Path file = Path.of("src/test/resources").resolve(FIXTURE);
+    Path file = Path.of("src/test/resources").resolve(CURRENT);
     Files.createDirectories(file.getParent());
     Files.writeString(file, text);
   }
