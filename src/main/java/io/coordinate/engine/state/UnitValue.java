@@ -12,15 +12,18 @@ import java.util.Arrays;
  *
  * <pre>
  * a unit alone:            the unit record's value (ValueCodec)
- * a unit with an attempt:  FD, int32 length of the unit's value, the unit's value, int64 attempt seq, the attempt's value
+ * a unit with an attempt:  FD, 81 (the layout's version), int32 length of the unit's value, the unit's value,
+ *                          int64 attempt seq, the attempt's value
  * </pre>
  *
  * {@code FD} is neither Smile's first byte nor {@link BinaryRecords}' format byte, so values written before the
- * attempt moved in still read.
+ * attempt moved in still read. The first layout had no version byte: its int32 length follows {@code FD} directly
+ * and, values being under 1 MiB, starts with 00; such values still read.
  */
 final class UnitValue {
 
   static final byte WITH_ATTEMPT = (byte) 0xFD;
+  static final byte VERSION = (byte) 0x81;
 
   private UnitValue() {}
 
@@ -33,8 +36,9 @@ final class UnitValue {
     if (!hasAttempt(stored)) {
       return stored;
     }
-    int length = ByteBuffer.wrap(stored, 1, 4).getInt();
-    return Arrays.copyOfRange(stored, 5, 5 + length);
+    int at = lengthAt(stored);
+    int length = ByteBuffer.wrap(stored, at, 4).getInt();
+    return Arrays.copyOfRange(stored, at + 4, at + 4 + length);
   }
 
   /** The seq of the attempt held, or -1. */
@@ -42,8 +46,9 @@ final class UnitValue {
     if (!hasAttempt(stored)) {
       return -1;
     }
-    int length = ByteBuffer.wrap(stored, 1, 4).getInt();
-    return ByteBuffer.wrap(stored, 5 + length, 8).getLong();
+    int at = lengthAt(stored);
+    int length = ByteBuffer.wrap(stored, at, 4).getInt();
+    return ByteBuffer.wrap(stored, at + 4 + length, 8).getLong();
   }
 
   /** The attempt's value, or null when the unit holds none. */
@@ -51,15 +56,28 @@ final class UnitValue {
     if (!hasAttempt(stored)) {
       return null;
     }
-    int length = ByteBuffer.wrap(stored, 1, 4).getInt();
-    return Arrays.copyOfRange(stored, 5 + length + 8, stored.length);
+    int at = lengthAt(stored);
+    int length = ByteBuffer.wrap(stored, at, 4).getInt();
+    return Arrays.copyOfRange(stored, at + 4 + length + 8, stored.length);
+  }
+
+  /** Where the unit's length is: after the version byte, or right after {@code FD} in the first layout. */
+  private static int lengthAt(byte[] stored) {
+    if (stored[1] == VERSION) {
+      return 2;
+    }
+    if (stored[1] != 0) {
+      throw new IllegalStateException("a unit's value of an unknown layout version: " + (stored[1] & 0xFF)
+          + " (written by a later version of the app?)");
+    }
+    return 1;
   }
 
   static byte[] of(byte[] unit, long attemptSeq, byte[] attempt) {
     if (attempt == null) {
       return unit;
     }
-    return ByteBuffer.allocate(1 + 4 + unit.length + 8 + attempt.length).put(WITH_ATTEMPT).putInt(unit.length)
-        .put(unit).putLong(attemptSeq).put(attempt).array();
+    return ByteBuffer.allocate(2 + 4 + unit.length + 8 + attempt.length).put(WITH_ATTEMPT).put(VERSION)
+        .putInt(unit.length).put(unit).putLong(attemptSeq).put(attempt).array();
   }
 }

@@ -28,10 +28,11 @@ class StoredValuesGoldenTest {
 
   /**
    * The fixtures, oldest first; the last is what this version writes. v1: before units entries had a version
-   * byte ({@link AttemptBlocks#UNITS_VERSION}).
+   * byte ({@link AttemptBlocks#UNITS_VERSION}); v2: before a unit's value with its attempt had one
+   * ({@link UnitValue#VERSION}).
    */
   private static final List<String> FIXTURES =
-      List.of("golden/stored-values-v1.txt", "golden/stored-values-v2.txt");
+      List.of("golden/stored-values-v1.txt", "golden/stored-values-v2.txt", "golden/stored-values-v3.txt");
   private static final String CURRENT = FIXTURES.get(FIXTURES.size() - 1);
   private static final HexFormat HEX = HexFormat.of();
   private static final byte[] UNIT_KEY = Keys.unit("ns", "spec", "plain");
@@ -79,6 +80,18 @@ class StoredValuesGoldenTest {
   private static Sample smile(Object value) {
     Class<?> type = value.getClass();
     return new Sample(value, ValueCodec::encodeSmile, bytes -> ValueCodec.decode(bytes, type));
+  }
+
+  private static Sample answer(Answer answer) {
+    return new Sample(describe(answer), value -> answer.encode(), bytes -> describe(Answer.decode(bytes)));
+  }
+
+  private static String describe(Answer answer) {
+    return answer.kind() + " until " + answer.expiresAt() + ": " + switch (answer.kind()) {
+      case RESULT -> new String(answer.resultJson(), StandardCharsets.UTF_8);
+      case ATTEMPT -> Long.toString(answer.attemptSeq());
+      case ATTEMPTS -> java.util.Arrays.toString(answer.attemptSeqs());
+    };
   }
 
   private static Map<String, Sample> samples() {
@@ -132,6 +145,10 @@ class StoredValuesGoldenTest {
           assertThat(AttemptBlocks.unitKeyIn(bytes, 9)).isEqualTo(UNIT_KEY);
           return listed;
         }));
+    // Kept answers of commands with a request_id: their kind byte tells the layout, so a new one takes a new kind.
+    samples.put("answer-result", answer(Answer.result(1_800_000_000_000L, "{\"ok\":1}".getBytes(StandardCharsets.UTF_8))));
+    samples.put("answer-attempt", answer(Answer.attempt(1_800_000_000_000L, 99)));
+    samples.put("answer-attempts", answer(Answer.attempts(1_800_000_000_000L, new long[] {5, 6, 7, 10, 12, 13})));
     samples.put("counter", new Sample(42L, value -> ValueCodec.encodeLong(42L), ValueCodec::decodeLong));
     samples.put("attempt-block-bits", new Sample(0x8000_0000_0000_0005L,
         value -> AttemptBlocks.encodeBits(0x8000_0000_0000_0005L), AttemptBlocks::decodeBits));

@@ -28,6 +28,25 @@ class UnitValueTest {
   }
 
   @Test
+  void aValueOfTheFirstLayoutWithoutAVersionStillReadsAndAnUnknownVersionIsRefused() {
+    WorkUnitRecord unit = new WorkUnitRecord("s", "u", null, 1.5, null, UnitStatus.PENDING, 7L, 1);
+    AttemptRecord attempt = new AttemptRecord(7, "s", "u", "w", AttemptStatus.PENDING, null, 10, 20, null, false);
+    byte[] alone = ValueCodec.encode(unit);
+    byte[] held = ValueCodec.encode(attempt);
+    byte[] first = java.nio.ByteBuffer.allocate(1 + 4 + alone.length + 8 + held.length).put(UnitValue.WITH_ATTEMPT)
+        .putInt(alone.length).put(alone).putLong(7).put(held).array();
+    assertThat(ValueCodec.decode(first, WorkUnitRecord.class)).isEqualTo(unit);
+    assertThat(UnitValue.attemptSeq(first)).isEqualTo(7);
+    assertThat(ValueCodec.decode(UnitValue.attempt(first), AttemptRecord.class)).isEqualTo(attempt);
+
+    byte[] later = UnitValue.of(alone, 7, held);
+    later[1] = (byte) 0x82;
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> UnitValue.attemptSeq(later))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("a unit's value of an unknown layout version: 130 (written by a later version of the app?)");
+  }
+
+  @Test
   void aUnitsValueWrittenInSmileByAnEarlierVersionStillReads() {
     WorkUnitRecord unit = new WorkUnitRecord("s", "u", null, 0, null, UnitStatus.AVAILABLE, null, 0);
     byte[] smile = ValueCodec.encodeSmile(unit);
