@@ -41,9 +41,8 @@ final class BenchCommand implements Callable<Integer> {
       description = "Units per add_work_units and attempts per request_attempts (default: ${DEFAULT-VALUE}).")
   int batch;
 
-  // 16: with 12 the round trip of a fast host was 198-199 ms, at the client-bound mark (2 x the commit interval),
-  // once the stores wrote behind (23 November 04:29-04:44); 24 gave 360-417 ms and units/s within the spread
-  // (docs/performance.md). 12 replaced 8 for the same reason on 23 November (round trip 113 ms).
+  // 16: with fewer, a fast host's round trip stayed at the client-bound mark (2 x the commit interval), so the
+  // workers, not the app, set the pace; more only lengthened the round trip (docs/performance.md).
   @Option(names = "--inflight", defaultValue = "16",
       description = "request_attempts each worker keeps outstanding in the lifecycle: it asks for its next batches "
           + "while it finishes the current one, so that the app, not the round trip, limits units/s "
@@ -59,8 +58,8 @@ final class BenchCommand implements Callable<Integer> {
       description = "Handlers (no-op) of each sdk worker (default: ${DEFAULT-VALUE}).")
   int sdkConcurrency;
 
-  // No-op handlers end in microseconds, so a worker's pace is what it holds per round trip to the app (100-200 ms
-  // under this load): it needs about a round trip's worth of attempts queued (docs/performance.md, "SDK workers").
+  // No-op handlers end in microseconds, so a worker's pace is what it holds per round trip to the app: it needs
+  // about a round trip's worth of attempts queued (docs/performance.md, "SDK workers").
   @Option(names = "--sdk-prefetch", defaultValue = "1000",
       description = "Attempts each sdk worker holds queued beyond its running handlers (default: ${DEFAULT-VALUE}).")
   int sdkPrefetch;
@@ -122,8 +121,7 @@ final class BenchCommand implements Callable<Integer> {
   // them late; after a 10% warm-up the JIT still took most of a core during the measured lifecycle.
   @Option(names = "--warmup", defaultValue = "1.0",
       description = "Fraction of --units run first, untimed, for the baseline, the lifecycle and the sdk phase; 0 also "
-          + "skips the "
-          + "latency load's warm-up (default: ${DEFAULT-VALUE}).")
+          + "skips the latency load's warm-up (default: ${DEFAULT-VALUE}).")
   double warmup;
 
   // One run is not enough on two cores: C2 takes about a minute to compile the hot code of the broker, the app and

@@ -29,8 +29,8 @@ import org.rocksdb.WriteBufferManager;
  * limit, RocksDB makes the store <i>being written</i> flush early, never an idle one, and Kafka Streams does not
  * flush idle stores under exactly-once; so the memtables that idle stores keep (up to 16 MiB each) count against the
  * limit for good. At 64 MiB they left the busy store so little that it switched memtables early and often, stacked
- * up three unflushed ones and stopped writes: in the bench, the first lifecycle run after warm-ups spread over every
- * task went at 7,000-9,400 units/s, its adds taking 15 s instead of 2 (docs/performance.md). With 6 partitions
+ * up three unflushed ones and stopped writes, and a load after warm-ups spread over every task went several times
+ * slower (docs/performance.md). With 6 partitions
  * (12 stores) idle memtables take at most 192 MiB of 256, and the busy store still flushes full ones. The cache
  * keeps the recently read blocks, with index and filter blocks preferred (a high-priority pool of up to half the
  * cache). Partitioned index and filter blocks, with their small top-level blocks pinned, keep a lookup from having to
@@ -39,10 +39,9 @@ import org.rocksdb.WriteBufferManager;
  * <p>RocksDB's background threads, which flush the memtables and compact the files of every store of the process, run
  * at the lowest CPU priority ({@link Env#lowerThreadPoolCPUPriority}, nice 19 on Linux). Their work can wait; a
  * stream thread's cannot: a namespace is one task, worked by one thread, so its throughput is that thread's time on a
- * core. On the 2-core bench machine the stream thread waited, runnable, for a core 17% of its time, behind the
- * broker, the stores' writers and these threads (0.15-0.3 of a core). At nice 19 they take the cores that are idle
- * and yield the others: the stream thread ran 75% of its time instead of 71% and waited 14% instead of 17%, and its
- * commits waited less for the broker (docs/performance.md, History, 24 November 22:58). Should they fall behind under
+ * core. On a small machine the stream thread waits, runnable, for a core behind the broker, the stores' writers
+ * and these threads; at nice 19 they take the cores that are idle and yield the others, so the stream thread waits
+ * less (docs/performance.md, History). Should they fall behind under
  * sustained writes, RocksDB slows the writes down (its write stalls), the writers and then the stream thread wait,
  * and the cores they leave go to the flushes.
  *

@@ -41,7 +41,7 @@ public final class CoordinateTopology {
         StoreNames.COMMANDS_SOURCE, StoreNames.CHAINED_SOURCE);
     // Records: changelogged, not cached. A command's writes are already merged by its WriteBuffer, and a unit's
     // writes fall in different commits (add, request, finish), so the record cache merged nothing and cost a
-    // sorted-map insert per write (measured: +5% units/s without it, same changelog bytes; performance.md).
+    // sorted-map insert per write (without it: more units/s, the same changelog bytes; docs/performance.md).
     // Indexes: neither changelog nor cache: a write is one RocksDB put (see TaskState).
     // Both are written on the stream thread only: Kafka Streams' stores read the task's record context as they
     // write, which a thread of their own once read while the stream thread moved on (docs/architecture.md).

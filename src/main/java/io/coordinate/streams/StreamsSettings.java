@@ -72,14 +72,14 @@ public final class StreamsSettings {
     props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, commitBackstopMs(config.commitIntervalMs()));
     // The stream thread checks whether a commit is due only between polls, and an idle poll blocks for up to
     // poll.ms (default 100): a commit then came up to 100 ms late, and the outputs waiting for it with it. At
-    // 10 ms the bench's request -> assignment p99 at half load went from 236 to 130 ms (docs/performance.md);
-    // an idle thread wakes 100 times a second for it, which costs nothing measurable.
+    // 10 ms the request -> assignment p99 at half load nearly halved (docs/performance.md); an idle thread wakes
+    // 100 times a second for it, which costs nothing measurable.
     props.put(StreamsConfig.POLL_MS_CONFIG, POLL_MS);
     props.put(StreamsConfig.STATE_DIR_CONFIG, config.stateDir().toAbsolutePath().toString());
     // A task reads two topics, the commands and the chained commands, and the second is nearly always empty. With
     // max.task.idle.ms at its default (0) Kafka Streams asks, before each record, whether the empty partition has
-    // fetched data, and formats a message with String.format for the answer: 4% of the stream thread (JFR,
-    // docs/performance.md). Disabled (-1), it processes what it has. Nothing waits on the order of the two topics:
+    // fetched data, and formats a message with String.format for the answer, a visible share of the stream
+    // thread (docs/performance.md). Disabled (-1), it processes what it has. Nothing waits on the order of the two topics:
     // a chained command comes after its finish in any case, and no command depends on one.
     props.put(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, StreamsConfig.MAX_TASK_IDLE_MS_DISABLED);
     // Other instances find this one's HTTP API here to forward interactive queries.
@@ -107,7 +107,7 @@ public final class StreamsSettings {
     // A transaction begun right after a commit (CommitPolicy commits as soon as the input is idle) can find the
     // broker still writing the last one's markers: it answers CONCURRENT_TRANSACTIONS and the producer retries
     // after retry.backoff.ms, blocking the stream thread in its next commit. At Kafka's default 100 ms that
-    // was a 100 ms stall: request -> assignment p99 126 ms at 2,000 units/s, 51 ms at 10 (docs/performance.md).
+    // was a 100 ms stall, which doubled the request -> assignment p99 (docs/performance.md).
     // Other retries back off exponentially from here to retry.backoff.max.ms (1 s), as before.
     props.put(StreamsConfig.producerPrefix(ProducerConfig.RETRY_BACKOFF_MS_CONFIG), PRODUCER_RETRY_BACKOFF_MS);
     props.put(StreamsConfig.producerPrefix(ProducerConfig.COMPRESSION_TYPE_CONFIG), "lz4");
@@ -119,8 +119,8 @@ public final class StreamsSettings {
         RecordLimit.PRODUCER_MAX_REQUEST_BYTES);
     // Batches of up to 128 KiB instead of 16: every new batch costs the stream thread a compression stream (lz4
     // allocates, clears and hashes its buffers) and the broker a batch to validate; the changelog alone sends
-    // ~100k records/s at full load. Bench lifecycle 29.0k -> 33.9k units/s (docs/performance.md). linger.ms
-    // stays 5: a batch leaves when full or 5 ms old, whichever comes first.
+    // a record per write (the gain: docs/performance.md). linger.ms stays 5: a batch leaves when full or 5 ms
+    // old, whichever comes first.
     props.put(StreamsConfig.producerPrefix(ProducerConfig.BATCH_SIZE_CONFIG), PRODUCER_BATCH_BYTES);
     // One RocksDB cache (256 MiB, memtables included) for all stores: off-heap memory no longer grows with the
     // number of tasks or of stored units. BoundedRocksDbMemory, docs/operations.md.

@@ -31,7 +31,7 @@ import java.util.function.Predicate;
  *
  * <p>A units entry also carries the unit's stored value while the unit is pending on that attempt (see
  * {@link CoordinateState#carries}): a {@code finish_attempts} then reads each unit it finishes with the block it
- * reads anyway, not by a RocksDB lookup of its own (1.7 µs each, a fifth of a finish). Pending units are the ones
+ * reads anyway, not by a RocksDB lookup of its own (a fifth of a finish's cost). Pending units are the ones
  * out with workers, so the values held here stay as few as the leases.
  *
  * <p>One instance serves one command's {@link CoordinateState}: it reads each entry it changes once, keeps the
@@ -76,7 +76,7 @@ final class AttemptBlocks {
   /**
    * Entries of one kind read or changed by this command, and the last one looked up: the attempts of one request
    * or finish are consecutive, so most lookups find the same entry as the one before, which skips a key object, its
-   * hash and a map lookup (together 4.5% of the stream thread in the lifecycle, JFR 25 November 01:40).
+   * hash and a map lookup.
    */
   private static final class Entries<K, E> {
     final Map<K, E> map = new HashMap<>();

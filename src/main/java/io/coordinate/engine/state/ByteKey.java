@@ -21,8 +21,8 @@ final class ByteKey {
 
   /**
    * A hash of the bytes, eight at a time. {@link Arrays#hashCode(byte[])} takes them one by one, each step waiting
-   * for the last: 2.8% of the stream thread in the lifecycle (JFR 25 November 01:40), for keys of 30-50 bytes. Only
-   * maps in memory use it: it can change from one version to the next.
+   * for the last, which shows in the stream thread's profile for keys of 30-50 bytes. Only maps in memory use it: it
+   * can change from one version to the next.
    */
   static int hash(byte[] bytes) {
     long h = bytes.length * MULTIPLIER;

@@ -496,8 +496,7 @@ public final class CoordinateState extends StateReader {
    */
   private void storeAttempt(String ns, AttemptRecord attempt) {
     long seq = attempt.seq();
-    // the attempt → unit entry names the unit: its key as is, not built again (2% of the stream thread in the
-    // lifecycle, JFR 25 November 02:00)
+    // the attempt → unit entry names the unit: its key as is, not built again
     byte[] listed = blocks.readUnitKey(ns, seq);
     byte[] unitKey = listed != null ? listed : Keys.unit(ns, attempt.spec(), attempt.unit());
     assert Arrays.equals(unitKey, Keys.unit(ns, attempt.spec(), attempt.unit())) : "the entry names another unit";
@@ -628,7 +627,7 @@ public final class CoordinateState extends StateReader {
   /**
    * A unit that the available index listed (or a continuous unit just made), as {@link #unit}. Such a unit is not
    * started (a started unit is pending), so its record is its value: the map of started units is told, and the reads
-   * of the unit that follow (its start, its write) skip the lookup there (3% of the stream thread, JFR 24 November).
+   * of the unit that follow (its start, its write) skip the lookup there.
    */
   public WorkUnitRecord availableUnit(String ns, String spec, String name) {
     byte[] unitKey = scannedUnitKey(ns, spec, name);

@@ -6,8 +6,8 @@ import java.util.Arrays;
  * A map from store keys to attempt numbers in three flat arrays (open addressing, linear probing): the engine's map
  * of started units ({@link StartedUnits}) holds the ~10,000 units out with workers, and every request adds a hundred
  * and every finish removes as many. In a {@code HashMap} each of those was a node, a key object and a boxed number to
- * find or make, scattered over the heap: the commit of a command's changes took 5.6% of the stream thread in the
- * lifecycle (JFR 25 November 02:00), most of it waiting for memory. Here a slot is an int, a reference and a long.
+ * find or make, scattered over the heap, and committing a command's changes spent most of its time waiting for
+ * memory. Here a slot is an int, a reference and a long.
  *
  * <p>Keys are not copied: the owner must not change them. Hashes are {@link ByteKey#hash}. Not thread-safe.
  */

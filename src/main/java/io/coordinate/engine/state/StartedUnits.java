@@ -39,13 +39,13 @@ public final class StartedUnits {
   /**
    * This command's changes: a unit key → its attempt, or {@link #REMOVED}. A flat map as {@link #committed}: a
    * request adds a hundred units and a finish removes as many, and a node, a key object and a boxed number for each
-   * were 5% of the stream thread in the lifecycle (JFR 25 November 02:44).
+   * showed in the stream thread's profile (docs/performance.md).
    */
   private final KeySeqMap changed = new KeySeqMap();
   /**
    * The last unit looked up and the answer: one step of a unit reads it several times (the handler, the start or the
    * end of its attempt, the write), and a lookup in a map of thousands of keys is a hash over the key and cache
-   * misses (12% of the stream thread in the lifecycle, JFR 24 November 19:08, before this).
+   * misses.
    */
   private byte[] lastKey;
   private Long lastSeq;

@@ -277,8 +277,7 @@ public class StateReader {
 
   /**
    * The key of a unit that a scan of its spec's available index listed, {@code name} being the instance that scan
-   * returned; else built ({@link Keys#unit}: 1.5% of the stream thread in the lifecycle when built twice, JFR 25
-   * November 02:00).
+   * returned, so that a request does not build it twice; else built ({@link Keys#unit}).
    */
   protected byte[] scannedUnitKey(String ns, String spec, String name) {
     byte[] key = ns.equals(scannedNs) && spec.equals(scannedSpec) ? scannedUnitKeys.get(name) : null;
