@@ -418,29 +418,26 @@ public final class BenchReport {
    * without as many runs of each.
    */
   double[] ratioOfEachRun() {
-    if (baselineRates == null || lifecycleRates == null || baselineRates.length != lifecycleRates.length) {
-      return null;
-    }
-    double[] ratios = new double[lifecycleRates.length];
-    for (int i = 0; i < ratios.length; i++) {
-      ratios[i] = lifecycleRates[i] / baselineRates[i];
-    }
-    return ratios;
+    return ratios(lifecycleRates, baselineRates);
   }
 
   /** Each sdk run's units/s over the lifecycle run just before it, or null without as many runs of each. */
   double[] sdkRatioOfEachRun() {
-    if (sdkRates == null || lifecycleRates == null || sdkRates.length != lifecycleRates.length) {
+    return ratios(sdkRates, lifecycleRates);
+  }
+
+  /** {@code rates[i] / against[i]}, or null unless both have as many runs. */
+  private static double[] ratios(double[] rates, double[] against) {
+    if (rates == null || against == null || rates.length != against.length) {
       return null;
     }
-    double[] ratios = new double[sdkRates.length];
+    double[] ratios = new double[rates.length];
     for (int i = 0; i < ratios.length; i++) {
-      ratios[i] = sdkRates[i] / lifecycleRates[i];
+      ratios[i] = rates[i] / against[i];
     }
     return ratios;
   }
 
-  /** The rate of each measured run, in the order they ran (absent when there was one run, set directly). */
   private static void putRates(ObjectNode node, String field, double[] rates) {
     putNumbers(node, field, rates, 0);
   }

@@ -308,13 +308,13 @@ public final class Keys {
    * the write), so each thread keeps the last one it built; a key array is never changed once built.
    */
   public static byte[] unit(String ns, String spec, String unit) {
-    Prefixes mine = PREFIXES.get();
-    UnitKey last = mine.unit;
+    Memo memo = MEMO.get();
+    UnitKey last = memo.unit;
     if (last != null && last.unit.equals(unit) && last.spec.equals(spec) && last.ns.equals(ns)) {
       return last.bytes;
     }
-    byte[] key = specPrefix(ns, UNIT, spec).string(unit).toBytes();
-    mine.unit = new UnitKey(ns, spec, unit, key);
+    byte[] key = specPrefix(memo, ns, UNIT, spec).string(unit).toBytes();
+    memo.unit = new UnitKey(ns, spec, unit, key);
     return key;
   }
 
@@ -493,11 +493,14 @@ public final class Keys {
   }
 
   static KeyWriter ns(String ns) {
-    Prefixes prefixes = PREFIXES.get();
-    Prefix last = prefixes.namespace;
+    return ns(MEMO.get(), ns);
+  }
+
+  private static KeyWriter ns(Memo memo, String ns) {
+    Prefix last = memo.namespace;
     if (last == null || !last.matches(ns, null)) {
       last = new Prefix(ns, null, new KeyWriter().tag(NAMESPACE_DATA).string(ns).toBytes());
-      prefixes.namespace = last;
+      memo.namespace = last;
     }
     return new KeyWriter(last.bytes);
   }
@@ -507,11 +510,14 @@ public final class Keys {
    * keys nearly all share their namespace and spec, so the last prefix of each tag is kept encoded.
    */
   private static KeyWriter specPrefix(String ns, byte tag, String spec) {
-    Prefixes prefixes = PREFIXES.get();
-    Prefix last = prefixes.spec[tag & 0xFF];
+    return specPrefix(MEMO.get(), ns, tag, spec);
+  }
+
+  private static KeyWriter specPrefix(Memo memo, String ns, byte tag, String spec) {
+    Prefix last = memo.spec[tag & 0xFF];
     if (last == null || !last.matches(ns, spec)) {
-      last = new Prefix(ns, spec, ns(ns).tag(tag).string(spec).toBytes());
-      prefixes.spec[tag & 0xFF] = last;
+      last = new Prefix(ns, spec, ns(memo, ns).tag(tag).string(spec).toBytes());
+      memo.spec[tag & 0xFF] = last;
     }
     return new KeyWriter(last.bytes);
   }
@@ -524,14 +530,14 @@ public final class Keys {
   }
 
   /** The last prefixes and unit key one thread encoded: each thread keeps its own, so none sees another's. */
-  private static final class Prefixes {
+  private static final class Memo {
     UnitKey unit;
     Prefix namespace;
     final Prefix[] spec = new Prefix[256];
   }
 
   // Encoding the names again for every key of a command cost the engine a visible share of its time per unit.
-  private static final ThreadLocal<Prefixes> PREFIXES = ThreadLocal.withInitial(Prefixes::new);
+  private static final ThreadLocal<Memo> MEMO = ThreadLocal.withInitial(Memo::new);
 
   /** A parsed {@link #delayedUnit} key. */
   public record DelayedUnitKey(long notBefore, String namespace, String spec, String unit) {}

@@ -2,12 +2,15 @@ package io.coordinate.engine.state;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.coordinate.protocol.Json;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -61,7 +64,7 @@ class StoredValuesGoldenTest {
       AttemptStatus.PENDING, PLAIN_UNIT.data(), 1_800_000_000_000L, 1_800_000_900_000L, null, false);
 
   private static final WorkSpecRecord SPEC = new WorkSpecRecord("spec",
-      (com.fasterxml.jackson.databind.node.ObjectNode) Json.parse("{\"name\":\"spec\",\"priority\":2}"),
+      (ObjectNode) Json.parse("{\"name\":\"spec\",\"priority\":2}"),
       new WorkSpecMeta(2, 20, false, true, true, 300, 1_800_000_000_000L, 10, 100, 3, "next", "go", 1.5,
           new ReplicationConfig(2, 3, 4, 5, 6, 86_400.0, "digest"), 3_600.0));
 
@@ -90,7 +93,7 @@ class StoredValuesGoldenTest {
     return answer.kind() + " until " + answer.expiresAt() + ": " + switch (answer.kind()) {
       case RESULT -> new String(answer.resultJson(), StandardCharsets.UTF_8);
       case ATTEMPT -> Long.toString(answer.attemptSeq());
-      case ATTEMPTS -> java.util.Arrays.toString(answer.attemptSeqs());
+      case ATTEMPTS -> Arrays.toString(answer.attemptSeqs());
     };
   }
 
@@ -135,7 +138,7 @@ class StoredValuesGoldenTest {
           byte[][] keys = new byte[64][];
           byte[][] values = new byte[64][];
           AttemptBlocks.decodeUnits(bytes, keys, values);
-          List<String> listed = new java.util.ArrayList<>();
+          List<String> listed = new ArrayList<>();
           for (int offset = 0; offset < keys.length; offset++) {
             if (keys[offset] != null) {
               listed.add(offset + " " + HEX.formatHex(keys[offset]) + " "

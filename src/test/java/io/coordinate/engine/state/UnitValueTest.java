@@ -1,9 +1,11 @@
 package io.coordinate.engine.state;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.coordinate.engine.EngineHarness;
 import io.coordinate.engine.EngineHarness.Attempt;
+import java.nio.ByteBuffer;
 import org.junit.jupiter.api.Test;
 
 /** A unit's value holds its latest attempt; older attempts move to records of their own. */
@@ -33,7 +35,7 @@ class UnitValueTest {
     AttemptRecord attempt = new AttemptRecord(7, "s", "u", "w", AttemptStatus.PENDING, null, 10, 20, null, false);
     byte[] alone = ValueCodec.encode(unit);
     byte[] held = ValueCodec.encode(attempt);
-    byte[] first = java.nio.ByteBuffer.allocate(1 + 4 + alone.length + 8 + held.length).put(UnitValue.WITH_ATTEMPT)
+    byte[] first = ByteBuffer.allocate(1 + 4 + alone.length + 8 + held.length).put(UnitValue.WITH_ATTEMPT)
         .putInt(alone.length).put(alone).putLong(7).put(held).array();
     assertThat(ValueCodec.decode(first, WorkUnitRecord.class)).isEqualTo(unit);
     assertThat(UnitValue.attemptSeq(first)).isEqualTo(7);
@@ -41,7 +43,7 @@ class UnitValueTest {
 
     byte[] later = UnitValue.of(alone, 7, held);
     later[1] = (byte) 0x82;
-    org.assertj.core.api.Assertions.assertThatThrownBy(() -> UnitValue.attemptSeq(later))
+    assertThatThrownBy(() -> UnitValue.attemptSeq(later))
         .isInstanceOf(IllegalStateException.class)
         .hasMessage("a unit's value of an unknown layout version: 130 (written by a later version of the app?)");
   }
