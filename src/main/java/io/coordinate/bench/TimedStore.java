@@ -1,8 +1,8 @@
 package io.coordinate.bench;
 
-import io.coordinate.engine.state.KeyValueIterator;
-import io.coordinate.engine.state.KeyValueStore;
-import io.coordinate.engine.state.Keys;
+import io.coordinate.engine.state.store.KeyValueIterator;
+import io.coordinate.engine.state.store.KeyValueStore;
+import io.coordinate.engine.state.codec.Keys;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;

@@ -1,10 +1,10 @@
 package io.coordinate.query;
 
-import io.coordinate.engine.state.Keys;
-import io.coordinate.engine.state.ReadableKeyValueStore;
+import io.coordinate.engine.state.codec.Keys;
+import io.coordinate.engine.state.store.ReadableKeyValueStore;
 import io.coordinate.engine.state.StateReader;
-import io.coordinate.engine.state.ValueCodec;
-import io.coordinate.engine.state.WorkerRecord;
+import io.coordinate.engine.state.codec.ValueCodec;
+import io.coordinate.engine.state.model.WorkerRecord;
 import java.util.Arrays;
 import java.util.List;
 

@@ -3,7 +3,7 @@ package io.coordinate.query;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.coordinate.engine.state.WorkSpecRecord;
+import io.coordinate.engine.state.model.WorkSpecRecord;
 import io.coordinate.engine.view.StateViews;
 import io.coordinate.protocol.Json;
 import io.javalin.http.Context;

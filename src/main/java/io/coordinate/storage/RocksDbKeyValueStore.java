@@ -1,7 +1,7 @@
 package io.coordinate.storage;
 
-import io.coordinate.engine.state.KeyValueIterator;
-import io.coordinate.engine.state.KeyValueStore;
+import io.coordinate.engine.state.store.KeyValueIterator;
+import io.coordinate.engine.state.store.KeyValueStore;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.NoSuchElementException;

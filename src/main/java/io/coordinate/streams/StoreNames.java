@@ -6,7 +6,7 @@ package io.coordinate.streams;
  */
 public final class StoreNames {
 
-  /** The records of {@code io.coordinate.engine.state.Keys}: changelogged (the name predates the indexes' store). */
+  /** The records of {@code io.coordinate.engine.state.codec.Keys}: changelogged (the name predates the indexes' store). */
   public static final String STATE = "coordinate-state";
 
   /** The derived indexes of {@code Keys}: local only, rebuilt from the records when needed. */

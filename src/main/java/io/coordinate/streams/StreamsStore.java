@@ -1,7 +1,7 @@
 package io.coordinate.streams;
 
-import io.coordinate.engine.state.KeyValueIterator;
-import io.coordinate.engine.state.KeyValueStore;
+import io.coordinate.engine.state.store.KeyValueIterator;
+import io.coordinate.engine.state.store.KeyValueStore;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

@@ -37,8 +37,8 @@ class ArchitectureTest {
   @Test
   void onlyTheStateLayerTouchesTheStore() {
     noClasses().that().resideOutsideOfPackages("io.coordinate.engine.state..", "io.coordinate.engine",
-            "io.coordinate.streams..", "io.coordinate.bench..")
-        .should().callMethod(io.coordinate.engine.state.KeyValueStore.class, "put", byte[].class, byte[].class)
+            "io.coordinate.storage..", "io.coordinate.streams..", "io.coordinate.bench..")
+        .should().callMethod(io.coordinate.engine.state.store.KeyValueStore.class, "put", byte[].class, byte[].class)
         .check(MAIN);
   }
 

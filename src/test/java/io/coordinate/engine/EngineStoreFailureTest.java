@@ -3,10 +3,10 @@ package io.coordinate.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.coordinate.engine.state.BatchWrites;
-import io.coordinate.engine.state.InMemoryKeyValueStore;
-import io.coordinate.engine.state.KeyValueIterator;
-import io.coordinate.engine.state.KeyValueStore;
+import io.coordinate.engine.state.store.BatchWrites;
+import io.coordinate.engine.state.store.InMemoryKeyValueStore;
+import io.coordinate.engine.state.store.KeyValueIterator;
+import io.coordinate.engine.state.store.KeyValueStore;
 import io.coordinate.protocol.Command;
 import io.coordinate.protocol.CommandParser;
 import io.coordinate.protocol.ErrorCode;

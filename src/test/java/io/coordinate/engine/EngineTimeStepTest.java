@@ -3,8 +3,8 @@ package io.coordinate.engine;
 import static io.coordinate.engine.EngineHarness.assertJson;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.coordinate.engine.state.AttemptStatus;
-import io.coordinate.engine.state.UnitStatus;
+import io.coordinate.engine.state.model.AttemptStatus;
+import io.coordinate.engine.state.model.UnitStatus;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 

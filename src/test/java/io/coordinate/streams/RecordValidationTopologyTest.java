@@ -3,8 +3,8 @@ package io.coordinate.streams;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.coordinate.engine.state.Keys;
-import io.coordinate.engine.state.ValueCodec;
+import io.coordinate.engine.state.codec.Keys;
+import io.coordinate.engine.state.codec.ValueCodec;
 import io.coordinate.protocol.Json;
 import io.coordinate.protocol.TopicNames;
 import java.nio.charset.StandardCharsets;

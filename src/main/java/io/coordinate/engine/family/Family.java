@@ -1,21 +1,21 @@
 package io.coordinate.engine.family;
 
-import static io.coordinate.engine.state.UnitStatus.BLOCKED;
-import static io.coordinate.engine.state.UnitStatus.FAILED;
-import static io.coordinate.engine.state.UnitStatus.FINISHED;
-import static io.coordinate.engine.state.UnitStatus.PENDING;
-import static io.coordinate.engine.state.UnitStatus.WAITING;
+import static io.coordinate.engine.state.model.UnitStatus.BLOCKED;
+import static io.coordinate.engine.state.model.UnitStatus.FAILED;
+import static io.coordinate.engine.state.model.UnitStatus.FINISHED;
+import static io.coordinate.engine.state.model.UnitStatus.PENDING;
+import static io.coordinate.engine.state.model.UnitStatus.WAITING;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.coordinate.engine.state.AttemptRecord;
-import io.coordinate.engine.state.ChildState;
+import io.coordinate.engine.state.model.AttemptRecord;
+import io.coordinate.engine.state.model.ChildState;
 import io.coordinate.engine.state.CoordinateState;
-import io.coordinate.engine.state.UnitFamily;
-import io.coordinate.engine.state.UnitRef;
-import io.coordinate.engine.state.UnitStatus;
-import io.coordinate.engine.state.WorkSpecRecord;
-import io.coordinate.engine.state.WorkUnitRecord;
+import io.coordinate.engine.state.model.UnitFamily;
+import io.coordinate.engine.state.model.UnitRef;
+import io.coordinate.engine.state.model.UnitStatus;
+import io.coordinate.engine.state.model.WorkSpecRecord;
+import io.coordinate.engine.state.model.WorkUnitRecord;
 import io.coordinate.protocol.Json;
 import io.coordinate.protocol.Times;
 import java.util.ArrayDeque;

@@ -1,11 +1,11 @@
 package io.coordinate.engine.family;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.coordinate.engine.state.AttemptRecord;
-import io.coordinate.engine.state.AttemptStatus;
+import io.coordinate.engine.state.model.AttemptRecord;
+import io.coordinate.engine.state.model.AttemptStatus;
 import io.coordinate.engine.state.CoordinateState;
-import io.coordinate.engine.state.UnitStatus;
-import io.coordinate.engine.state.WorkUnitRecord;
+import io.coordinate.engine.state.model.UnitStatus;
+import io.coordinate.engine.state.model.WorkUnitRecord;
 
 /**
  * The lifecycle moves shared by commands and the time step: starting, ending and expiring attempts, and

@@ -8,7 +8,7 @@ import static io.coordinate.protocol.FieldNames.WORK_UNIT_NAME;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.SerializableString;
-import io.coordinate.engine.state.AttemptRecord;
+import io.coordinate.engine.state.model.AttemptRecord;
 import io.coordinate.protocol.Json;
 import io.coordinate.protocol.JsonListRecord;
 import io.coordinate.protocol.RepeatedText;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.coordinate.engine.family.Family;
 import io.coordinate.engine.replication.Replication;
-import io.coordinate.engine.state.Answer;
+import io.coordinate.engine.state.model.Answer;
 import io.coordinate.engine.state.CoordinateState;
 import io.coordinate.protocol.Command;
 import java.util.function.Supplier;

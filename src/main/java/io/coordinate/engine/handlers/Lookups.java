@@ -1,8 +1,8 @@
 package io.coordinate.engine.handlers;
 
-import io.coordinate.engine.state.AttemptRecord;
-import io.coordinate.engine.state.WorkSpecRecord;
-import io.coordinate.engine.state.WorkUnitRecord;
+import io.coordinate.engine.state.model.AttemptRecord;
+import io.coordinate.engine.state.model.WorkSpecRecord;
+import io.coordinate.engine.state.model.WorkUnitRecord;
 import io.coordinate.protocol.CommandRejection;
 import io.coordinate.protocol.ErrorCode;
 import java.util.OptionalLong;

@@ -1,7 +1,7 @@
 package io.coordinate.engine.handlers;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.coordinate.engine.state.UnitRef;
+import io.coordinate.engine.state.model.UnitRef;
 import io.coordinate.protocol.CommandRejection;
 import io.coordinate.protocol.Json;
 import io.coordinate.protocol.Limits;

@@ -2,8 +2,8 @@ package io.coordinate.engine.handlers;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.coordinate.engine.state.WorkSpecRecord;
-import io.coordinate.engine.state.WorkUnitRecord;
+import io.coordinate.engine.state.model.WorkSpecRecord;
+import io.coordinate.engine.state.model.WorkUnitRecord;
 import io.coordinate.protocol.CommandType;
 import io.coordinate.protocol.Json;
 

@@ -2,8 +2,8 @@ package io.coordinate.engine.handlers;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.coordinate.engine.state.StateReader;
-import io.coordinate.engine.state.UnitStatus;
-import io.coordinate.engine.state.WorkUnitRecord;
+import io.coordinate.engine.state.model.UnitStatus;
+import io.coordinate.engine.state.model.WorkUnitRecord;
 import io.coordinate.engine.view.StateViews;
 import io.coordinate.protocol.CommandRejection;
 import java.nio.charset.StandardCharsets;

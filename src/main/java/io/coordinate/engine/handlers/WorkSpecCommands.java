@@ -2,10 +2,10 @@ package io.coordinate.engine.handlers;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.coordinate.engine.state.UnitRef;
-import io.coordinate.engine.state.WorkSpecMeta;
-import io.coordinate.engine.state.WorkSpecRecord;
-import io.coordinate.engine.state.WorkUnitRecord;
+import io.coordinate.engine.state.model.UnitRef;
+import io.coordinate.engine.state.model.WorkSpecMeta;
+import io.coordinate.engine.state.model.WorkSpecRecord;
+import io.coordinate.engine.state.model.WorkUnitRecord;
 import io.coordinate.engine.view.StateViews;
 import io.coordinate.protocol.CommandRejection;
 import io.coordinate.protocol.CommandType;

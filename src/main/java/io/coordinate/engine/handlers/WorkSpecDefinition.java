@@ -3,7 +3,7 @@ package io.coordinate.engine.handlers;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.coordinate.engine.replication.ReplicationSettings;
-import io.coordinate.engine.state.WorkSpecMeta;
+import io.coordinate.engine.state.model.WorkSpecMeta;
 import io.coordinate.protocol.CommandRejection;
 import io.coordinate.protocol.ErrorCode;
 import io.coordinate.protocol.Limits;

@@ -1,7 +1,7 @@
 package io.coordinate.engine.handlers;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.coordinate.engine.state.WorkerRecord;
+import io.coordinate.engine.state.model.WorkerRecord;
 import io.coordinate.engine.view.StateViews;
 import io.coordinate.protocol.CommandRejection;
 import io.coordinate.protocol.CommandType;

@@ -2,10 +2,10 @@ package io.coordinate.engine.replication;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.coordinate.engine.state.AttemptRecord;
-import io.coordinate.engine.state.Replica;
-import io.coordinate.engine.state.ReplicationState;
-import io.coordinate.engine.state.WorkUnitRecord;
+import io.coordinate.engine.state.model.AttemptRecord;
+import io.coordinate.engine.state.model.Replica;
+import io.coordinate.engine.state.model.ReplicationState;
+import io.coordinate.engine.state.model.WorkUnitRecord;
 import io.coordinate.protocol.Json;
 import io.coordinate.protocol.Times;
 

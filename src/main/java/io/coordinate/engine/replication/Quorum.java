@@ -1,14 +1,14 @@
 package io.coordinate.engine.replication;
 
-import static io.coordinate.engine.state.ReplicaOutcome.CLIENT_ERROR;
-import static io.coordinate.engine.state.ReplicaOutcome.DIDNT_NEED;
-import static io.coordinate.engine.state.ReplicaOutcome.NO_REPLY;
-import static io.coordinate.engine.state.ReplicaOutcome.SUCCESS;
+import static io.coordinate.engine.state.model.ReplicaOutcome.CLIENT_ERROR;
+import static io.coordinate.engine.state.model.ReplicaOutcome.DIDNT_NEED;
+import static io.coordinate.engine.state.model.ReplicaOutcome.NO_REPLY;
+import static io.coordinate.engine.state.model.ReplicaOutcome.SUCCESS;
 
-import io.coordinate.engine.state.Replica;
-import io.coordinate.engine.state.ReplicationConfig;
-import io.coordinate.engine.state.ReplicationState;
-import io.coordinate.engine.state.ValidateState;
+import io.coordinate.engine.state.model.Replica;
+import io.coordinate.engine.state.model.ReplicationConfig;
+import io.coordinate.engine.state.model.ReplicationState;
+import io.coordinate.engine.state.model.ValidateState;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -168,7 +168,7 @@ public final class Quorum {
     return round.withReplicas(replicas);
   }
 
-  private static int count(List<Replica> replicas, io.coordinate.engine.state.ReplicaOutcome outcome) {
+  private static int count(List<Replica> replicas, io.coordinate.engine.state.model.ReplicaOutcome outcome) {
     int n = 0;
     for (Replica replica : replicas) {
       if (replica.outcome() == outcome) {

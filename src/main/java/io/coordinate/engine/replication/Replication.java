@@ -1,23 +1,23 @@
 package io.coordinate.engine.replication;
 
-import static io.coordinate.engine.state.ReplicaOutcome.CLIENT_ERROR;
-import static io.coordinate.engine.state.ReplicaOutcome.NO_REPLY;
+import static io.coordinate.engine.state.model.ReplicaOutcome.CLIENT_ERROR;
+import static io.coordinate.engine.state.model.ReplicaOutcome.NO_REPLY;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.coordinate.engine.family.Family;
-import io.coordinate.engine.state.AttemptRecord;
-import io.coordinate.engine.state.AttemptStatus;
+import io.coordinate.engine.state.model.AttemptRecord;
+import io.coordinate.engine.state.model.AttemptStatus;
 import io.coordinate.engine.state.CoordinateState;
-import io.coordinate.engine.state.Replica;
-import io.coordinate.engine.state.ReplicationConfig;
-import io.coordinate.engine.state.ReplicationState;
-import io.coordinate.engine.state.UnitStatus;
-import io.coordinate.engine.state.ValidateState;
-import io.coordinate.engine.state.WorkSpecRecord;
-import io.coordinate.engine.state.WorkUnitRecord;
-import io.coordinate.engine.state.WorkerRecord;
-import io.coordinate.engine.state.WorkerReliability;
+import io.coordinate.engine.state.model.Replica;
+import io.coordinate.engine.state.model.ReplicationConfig;
+import io.coordinate.engine.state.model.ReplicationState;
+import io.coordinate.engine.state.model.UnitStatus;
+import io.coordinate.engine.state.model.ValidateState;
+import io.coordinate.engine.state.model.WorkSpecRecord;
+import io.coordinate.engine.state.model.WorkUnitRecord;
+import io.coordinate.engine.state.model.WorkerRecord;
+import io.coordinate.engine.state.model.WorkerReliability;
 import io.coordinate.protocol.Times;
 import java.util.HashMap;
 import java.util.HashSet;

@@ -1,7 +1,7 @@
 package io.coordinate.engine.replication;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.coordinate.engine.state.ReplicationConfig;
+import io.coordinate.engine.state.model.ReplicationConfig;
 import io.coordinate.protocol.CommandRejection;
 import io.coordinate.protocol.Limits;
 

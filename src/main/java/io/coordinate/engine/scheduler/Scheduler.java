@@ -1,6 +1,6 @@
 package io.coordinate.engine.scheduler;
 
-import io.coordinate.engine.state.WorkSpecMeta;
+import io.coordinate.engine.state.model.WorkSpecMeta;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.random.RandomGenerator;

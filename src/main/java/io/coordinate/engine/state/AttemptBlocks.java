@@ -1,5 +1,9 @@
 package io.coordinate.engine.state;
 
+import io.coordinate.engine.state.store.KeyValueIterator;
+import io.coordinate.engine.state.store.KeyValueStore;
+import io.coordinate.engine.state.store.ReadableKeyValueStore;
+import io.coordinate.engine.state.codec.Keys;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;

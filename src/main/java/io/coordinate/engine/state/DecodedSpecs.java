@@ -1,5 +1,8 @@
 package io.coordinate.engine.state;
 
+import io.coordinate.engine.state.codec.ByteKey;
+import io.coordinate.engine.state.codec.ValueCodec;
+import io.coordinate.engine.state.model.WorkSpecRecord;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -1,5 +1,16 @@
 package io.coordinate.engine.state;
 
+import io.coordinate.engine.state.store.SplitStore;
+import io.coordinate.storage.VersionedStore;
+import io.coordinate.engine.state.store.KeyValueIterator;
+import io.coordinate.engine.state.store.KeyValueStore;
+import io.coordinate.engine.state.store.ReadableKeyValueStore;
+import io.coordinate.engine.state.codec.Keys;
+import io.coordinate.engine.state.codec.UnitValue;
+import io.coordinate.engine.state.codec.ValueCodec;
+import io.coordinate.engine.state.model.AttemptRecord;
+import io.coordinate.engine.state.model.WorkUnitRecord;
+import io.coordinate.engine.state.model.WorkerRecord;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

@@ -1,5 +1,7 @@
 package io.coordinate.engine.state;
 
+import io.coordinate.engine.state.codec.ByteKey;
+import io.coordinate.engine.state.codec.Keys;
 import java.util.Arrays;
 
 /**

@@ -1,5 +1,13 @@
 package io.coordinate.engine.state;
 
+import io.coordinate.engine.state.store.KeyValueIterator;
+import io.coordinate.engine.state.store.ReadableKeyValueStore;
+import io.coordinate.engine.state.codec.ByteKey;
+import io.coordinate.engine.state.codec.Keys;
+import io.coordinate.engine.state.codec.UnitValue;
+import io.coordinate.engine.state.codec.ValueCodec;
+import io.coordinate.engine.state.model.AttemptRecord;
+import io.coordinate.engine.state.model.WorkUnitRecord;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;

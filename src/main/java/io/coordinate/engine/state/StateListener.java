@@ -1,5 +1,10 @@
 package io.coordinate.engine.state;
 
+import io.coordinate.engine.state.model.AttemptRecord;
+import io.coordinate.engine.state.model.WorkSpecRecord;
+import io.coordinate.engine.state.model.WorkUnitRecord;
+import io.coordinate.engine.state.model.WorkerRecord;
+
 /**
  * Told of every change made through {@link CoordinateState}'s transition methods, after the write. The
  * engine turns these into events, so that every state change has its event and no handler can forget one.

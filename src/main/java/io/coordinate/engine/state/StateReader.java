@@ -1,5 +1,22 @@
 package io.coordinate.engine.state;
 
+import io.coordinate.engine.state.store.KeyValueIterator;
+import io.coordinate.engine.state.store.ReadableKeyValueStore;
+import io.coordinate.engine.state.codec.ByteKey;
+import io.coordinate.engine.state.codec.KeyReader;
+import io.coordinate.engine.state.codec.KeyWriter;
+import io.coordinate.engine.state.codec.Keys;
+import io.coordinate.engine.state.codec.UnitValue;
+import io.coordinate.engine.state.codec.ValueCodec;
+import io.coordinate.engine.state.model.Answer;
+import io.coordinate.engine.state.model.AttemptRecord;
+import io.coordinate.engine.state.model.ChildState;
+import io.coordinate.engine.state.model.NamespaceRecord;
+import io.coordinate.engine.state.model.UnitRef;
+import io.coordinate.engine.state.model.UnitStatus;
+import io.coordinate.engine.state.model.WorkSpecRecord;
+import io.coordinate.engine.state.model.WorkUnitRecord;
+import io.coordinate.engine.state.model.WorkerRecord;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;

@@ -1,5 +1,8 @@
 package io.coordinate.engine.state;
 
+import io.coordinate.engine.state.store.ReadableKeyValueStore;
+import io.coordinate.engine.state.codec.KeyReader;
+
 /**
  * The floor of one time index (deadlines, delayed units, purges): a time below which the index holds no
  * live entry. The time step scans from the floor and looks one entry past what is due, so it learns when

@@ -1,7 +1,7 @@
 package io.coordinate.engine.view;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.coordinate.engine.state.ReplicationState;
+import io.coordinate.engine.state.model.ReplicationState;
 import io.coordinate.protocol.Json;
 import java.util.ArrayList;
 import java.util.List;

@@ -12,7 +12,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.coordinate.engine.Engine;
 import io.coordinate.engine.EngineHarness;
 import io.coordinate.engine.EngineHarness.Attempt;
-import io.coordinate.engine.state.UnitStatus;
+import io.coordinate.engine.state.model.UnitStatus;
 import java.time.Duration;
 import java.util.Random;
 import org.junit.jupiter.api.BeforeEach;

@@ -2,7 +2,7 @@ package io.coordinate.engine.scheduler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.coordinate.engine.state.WorkSpecMeta;
+import io.coordinate.engine.state.model.WorkSpecMeta;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -1,5 +1,8 @@
 package io.coordinate.engine.state;
 
+import io.coordinate.engine.state.store.RecordingStore;
+import io.coordinate.engine.state.store.InMemoryKeyValueStore;
+import io.coordinate.engine.state.codec.Keys;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -1,5 +1,22 @@
 package io.coordinate.engine.state;
 
+import io.coordinate.engine.state.store.RecordingStore;
+import io.coordinate.engine.state.store.KeyValueIterator;
+import io.coordinate.engine.state.store.WriteBuffer;
+import io.coordinate.engine.state.codec.Keys;
+import io.coordinate.engine.state.codec.UnitValue;
+import io.coordinate.engine.state.codec.ValueCodec;
+import io.coordinate.engine.state.model.AttemptRecord;
+import io.coordinate.engine.state.model.AttemptStatus;
+import io.coordinate.engine.state.model.ChildState;
+import io.coordinate.engine.state.model.Replica;
+import io.coordinate.engine.state.model.ReplicationState;
+import io.coordinate.engine.state.model.UnitFamily;
+import io.coordinate.engine.state.model.UnitRef;
+import io.coordinate.engine.state.model.UnitStatus;
+import io.coordinate.engine.state.model.WorkSpecRecord;
+import io.coordinate.engine.state.model.WorkUnitRecord;
+import io.coordinate.engine.state.model.WorkerRecord;
 import static io.coordinate.engine.EngineHarness.json;
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,5 +1,8 @@
 package io.coordinate.engine.state;
 
+import io.coordinate.engine.state.codec.Keys;
+import io.coordinate.engine.state.codec.ValueCodec;
+import io.coordinate.engine.state.model.WorkSpecRecord;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.coordinate.protocol.Json;

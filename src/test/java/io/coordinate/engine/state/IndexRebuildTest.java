@@ -1,5 +1,16 @@
 package io.coordinate.engine.state;
 
+import io.coordinate.engine.state.store.SplitStore;
+import io.coordinate.storage.VersionedStore;
+import io.coordinate.engine.state.store.InMemoryKeyValueStore;
+import io.coordinate.engine.state.store.KeyValueIterator;
+import io.coordinate.engine.state.codec.KeyWriter;
+import io.coordinate.engine.state.codec.Keys;
+import io.coordinate.engine.state.codec.ValueCodec;
+import io.coordinate.engine.state.model.AttemptRecord;
+import io.coordinate.engine.state.model.AttemptStatus;
+import io.coordinate.engine.state.model.UnitStatus;
+import io.coordinate.engine.state.model.WorkUnitRecord;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.coordinate.engine.EngineHarness;

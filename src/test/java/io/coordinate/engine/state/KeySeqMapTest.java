@@ -1,5 +1,6 @@
 package io.coordinate.engine.state;
 
+import io.coordinate.engine.state.codec.ByteKey;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;

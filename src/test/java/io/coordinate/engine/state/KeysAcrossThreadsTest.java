@@ -1,5 +1,7 @@
 package io.coordinate.engine.state;
 
+import io.coordinate.engine.state.codec.KeyWriter;
+import io.coordinate.engine.state.codec.Keys;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.lang.reflect.Field;

@@ -1,5 +1,27 @@
 package io.coordinate.engine.state;
 
+import io.coordinate.engine.state.codec.BinaryRecords;
+import io.coordinate.engine.state.codec.Keys;
+import io.coordinate.engine.state.codec.UnitValue;
+import io.coordinate.engine.state.codec.ValueCodec;
+import io.coordinate.engine.state.model.Answer;
+import io.coordinate.engine.state.model.AttemptRecord;
+import io.coordinate.engine.state.model.AttemptStatus;
+import io.coordinate.engine.state.model.ChildState;
+import io.coordinate.engine.state.model.NamespaceRecord;
+import io.coordinate.engine.state.model.Replica;
+import io.coordinate.engine.state.model.ReplicaOutcome;
+import io.coordinate.engine.state.model.ReplicationConfig;
+import io.coordinate.engine.state.model.ReplicationState;
+import io.coordinate.engine.state.model.UnitFamily;
+import io.coordinate.engine.state.model.UnitRef;
+import io.coordinate.engine.state.model.UnitStatus;
+import io.coordinate.engine.state.model.ValidateState;
+import io.coordinate.engine.state.model.WorkSpecMeta;
+import io.coordinate.engine.state.model.WorkSpecRecord;
+import io.coordinate.engine.state.model.WorkUnitRecord;
+import io.coordinate.engine.state.model.WorkerRecord;
+import io.coordinate.engine.state.model.WorkerReliability;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;

@@ -1,5 +1,11 @@
 package io.coordinate.engine.state;
 
+import io.coordinate.engine.state.codec.ValueCodec;
+import io.coordinate.engine.state.model.ChildState;
+import io.coordinate.engine.state.model.UnitFamily;
+import io.coordinate.engine.state.model.UnitRef;
+import io.coordinate.engine.state.model.UnitStatus;
+import io.coordinate.engine.state.model.WorkUnitRecord;
 import static io.coordinate.engine.EngineHarness.json;
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,5 +1,14 @@
 package io.coordinate.engine.state;
 
+import io.coordinate.engine.state.codec.Keys;
+import io.coordinate.engine.state.codec.UnitValue;
+import io.coordinate.engine.state.codec.ValueCodec;
+
+import io.coordinate.engine.state.store.KeyValueStore;
+import io.coordinate.engine.state.model.AttemptRecord;
+import io.coordinate.engine.state.model.AttemptStatus;
+import io.coordinate.engine.state.model.UnitStatus;
+import io.coordinate.engine.state.model.WorkUnitRecord;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -1,4 +1,0 @@
-package io.coordinate.engine.state;
-
-/** A namespace exists from its first accepted command until {@code destroy_namespace}. */
-public record NamespaceRecord(String name, long createdAt) {}

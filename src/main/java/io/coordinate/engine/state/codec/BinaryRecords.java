@@ -1,0 +1,443 @@
+package io.coordinate.engine.state.codec;
+
+import io.coordinate.engine.state.model.AttemptRecord;
+import io.coordinate.engine.state.model.AttemptStatus;
+import io.coordinate.engine.state.model.ChildState;
+import io.coordinate.engine.state.model.Replica;
+import io.coordinate.engine.state.model.ReplicaOutcome;
+import io.coordinate.engine.state.model.ReplicationState;
+import io.coordinate.engine.state.model.UnitFamily;
+import io.coordinate.engine.state.model.UnitRef;
+import io.coordinate.engine.state.model.UnitStatus;
+import io.coordinate.engine.state.model.ValidateState;
+import io.coordinate.engine.state.model.WorkUnitRecord;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.BooleanNode;
+import com.fasterxml.jackson.databind.node.DecimalNode;
+import com.fasterxml.jackson.databind.node.IntNode;
+import com.fasterxml.jackson.databind.node.LongNode;
+import com.fasterxml.jackson.databind.node.NullNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The stored form of the two records on the hot path, {@link WorkUnitRecord} and {@link AttemptRecord}, written
+ * field by field: in Smile, Jackson's databind (its record creator above all) took a sixth of the stream thread.
+ *
+ * <p>A value starts with {@link #FORMAT} (never the first byte of a Smile value, which starts with its header
+ * {@code :)\n}, 0x3A), then {@link #VERSION}; the rest is the record:
+ *
+ * <pre>
+ * WorkUnitRecord: mask (2 bytes, big-endian), spec?, name?, data?, priority, notBefore?, status?,
+ *                 activeAttempt?, attemptCount, family?, replication?, purgeAt?
+ *     mask bits:  0 spec, 1 name, 2 data, 3 notBefore, 4 status, 5 activeAttempt, 6 family, 7 replication,
+ *                 8 purgeAt
+ * AttemptRecord:  mask (1 byte), seq, spec?, unit?, worker?, status?, data?, startTime, expirationTime, endTime?
+ *     mask bits:  0 spec, 1 unit, 2 worker, 3 status, 4 data, 5 endTime, 6 replica ({@code isReplica()})
+ * UnitFamily:     mask (1 byte), parent?, predecessor?, childState?, parkedUnder?, failure?
+ *     mask bits:  0 parent, 1 predecessor, 2 childState, 3 parkedUnder, 4 awaitingPredecessor (its value),
+ *                 5 failure
+ * UnitRef:        spec, name
+ * ReplicationState: mask (1 byte), round, target, errorMask, canonical?, assimilatedAt?, replica count, replicas
+ *     mask bits:  0 canonical, 1 assimilatedAt
+ * Replica:        mask (1 byte), seq, worker?, host?, deadline, outcome?, validateState?, digest?
+ *     mask bits:  0 worker, 1 host, 2 outcome, 3 validateState, 4 digest
+ * </pre>
+ *
+ * A field marked {@code ?} is written only when its mask bit is set (its value is not null). Integer fields
+ * ({@code int} and {@code long}) are zigzag varints (LEB128), counts and lengths plain varints; {@code priority}
+ * is its 8 raw IEEE-754 bits, big-endian; strings are a varint byte length then UTF-8; enums are one byte:
+ * {@link UnitStatus#code()} and {@link ChildState#code()} (the codes of the keys), the codes of
+ * {@link #attemptStatusCode}, {@link #outcomeCode} and {@link #validateStateCode} for the others. {@code replica}
+ * is {@code isReplica()} because Jackson wrote that getter over the field: a null read back false, and still does.
+ *
+ * <p>JSON ({@code data}, {@code failure}) is one tagged value:
+ *
+ * <pre>
+ * '{'  field count, then the name (a string) and value of each field     ObjectNode
+ * '['  element count, then each element                                   ArrayNode
+ * '"'  a string                                                           TextNode
+ * 't' 'f' 'n'                                                             BooleanNode, NullNode
+ * 'i'  zigzag varint: an IntNode in the int range, else a LongNode
+ * 'd'  scale, unscaled value (zigzag varints)                             DecimalNode
+ * 'D'  scale, then the unscaled value's two's-complement bytes with their varint length (beyond 63 bits)
+ * 'S'  varint length, then a Smile document of {@link ValueCodec#SMILE}: any other value, whole
+ * </pre>
+ *
+ * Values must decode exactly as in the records of the Smile format (same node classes, decimals with their scale,
+ * a JSON null a {@code NullNode}). So only the node classes above (exactly those classes) and trees at most
+ * {@link #MAX_DEPTH} deep are written as trees, for which Jackson's Smile round trip is known: a {@code LongNode}
+ * in the int range comes back an {@code IntNode} (Smile writes it as an int), a {@code DecimalNode} keeps its
+ * unscaled value and scale (the mapper's node factory keeps trailing zeros), strings are kept when they are valid
+ * UTF-16 (both formats refuse the others). Nodes are made by the mapper's node factory, as Jackson makes them. Any
+ * other value (a {@code DoubleNode}, which comes back a {@code DecimalNode}; a {@code POJONode}...) is stored
+ * whole in Smile and read by the same mapper, as before.
+ *
+ * <p>A change of this layout takes a new {@link #VERSION}; values of older versions must still be read.
+ */
+public final class BinaryRecords {
+
+  static final byte FORMAT = (byte) 0xFE; // reserved in Smile: not a token either, should a header be omitted
+  static final byte VERSION = 1;
+
+  /** Deeper JSON goes whole to Smile, whose nesting limits apply to it as before; it bounds the recursion here. */
+  static final int MAX_DEPTH = 100;
+
+
+
+  // values() copies the array on every call
+  private static final UnitStatus[] UNIT_STATUSES = UnitStatus.values();
+  private static final ChildState[] CHILD_STATES = ChildState.values();
+
+  private static final int U_SPEC = 1;
+  private static final int U_NAME = 1 << 1;
+  private static final int U_DATA = 1 << 2;
+  private static final int U_NOT_BEFORE = 1 << 3;
+  private static final int U_STATUS = 1 << 4;
+  private static final int U_ACTIVE_ATTEMPT = 1 << 5;
+  private static final int U_FAMILY = 1 << 6;
+  private static final int U_REPLICATION = 1 << 7;
+  private static final int U_PURGE_AT = 1 << 8;
+
+  private static final int A_SPEC = 1;
+  private static final int A_UNIT = 1 << 1;
+  private static final int A_WORKER = 1 << 2;
+  private static final int A_STATUS = 1 << 3;
+  private static final int A_DATA = 1 << 4;
+  private static final int A_END_TIME = 1 << 5;
+  private static final int A_REPLICA = 1 << 6;
+
+  private static final int F_PARENT = 1;
+  private static final int F_PREDECESSOR = 1 << 1;
+  private static final int F_CHILD_STATE = 1 << 2;
+  private static final int F_PARKED_UNDER = 1 << 3;
+  private static final int F_AWAITING_PREDECESSOR = 1 << 4;
+  private static final int F_FAILURE = 1 << 5;
+
+  private static final int R_CANONICAL = 1;
+  private static final int R_ASSIMILATED_AT = 1 << 1;
+
+  private static final int P_WORKER = 1;
+  private static final int P_HOST = 1 << 1;
+  private static final int P_OUTCOME = 1 << 2;
+  private static final int P_VALIDATE_STATE = 1 << 3;
+  private static final int P_DIGEST = 1 << 4;
+
+  static final int J_OBJECT = '{';
+  static final int J_ARRAY = '[';
+  static final int J_TEXT = '"';
+  static final int J_TRUE = 't';
+  static final int J_FALSE = 'f';
+  static final int J_NULL = 'n';
+  static final int J_INTEGER = 'i';
+  static final int J_DECIMAL = 'd';
+  static final int J_BIG_DECIMAL = 'D';
+  static final int J_SMILE = 'S';
+
+  private BinaryRecords() {}
+
+  static boolean isBinary(byte[] value) {
+    return value.length > 0 && value[0] == FORMAT;
+  }
+
+  static byte[] encode(WorkUnitRecord unit) {
+    try {
+      return writeUnit(unit);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  static byte[] encode(AttemptRecord attempt) {
+    try {
+      return writeAttempt(attempt);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Reads a value that {@link #isBinary} as {@code type}: one of the two records this class writes. */
+  static <T> T decode(byte[] value, Class<T> type) {
+    if (type != WorkUnitRecord.class && type != AttemptRecord.class) {
+      throw new IllegalArgumentException("no binary format for " + type.getSimpleName());
+    }
+    BinaryIn in = new BinaryIn(value);
+    try {
+      in.byte8(); // FORMAT
+      int version = in.byte8();
+      if (version != VERSION) {
+        throw new IOException("unknown version " + version);
+      }
+      Object record = type == WorkUnitRecord.class ? readUnit(in) : readAttempt(in);
+      if (in.remaining() != 0) {
+        throw new IOException(in.remaining() + " bytes after the record");
+      }
+      return type.cast(record);
+    } catch (IOException | IndexOutOfBoundsException | NumberFormatException e) { // past the end, empty BigInteger
+      throw new UncheckedIOException("corrupt " + type.getSimpleName() + " value",
+          e instanceof IOException io ? io : new IOException(e));
+    }
+  }
+
+  private static byte[] writeUnit(WorkUnitRecord unit) throws IOException {
+    BinaryOut out = new BinaryOut();
+    int mask = bit(unit.spec(), U_SPEC) | bit(unit.name(), U_NAME) | bit(unit.data(), U_DATA)
+        | bit(unit.notBefore(), U_NOT_BEFORE) | bit(unit.status(), U_STATUS)
+        | bit(unit.activeAttempt(), U_ACTIVE_ATTEMPT) | bit(unit.family(), U_FAMILY)
+        | bit(unit.replication(), U_REPLICATION) | bit(unit.purgeAt(), U_PURGE_AT);
+    out.header();
+    out.byte8(mask >>> 8);
+    out.byte8(mask);
+    out.string(unit.spec());
+    out.string(unit.name());
+    out.json(unit.data());
+    out.fixed64(Double.doubleToRawLongBits(unit.priority()));
+    out.varlong(unit.notBefore());
+    if (unit.status() != null) {
+      out.byte8(unit.status().code());
+    }
+    out.varlong(unit.activeAttempt());
+    out.varlong(unit.attemptCount());
+    if (unit.family() != null) {
+      writeFamily(out, unit.family());
+    }
+    if (unit.replication() != null) {
+      writeReplication(out, unit.replication());
+    }
+    out.varlong(unit.purgeAt());
+    return out.toBytes();
+  }
+
+  private static byte[] writeAttempt(AttemptRecord attempt) throws IOException {
+    BinaryOut out = new BinaryOut();
+    int mask = bit(attempt.spec(), A_SPEC) | bit(attempt.unit(), A_UNIT) | bit(attempt.worker(), A_WORKER)
+        | bit(attempt.status(), A_STATUS) | bit(attempt.data(), A_DATA) | bit(attempt.endTime(), A_END_TIME)
+        | (attempt.isReplica() ? A_REPLICA : 0);
+    out.header();
+    out.byte8(mask);
+    out.varlong(attempt.seq());
+    out.string(attempt.spec());
+    out.string(attempt.unit());
+    out.string(attempt.worker());
+    if (attempt.status() != null) {
+      out.byte8(attemptStatusCode(attempt.status()));
+    }
+    out.json(attempt.data());
+    out.varlong(attempt.startTime());
+    out.varlong(attempt.expirationTime());
+    out.varlong(attempt.endTime());
+    return out.toBytes();
+  }
+
+  private static WorkUnitRecord readUnit(BinaryIn in) throws IOException {
+    int mask = in.byte8() << 8 | in.byte8();
+    String spec = has(mask, U_SPEC) ? in.string() : null;
+    String name = has(mask, U_NAME) ? in.string() : null;
+    JsonNode data = has(mask, U_DATA) ? in.json() : null;
+    double priority = Double.longBitsToDouble(in.fixed64());
+    Long notBefore = has(mask, U_NOT_BEFORE) ? in.varlong() : null;
+    UnitStatus status = has(mask, U_STATUS) ? unitStatus(in.byte8()) : null;
+    Long activeAttempt = has(mask, U_ACTIVE_ATTEMPT) ? in.varlong() : null;
+    int attemptCount = in.varint();
+    UnitFamily family = has(mask, U_FAMILY) ? readFamily(in) : null;
+    ReplicationState replication = has(mask, U_REPLICATION) ? readReplication(in) : null;
+    Long purgeAt = has(mask, U_PURGE_AT) ? in.varlong() : null;
+    return new WorkUnitRecord(spec, name, data, priority, notBefore, status, activeAttempt, attemptCount, family,
+        replication, purgeAt);
+  }
+
+  private static AttemptRecord readAttempt(BinaryIn in) throws IOException {
+    int mask = in.byte8();
+    long seq = in.varlong();
+    String spec = has(mask, A_SPEC) ? in.string() : null;
+    String unit = has(mask, A_UNIT) ? in.string() : null;
+    String worker = has(mask, A_WORKER) ? in.string() : null;
+    AttemptStatus status = has(mask, A_STATUS) ? attemptStatus(in.byte8()) : null;
+    JsonNode data = has(mask, A_DATA) ? in.json() : null;
+    long startTime = in.varlong();
+    long expirationTime = in.varlong();
+    Long endTime = has(mask, A_END_TIME) ? in.varlong() : null;
+    return new AttemptRecord(seq, spec, unit, worker, status, data, startTime, expirationTime, endTime,
+        has(mask, A_REPLICA));
+  }
+
+  private static void writeFamily(BinaryOut out, UnitFamily family) throws IOException {
+    out.byte8(bit(family.parent(), F_PARENT) | bit(family.predecessor(), F_PREDECESSOR)
+        | bit(family.childState(), F_CHILD_STATE) | bit(family.parkedUnder(), F_PARKED_UNDER)
+        | (family.awaitingPredecessor() ? F_AWAITING_PREDECESSOR : 0) | bit(family.failure(), F_FAILURE));
+    writeRef(out, family.parent());
+    writeRef(out, family.predecessor());
+    if (family.childState() != null) {
+      out.byte8(family.childState().code());
+    }
+    out.varlong(family.parkedUnder());
+    out.json(family.failure());
+  }
+
+  private static UnitFamily readFamily(BinaryIn in) throws IOException {
+    int mask = in.byte8();
+    UnitRef parent = has(mask, F_PARENT) ? readRef(in) : null;
+    UnitRef predecessor = has(mask, F_PREDECESSOR) ? readRef(in) : null;
+    ChildState childState = has(mask, F_CHILD_STATE) ? childState(in.byte8()) : null;
+    Long parkedUnder = has(mask, F_PARKED_UNDER) ? in.varlong() : null;
+    JsonNode failure = has(mask, F_FAILURE) ? in.json() : null;
+    return new UnitFamily(parent, predecessor, childState, parkedUnder, has(mask, F_AWAITING_PREDECESSOR), failure);
+  }
+
+  private static void writeRef(BinaryOut out, UnitRef ref) throws IOException {
+    if (ref != null) {
+      out.string(ref.spec());
+      out.string(ref.name());
+    }
+  }
+
+  private static UnitRef readRef(BinaryIn in) throws IOException {
+    return new UnitRef(in.string(), in.string());
+  }
+
+  private static void writeReplication(BinaryOut out, ReplicationState replication) throws IOException {
+    out.byte8(bit(replication.canonical(), R_CANONICAL) | bit(replication.assimilatedAt(), R_ASSIMILATED_AT));
+    out.varlong(replication.round());
+    out.varlong(replication.target());
+    out.varlong(replication.errorMask());
+    out.varlong(replication.canonical());
+    out.varlong(replication.assimilatedAt());
+    out.unsigned(replication.replicas().size());
+    for (Replica replica : replication.replicas()) {
+      out.byte8(bit(replica.worker(), P_WORKER) | bit(replica.host(), P_HOST) | bit(replica.outcome(), P_OUTCOME)
+          | bit(replica.validateState(), P_VALIDATE_STATE) | bit(replica.digest(), P_DIGEST));
+      out.varlong(replica.seq());
+      out.string(replica.worker());
+      out.string(replica.host());
+      out.varlong(replica.deadline());
+      if (replica.outcome() != null) {
+        out.byte8(outcomeCode(replica.outcome()));
+      }
+      if (replica.validateState() != null) {
+        out.byte8(validateStateCode(replica.validateState()));
+      }
+      out.string(replica.digest());
+    }
+  }
+
+  private static ReplicationState readReplication(BinaryIn in) throws IOException {
+    int mask = in.byte8();
+    int round = in.varint();
+    int target = in.varint();
+    int errorMask = in.varint();
+    Long canonical = has(mask, R_CANONICAL) ? in.varlong() : null;
+    Long assimilatedAt = has(mask, R_ASSIMILATED_AT) ? in.varlong() : null;
+    int count = in.count();
+    List<Replica> replicas = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      int replicaMask = in.byte8();
+      long seq = in.varlong();
+      String worker = has(replicaMask, P_WORKER) ? in.string() : null;
+      String host = has(replicaMask, P_HOST) ? in.string() : null;
+      long deadline = in.varlong();
+      ReplicaOutcome outcome = has(replicaMask, P_OUTCOME) ? outcome(in.byte8()) : null;
+      ValidateState validateState = has(replicaMask, P_VALIDATE_STATE) ? validateState(in.byte8()) : null;
+      String digest = has(replicaMask, P_DIGEST) ? in.string() : null;
+      replicas.add(new Replica(seq, worker, host, deadline, outcome, validateState, digest));
+    }
+    return new ReplicationState(round, target, errorMask, canonical, assimilatedAt, replicas);
+  }
+
+  // The enums below have no stored code of their own: these are theirs. Never reuse one.
+
+  private static int attemptStatusCode(AttemptStatus status) {
+    return switch (status) {
+      case PENDING -> 'p';
+      case FINISHED -> 'f';
+      case FAILED -> 'x';
+      case EXPIRED -> 'e';
+      case RETRYABLE -> 'r';
+    };
+  }
+
+  private static AttemptStatus attemptStatus(int code) throws IOException {
+    return switch (code) {
+      case 'p' -> AttemptStatus.PENDING;
+      case 'f' -> AttemptStatus.FINISHED;
+      case 'x' -> AttemptStatus.FAILED;
+      case 'e' -> AttemptStatus.EXPIRED;
+      case 'r' -> AttemptStatus.RETRYABLE;
+      default -> throw new IOException("unknown attempt status code " + code);
+    };
+  }
+
+  private static int outcomeCode(ReplicaOutcome outcome) {
+    return switch (outcome) {
+      case SUCCESS -> 's';
+      case CLIENT_ERROR -> 'e';
+      case NO_REPLY -> 'n';
+      case DIDNT_NEED -> 'd';
+    };
+  }
+
+  private static ReplicaOutcome outcome(int code) throws IOException {
+    return switch (code) {
+      case 's' -> ReplicaOutcome.SUCCESS;
+      case 'e' -> ReplicaOutcome.CLIENT_ERROR;
+      case 'n' -> ReplicaOutcome.NO_REPLY;
+      case 'd' -> ReplicaOutcome.DIDNT_NEED;
+      default -> throw new IOException("unknown replica outcome code " + code);
+    };
+  }
+
+  private static int validateStateCode(ValidateState state) {
+    return switch (state) {
+      case INIT -> 'i';
+      case VALID -> 'v';
+      case INVALID -> 'x';
+      case INCONCLUSIVE -> 'c';
+      case NO_CHECK -> 'n';
+      case TOO_LATE -> 'l';
+    };
+  }
+
+  private static ValidateState validateState(int code) throws IOException {
+    return switch (code) {
+      case 'i' -> ValidateState.INIT;
+      case 'v' -> ValidateState.VALID;
+      case 'x' -> ValidateState.INVALID;
+      case 'c' -> ValidateState.INCONCLUSIVE;
+      case 'n' -> ValidateState.NO_CHECK;
+      case 'l' -> ValidateState.TOO_LATE;
+      default -> throw new IOException("unknown validate state code " + code);
+    };
+  }
+
+  private static UnitStatus unitStatus(int code) throws IOException {
+    for (UnitStatus status : UNIT_STATUSES) {
+      if (status.code() == code) {
+        return status;
+      }
+    }
+    throw new IOException("unknown unit status code " + code);
+  }
+
+  private static ChildState childState(int code) throws IOException {
+    for (ChildState state : CHILD_STATES) {
+      if (state.code() == code) {
+        return state;
+      }
+    }
+    throw new IOException("unknown child state code " + code);
+  }
+
+  private static int bit(Object field, int bit) {
+    return field == null ? 0 : bit;
+  }
+
+  private static boolean has(int mask, int bit) {
+    return (mask & bit) != 0;
+  }
+
+}

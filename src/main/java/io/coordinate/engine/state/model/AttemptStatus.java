@@ -1,0 +1,23 @@
+package io.coordinate.engine.state.model;
+
+import com.fasterxml.jackson.annotation.JsonValue;
+
+/** The status of an attempt (SEMANTICS §3). */
+public enum AttemptStatus {
+  PENDING("pending"),
+  FINISHED("finished"),
+  FAILED("failed"),
+  EXPIRED("expired"),
+  RETRYABLE("retryable");
+
+  private final String wireName;
+
+  AttemptStatus(String wireName) {
+    this.wireName = wireName;
+  }
+
+  @JsonValue
+  public String wireName() {
+    return wireName;
+  }
+}

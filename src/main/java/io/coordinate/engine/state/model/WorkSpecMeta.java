@@ -1,0 +1,44 @@
+package io.coordinate.engine.state.model;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+
+/**
+ * The scheduler's view of a work spec (SEMANTICS §1), derived from its data on every {@code set_work_spec}
+ * and partly changeable by {@code set_work_spec_meta}. The counts are not stored here but kept as counters.
+ *
+ * @param nextContinuous epoch millis before which no continuous unit is created; null = none yet
+ * @param replication the replication settings of a replicated spec (SEMANTICS §6); null = an ordinary spec
+ * @param retention seconds after which finished and failed units are purged; null = never
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record WorkSpecMeta(
+    double priority,
+    double weight,
+    boolean paused,
+    boolean continuous,
+    boolean canBeContinuous,
+    double interval,
+    Long nextContinuous,
+    long maxRunning,
+    long maxAttemptsReturned,
+    long maxRetries,
+    String nextWorkSpecName,
+    String runtime,
+    double minGb,
+    ReplicationConfig replication,
+    Double retention) {
+
+  /** The metadata of a spec without replication or retention. */
+  public WorkSpecMeta(
+      double priority, double weight, boolean paused, boolean continuous, boolean canBeContinuous, double interval,
+      Long nextContinuous, long maxRunning, long maxAttemptsReturned, long maxRetries, String nextWorkSpecName,
+      String runtime, double minGb) {
+    this(priority, weight, paused, continuous, canBeContinuous, interval, nextContinuous, maxRunning,
+        maxAttemptsReturned, maxRetries, nextWorkSpecName, runtime, minGb, null, null);
+  }
+
+  public WorkSpecMeta withNextContinuous(Long time) {
+    return new WorkSpecMeta(priority, weight, paused, continuous, canBeContinuous, interval, time, maxRunning,
+        maxAttemptsReturned, maxRetries, nextWorkSpecName, runtime, minGb, replication, retention);
+  }
+}

@@ -1,0 +1,24 @@
+package io.coordinate.engine.state.model;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.JsonNode;
+
+/**
+ * A worker process (SEMANTICS §3). Expiration is reported, never acted on: only deactivation deactivates.
+ *
+ * @param reliability its counters of replica outcomes (SEMANTICS §6); null until it ran a replica
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record WorkerRecord(
+    String name, String parent, boolean active, String mode, JsonNode data, long expiration, long lastUpdate,
+    WorkerReliability reliability) {
+
+  public WorkerRecord(
+      String name, String parent, boolean active, String mode, JsonNode data, long expiration, long lastUpdate) {
+    this(name, parent, active, mode, data, expiration, lastUpdate, null);
+  }
+
+  public WorkerRecord withReliability(WorkerReliability counters) {
+    return new WorkerRecord(name, parent, active, mode, data, expiration, lastUpdate, counters);
+  }
+}

@@ -1,0 +1,85 @@
+package io.coordinate.storage;
+
+import io.coordinate.engine.state.store.SplitStore;
+import io.coordinate.engine.state.IndexRebuild;
+import io.coordinate.engine.state.store.BatchWrites;
+import io.coordinate.engine.state.store.KeyValueIterator;
+import io.coordinate.engine.state.store.KeyValueStore;
+import io.coordinate.engine.state.store.WriteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * A task's records and indexes as one store ({@link SplitStore}) whose every batch of writes moves both state
+ * versions on ({@link IndexRebuild}): the records' version and the version the indexes were derived at travel
+ * inside the batch, one more than the batch before. A batch reaches each store whole (one RocksDB write batch
+ * each), so the two stores can differ in version only when one of them holds writes the other has not, which is
+ * what {@link IndexRebuild#inStep} detects. Carried inside the batch rather than written after it, the versions
+ * cost no batch of their own: a command used to hand each store's writer thread two batches, and send one more
+ * changelog record.
+ *
+ * <p>A command's writes come in one batch ({@link WriteBuffer#commit}); an empty batch (an idle time step, a
+ * rejected command) writes nothing, versions included.
+ */
+public final class VersionedStore implements BatchWrites {
+
+  private final SplitStore store;
+  private long version;
+
+  public VersionedStore(KeyValueStore records, KeyValueStore indexes) {
+    this.store = new SplitStore(records, indexes);
+    this.version = IndexRebuild.stateVersion(records);
+  }
+
+  /** The version of the last batch written (as stored in both stores); for tests, the engine never asks. */
+  public long version() {
+    return version;
+  }
+
+  @Override
+  public byte[] get(byte[] key) {
+    return store.get(key);
+  }
+
+  @Override
+  public KeyValueIterator range(byte[] from, byte[] to) {
+    return store.range(from, to);
+  }
+
+  @Override
+  public void known(byte[] key, byte[] value) {
+    store.known(key, value);
+  }
+
+  /** The writes, in key order, and the next versions in their place among them. */
+  @Override
+  public void putAll(List<KeyValueIterator.Entry> writes) {
+    if (writes.isEmpty()) {
+      return;
+    }
+    long next = version + 1;
+    store.putAll(withVersions(writes, IndexRebuild.versionWrites(next)));
+    version = next;
+  }
+
+  /**
+   * {@code writes} (ascending keys) with {@code versions} (ascending, not among the writes' keys) merged in order:
+   * the stores below take a sorted batch as it is.
+   */
+  static List<KeyValueIterator.Entry> withVersions(
+      List<KeyValueIterator.Entry> writes, List<KeyValueIterator.Entry> versions) {
+    List<KeyValueIterator.Entry> merged = new ArrayList<>(writes.size() + versions.size());
+    int next = 0;
+    for (KeyValueIterator.Entry write : writes) {
+      while (next < versions.size() && Arrays.compareUnsigned(versions.get(next).key(), write.key()) < 0) {
+        merged.add(versions.get(next++));
+      }
+      merged.add(write);
+    }
+    while (next < versions.size()) {
+      merged.add(versions.get(next++));
+    }
+    return merged;
+  }
+}

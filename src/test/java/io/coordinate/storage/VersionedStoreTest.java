@@ -1,0 +1,86 @@
+package io.coordinate.storage;
+
+import io.coordinate.engine.state.IndexRebuild;
+import io.coordinate.engine.state.store.RecordingStore;
+import io.coordinate.engine.state.store.InMemoryKeyValueStore;
+import io.coordinate.engine.state.store.KeyValueIterator;
+import io.coordinate.engine.state.codec.Keys;
+import io.coordinate.engine.state.codec.ValueCodec;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.HexFormat;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class VersionedStoreTest {
+
+  private static final byte[] V = {1};
+
+  private final InMemoryKeyValueStore recordsBelow = new InMemoryKeyValueStore();
+  private final InMemoryKeyValueStore indexesBelow = new InMemoryKeyValueStore();
+  private final RecordingStore records = new RecordingStore(recordsBelow);
+  private final RecordingStore indexes = new RecordingStore(indexesBelow);
+
+  private static String hex(byte[] key) {
+    return HexFormat.of().formatHex(key);
+  }
+
+  @Test
+  void eachBatchCarriesTheNextVersionToBothStoresInKeyOrder() {
+    VersionedStore store = new VersionedStore(records, indexes);
+    byte[] namespace = Keys.namespace("n"); // 01 ..., before the versions (06, 07)
+    byte[] unit = Keys.unit("n", "s", "u"); // 10 ..., after them
+    byte[] available = Keys.available("n", "s", 0, "u"); // an index
+
+    store.putAll(List.of(new KeyValueIterator.Entry(namespace, V), new KeyValueIterator.Entry(unit, V),
+        new KeyValueIterator.Entry(available, V)));
+
+    assertThat(records.batches).containsExactly(List.of(hex(namespace), hex(Keys.stateVersion()), hex(unit)));
+    assertThat(indexes.batches).containsExactly(List.of(hex(Keys.indexVersion()), hex(available)));
+    assertThat(store.version()).isEqualTo(1);
+    assertThat(IndexRebuild.stateVersion(recordsBelow)).isEqualTo(1);
+    assertThat(ValueCodec.decodeLong(indexesBelow.get(Keys.indexVersion()))).isEqualTo(1);
+  }
+
+  @Test
+  void aBatchOfOneStoreStillMovesBothVersions() {
+    IndexRebuild.rebuild(recordsBelow, indexesBelow);
+    VersionedStore store = new VersionedStore(records, indexes);
+    store.put(Keys.unit("n", "s", "u"), V);
+    store.delete(Keys.unit("n", "s", "u"));
+
+    assertThat(store.version()).isEqualTo(2);
+    assertThat(records.batches).hasSize(2);
+    assertThat(indexes.batches).containsExactly(List.of(hex(Keys.indexVersion())), List.of(hex(Keys.indexVersion())));
+    assertThat(IndexRebuild.inStep(recordsBelow, indexesBelow)).isTrue();
+  }
+
+  @Test
+  void anEmptyBatchWritesNothingNotEvenTheVersions() {
+    VersionedStore store = new VersionedStore(records, indexes);
+    store.putAll(List.of());
+
+    assertThat(records.batches).isEmpty();
+    assertThat(indexes.batches).isEmpty();
+    assertThat(store.version()).isZero();
+  }
+
+  @Test
+  void itGoesOnFromTheVersionStored() {
+    recordsBelow.put(Keys.stateVersion(), ValueCodec.encodeLong(41));
+    VersionedStore store = new VersionedStore(records, indexes);
+    store.put(Keys.unit("n", "s", "u"), V);
+
+    assertThat(store.version()).isEqualTo(42);
+    assertThat(IndexRebuild.stateVersion(recordsBelow)).isEqualTo(42);
+  }
+
+  @Test
+  void versionsGoAfterEveryWriteWithASmallerKey() {
+    List<KeyValueIterator.Entry> writes = List.of(new KeyValueIterator.Entry(new byte[] {0x01}, V),
+        new KeyValueIterator.Entry(new byte[] {0x05, 0x09}, V));
+    List<KeyValueIterator.Entry> merged = VersionedStore.withVersions(writes, IndexRebuild.versionWrites(3));
+
+    assertThat(merged.stream().map(e -> hex(e.key()))).containsExactly("01", "0509", "06", "07");
+  }
+}
