@@ -10,7 +10,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.coordinate.engine.Engine;
 import io.coordinate.engine.EngineResult;
-import io.coordinate.engine.state.IndexRebuild;
+import io.coordinate.engine.state.db.IndexRebuild;
 import io.coordinate.engine.state.store.SplitStore;
 import io.coordinate.protocol.Command;
 import io.coordinate.protocol.Json;

@@ -22,15 +22,14 @@ import io.coordinate.engine.state.model.Answer;
 import io.coordinate.engine.state.model.AttemptRecord;
 import io.coordinate.engine.state.model.AttemptStatus;
 import io.coordinate.engine.state.CoordinateState;
-import io.coordinate.engine.state.DecodedSpecs;
+import io.coordinate.engine.state.db.EngineState;
 import io.coordinate.engine.state.codec.Keys;
 import io.coordinate.engine.state.store.KeyValueStore;
-import io.coordinate.engine.state.ScanHints;
-import io.coordinate.engine.state.StartedUnits;
+import io.coordinate.engine.state.store.WriteBuffer;
+import io.coordinate.engine.state.db.StartedUnits;
 import io.coordinate.engine.state.model.UnitRef;
 import io.coordinate.engine.state.model.UnitStatus;
 import io.coordinate.engine.state.model.WorkUnitRecord;
-import io.coordinate.engine.state.store.WriteBuffer;
 import io.coordinate.engine.view.StateViews;
 import io.coordinate.protocol.Command;
 import io.coordinate.protocol.CommandRejection;
@@ -63,18 +62,13 @@ public final class Engine {
   /** A result larger than this (as JSON) is kept as its scalar fields only: the changelog record stays small. */
   static final int MAX_KEPT_RESULT_BYTES = 64 * 1024;
 
-  private final KeyValueStore store;
+  private final EngineState engineState;
   private final RandomGenerator random;
   private final HandlerRegistry registry = new HandlerRegistry();
-  private final ScanHints hints = new ScanHints();
-  private final DecodedSpecs decodedSpecs = new DecodedSpecs();
-  /** The units a request started whose records are as before (see {@link StartedUnits}), read once from the store. */
-  private final StartedUnits started;
 
   public Engine(KeyValueStore store, RandomGenerator random) {
-    this.store = store;
+    this.engineState = new EngineState(store);
     this.random = random;
-    this.started = StartedUnits.load(store);
     WorkSpecCommands.register(registry);
     WorkUnitCommands.register(registry);
     RequestAttemptsHandler.register(registry);
@@ -93,8 +87,8 @@ public final class Engine {
   public EngineResult process(Command command, long now) {
     EngineResult timeStep = advanceTime(now, Integer.MAX_VALUE);
     Output output = new Output(now);
-    WriteBuffer buffer = new WriteBuffer(store);
-    CoordinateState state = new CoordinateState(buffer, hints, decodedSpecs, started);
+    EngineState.Transaction transaction = engineState.begin();
+    CoordinateState state = transaction.state();
     state.setListener(new EventRecorder(output));
     CommandRejection rejection = null;
     OutRecord reply = null;
@@ -102,12 +96,10 @@ public final class Engine {
     try {
       if (requester != null) {
         Answer first =
-            state.answer(command.namespace(), requester, command.type().wireName(), command.requestId(), now);
+            state.answers().get(command.namespace(), requester, command.type().wireName(), command.requestId(), now);
         if (first != null) {
           repeat(command, requester, first, state, output, now);
-          buffer.discard(); // read only: nothing to commit
-          hints.discard();
-          started.discard();
+          transaction.discard(); // read only: nothing to commit
           return merge(timeStep, output.toResult(null));
         }
       }
@@ -115,19 +107,19 @@ public final class Engine {
       if (handler == null) {
         throw new CommandRejection(ErrorCode.UNKNOWN_COMMAND, "no handler for " + command.type().wireName());
       }
-      state.ensureNamespace(command.namespace(), now);
+      state.namespaces().ensure(command.namespace(), now);
       CommandContext ctx = new CommandContext(command, now, state, output, random);
       JsonNode result = handler.handle(ctx);
       if (requester != null) {
         Answer answer = ctx.answer() != null ? ctx.answer() : Answer.result(0, keptResult(result));
-        state.recordAnswer(command.namespace(), requester, command.type().wireName(), command.requestId(),
+        state.answers().record(command.namespace(), requester, command.type().wireName(), command.requestId(),
             answer.expiringAt(now + ANSWER_WINDOW_MILLIS));
       }
       state.flush();
       if (command.replyTo() != null) {
         reply = new OutRecord(command.replyTo(), Replies.ok(command.requestId(), result));
       }
-      checkRecordSizes(buffer, output, reply);
+      checkRecordSizes(transaction.writes(), output, reply);
     } catch (CommandRejection e) {
       rejection = e;
     } catch (RuntimeException e) {
@@ -137,16 +129,12 @@ public final class Engine {
       // Outside the try: a store that fails to take the writes (RocksDB, the changelog) is not the command's fault.
       // It must fail the task, whose transaction is then aborted and whose state comes back from the changelog;
       // turned into a rejection it would consume the command and, the store failing on, every command after it.
-      buffer.commit();
-      hints.commit();
-      started.commit();
+      transaction.commit();
       if (reply != null) {
         output.reply(reply);
       }
     } else {
-      buffer.discard();
-      hints.discard();
-      started.discard();
+      transaction.discard();
       output.dropAllButReplies();
       if (command.replyTo() != null) {
         output.reply(command.replyTo(), Replies.error(command.requestId(), rejection));
@@ -191,7 +179,7 @@ public final class Engine {
     JsonNode result = switch (first.kind()) {
       case RESULT -> Json.parse(new String(first.resultJson(), StandardCharsets.UTF_8));
       case ATTEMPT -> {
-        AttemptRecord attempt = state.attempt(ns, first.attemptSeq());
+        AttemptRecord attempt = state.attempts().get(ns, first.attemptSeq());
         yield attempt == null ? NullNode.getInstance() : new StateViews(state, ns, now).attempt(attempt);
       }
       case ATTEMPTS -> {
@@ -225,7 +213,7 @@ public final class Engine {
 
   /** The units this engine knows as started (see {@link StartedUnits}): for checks against the store's. */
   StartedUnits startedUnits() {
-    return started;
+    return engineState.startedUnits();
   }
 
   /**
@@ -236,56 +224,52 @@ public final class Engine {
    */
   public EngineResult advanceTime(long now, int limit) {
     Output output = new Output(now);
-    WriteBuffer buffer = new WriteBuffer(store);
-    CoordinateState state = new CoordinateState(buffer, hints, decodedSpecs, started);
+    EngineState.Transaction transaction = engineState.begin();
+    CoordinateState state = transaction.state();
     state.setListener(new EventRecorder(output));
-    List<Keys.AttemptDeadlineKey> dueDeadlines = state.dueAttemptDeadlines(now, limit);
+    List<Keys.AttemptDeadlineKey> dueDeadlines = state.timeIndexes().dueAttemptDeadlines(now, limit);
     for (Keys.AttemptDeadlineKey due : dueDeadlines) {
-      AttemptRecord attempt = state.attempt(due.namespace(), due.attemptSeq());
+      AttemptRecord attempt = state.attempts().get(due.namespace(), due.attemptSeq());
       if (attempt == null || attempt.status() != AttemptStatus.PENDING
           || attempt.expirationTime() != due.expiration()) {
-        state.dropStaleDeadline(due);
+        state.timeIndexes().dropStaleDeadline(due);
       } else {
         Family family = family(state, output, due.namespace(), now);
         if (attempt.isReplica()
-            && Replication.isReplica(state.unit(due.namespace(), attempt.spec(), attempt.unit()), attempt)) {
+            && Replication.isReplica(state.units().get(due.namespace(), attempt.spec(), attempt.unit()), attempt)) {
           replication(family, output).released(attempt, AttemptStatus.EXPIRED, attempt.data(), null);
         } else {
           UnitTransitions.expire(family, attempt);
         }
       }
     }
-    List<Keys.DelayedUnitKey> dueUnits = state.dueDelayedUnits(now, limit);
+    List<Keys.DelayedUnitKey> dueUnits = state.timeIndexes().dueDelayedUnits(now, limit);
     for (Keys.DelayedUnitKey due : dueUnits) {
-      WorkUnitRecord unit = state.unit(due.namespace(), due.spec(), due.unit());
+      WorkUnitRecord unit = state.units().get(due.namespace(), due.spec(), due.unit());
       if (unit == null || unit.status() != UnitStatus.DELAYED || unit.notBefore() == null
           || unit.notBefore() != due.notBefore()) {
-        state.dropStaleDelayedEntry(due);
+        state.timeIndexes().dropStaleDelayedEntry(due);
       } else {
-        state.writeUnit(due.namespace(), unit, unit.withStatus(UnitStatus.AVAILABLE));
+        state.units().write(due.namespace(), unit, unit.withStatus(UnitStatus.AVAILABLE));
       }
     }
-    for (Keys.AnswerKey due : state.dueAnswers(now, limit)) {
-      state.forgetAnswer(due);
+    for (Keys.AnswerKey due : state.timeIndexes().dueAnswers(now, limit)) {
+      state.answers().forget(due);
     }
-    List<Keys.PurgeKey> duePurges = state.duePurges(now, limit);
+    List<Keys.PurgeKey> duePurges = state.timeIndexes().duePurges(now, limit);
     for (Keys.PurgeKey due : duePurges) {
-      WorkUnitRecord unit = state.unit(due.namespace(), due.spec(), due.unit());
+      WorkUnitRecord unit = state.units().get(due.namespace(), due.spec(), due.unit());
       if (unit == null || unit.purgeAt() == null || unit.purgeAt() != due.purgeAt()
           || (unit.status() != UnitStatus.FINISHED && unit.status() != UnitStatus.FAILED)) {
-        state.dropStalePurge(due);
+        state.timeIndexes().dropStalePurge(due);
       } else if (unit.family() != null) {
         family(state, output, due.namespace(), now).delete(UnitRef.of(unit)); // as delete_work_units would
       } else {
-        state.writeUnit(due.namespace(), unit, null);
+        state.units().write(due.namespace(), unit, null);
       }
     }
-    state.checkTimeFloors();
-    state.flush();
-    buffer.commit();
-    hints.commit();
-    started.commit();
-    hints.timeStepCommitted();
+    state.timeIndexes().checkFloors();
+    transaction.commitTimeStep();
     return output.toResult(null);
   }
 

@@ -1,5 +1,7 @@
 package io.coordinate.query;
 
+import io.coordinate.engine.state.StateReader;
+import io.coordinate.engine.state.db.DbState;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.coordinate.engine.view.StateViews;
 import io.javalin.http.Context;
@@ -31,7 +33,7 @@ final class NamespaceRouter {
   }
 
   /** The state of one existing namespace, read at {@code now}. */
-  record LocalQuery(QueryReader state, String ns, long now) {
+  record LocalQuery(StateReader state, String ns, long now) {
     StateViews views() {
       return new StateViews(state, ns, now);
     }
@@ -45,8 +47,8 @@ final class NamespaceRouter {
     String ns = ctx.pathParam("ns");
     NamespaceLocator.Location location = locator.locate(ns);
     if (location instanceof NamespaceLocator.Local local) {
-      QueryReader state = new QueryReader(local.store());
-      if (state.namespace(ns) == null) {
+      StateReader state = DbState.reader(local.store());
+      if (state.namespaces().get(ns) == null) {
         throw QueryError.notFound("no_such_namespace", "no namespace \"" + ns + "\"");
       }
       Responses.json(ctx, 200, route.answer(ctx, new LocalQuery(state, ns, clock.getAsLong())));

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.coordinate.engine.state.store.ReadableKeyValueStore;
-import io.coordinate.engine.state.StateReader;
+import io.coordinate.engine.state.db.DbState;
 import io.coordinate.engine.state.model.UnitStatus;
 import io.coordinate.engine.state.model.WorkSpecRecord;
 import io.coordinate.engine.view.StateViews;
@@ -42,7 +42,7 @@ final class NamespaceRoutes {
   private void list(Context ctx) {
     TreeSet<String> names = new TreeSet<>();
     for (ReadableKeyValueStore store : locator.localStores()) {
-      names.addAll(new StateReader(store).namespaces());
+      names.addAll(DbState.reader(store).namespaces().list());
     }
     if (!"true".equals(ctx.queryParam("local"))) {
       names.addAll(forwarder.remoteNamespaces(locator.otherInstances()));
@@ -60,7 +60,7 @@ final class NamespaceRoutes {
     Map<UnitStatus, Long> totals = new EnumMap<>(UnitStatus.class);
     ObjectNode totalsNode = body.putObject("counts");
     ArrayNode specs = body.putArray("work_specs");
-    for (WorkSpecRecord spec : query.state().specs(query.ns())) {
+    for (WorkSpecRecord spec : query.state().specs().list(query.ns())) {
       Map<UnitStatus, Long> counts = views.counts(spec.name());
       counts.forEach((status, n) -> totals.merge(status, n, Long::sum));
       ObjectNode entry = specs.addObject();

@@ -27,7 +27,7 @@ final class WorkSpecRoutes {
     StateViews views = query.views();
     ObjectNode body = Json.object();
     ArrayNode specs = body.putArray("work_specs");
-    query.state().specs(query.ns()).forEach(spec -> specs.add(views.spec(spec)));
+    query.state().specs().list(query.ns()).forEach(spec -> specs.add(views.spec(spec)));
     return body;
   }
 
@@ -36,7 +36,7 @@ final class WorkSpecRoutes {
   }
 
   static WorkSpecRecord requireSpec(NamespaceRouter.LocalQuery query, String name) {
-    WorkSpecRecord spec = query.state().spec(query.ns(), name);
+    WorkSpecRecord spec = query.state().specs().get(query.ns(), name);
     if (spec == null) {
       throw QueryError.notFound("no_such_work_spec", "no work spec \"" + name + "\" in namespace \"" + query.ns() + "\"");
     }

@@ -73,7 +73,7 @@ final class WorkUnitRoutes {
   private static JsonNode one(Context ctx, NamespaceRouter.LocalQuery query) {
     String spec = WorkSpecRoutes.requireSpec(query, ctx.pathParam("spec")).name();
     String name = ctx.pathParam("unit");
-    WorkUnitRecord unit = query.state().unit(query.ns(), spec, name);
+    WorkUnitRecord unit = query.state().units().get(query.ns(), spec, name);
     if (unit == null) {
       throw QueryError.notFound("no_such_work_unit",
           "no work unit \"" + name + "\" in work spec \"" + spec + "\" of namespace \"" + query.ns() + "\"");

@@ -29,7 +29,7 @@ final class WorkerRoutes {
 
   private static JsonNode list(Context ctx, NamespaceRouter.LocalQuery query) {
     int limit = QueryParams.limit(ctx);
-    List<WorkerRecord> workers = query.state().workers(query.ns(), QueryParams.previous(ctx), limit + 1);
+    List<WorkerRecord> workers = query.state().workers().list(query.ns(), QueryParams.previous(ctx), limit + 1);
     StateViews views = query.views();
     ObjectNode body = Json.object();
     ArrayNode page = body.putArray("workers");
@@ -44,7 +44,7 @@ final class WorkerRoutes {
 
   private static JsonNode one(Context ctx, NamespaceRouter.LocalQuery query) {
     String name = ctx.pathParam("worker");
-    WorkerRecord worker = query.state().worker(query.ns(), name);
+    WorkerRecord worker = query.state().workers().get(query.ns(), name);
     if (worker == null) {
       throw QueryError.notFound("no_such_worker", "no worker \"" + name + "\" in namespace \"" + query.ns() + "\"");
     }
@@ -55,7 +55,7 @@ final class WorkerRoutes {
     String id = ctx.pathParam("attempt_id");
     AttemptRecord attempt = null;
     try {
-      attempt = query.state().attempt(query.ns(), Long.parseLong(id));
+      attempt = query.state().attempts().get(query.ns(), Long.parseLong(id));
     } catch (NumberFormatException e) {
       // not an id this app issued: same answer as an unknown one
     }

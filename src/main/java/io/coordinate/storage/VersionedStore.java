@@ -1,7 +1,7 @@
 package io.coordinate.storage;
 
 import io.coordinate.engine.state.store.SplitStore;
-import io.coordinate.engine.state.IndexRebuild;
+import io.coordinate.engine.state.db.IndexRebuild;
 import io.coordinate.engine.state.store.BatchWrites;
 import io.coordinate.engine.state.store.KeyValueIterator;
 import io.coordinate.engine.state.store.KeyValueStore;

@@ -1,6 +1,6 @@
 package io.coordinate.streams;
 
-import io.coordinate.engine.state.IndexRebuild;
+import io.coordinate.engine.state.db.IndexRebuild;
 import io.coordinate.engine.state.store.KeyValueStore;
 import io.coordinate.storage.VersionedStore;
 import org.apache.kafka.common.utils.Bytes;

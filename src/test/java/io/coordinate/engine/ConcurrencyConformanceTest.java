@@ -127,6 +127,6 @@ class ConcurrencyConformanceTest {
     assertThat(names.get(0)).isEqualTo("unit000");
     assertThat(names.get(999)).isEqualTo("unit999");
     assertJson(h.counts("spec"), "{\"available\":1000}");
-    assertThat(h.reader().bestAvailableUnits("ns", "spec", 3)).containsExactly("unit000", "unit001", "unit002");
+    assertThat(h.reader().units().bestAvailable("ns", "spec", 3)).containsExactly("unit000", "unit001", "unit002");
   }
 }

@@ -6,11 +6,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.coordinate.engine.state.store.InMemoryKeyValueStore;
-import io.coordinate.engine.state.IndexRebuild;
+import io.coordinate.engine.state.db.IndexRebuild;
 import io.coordinate.engine.state.store.KeyValueIterator;
 import io.coordinate.engine.state.codec.Keys;
 import io.coordinate.engine.state.store.SplitStore;
 import io.coordinate.engine.state.StateReader;
+import io.coordinate.engine.state.db.DbState;
 import io.coordinate.engine.state.model.UnitStatus;
 import io.coordinate.protocol.Command;
 import io.coordinate.protocol.Json;
@@ -124,7 +125,7 @@ class CrashReplayTest {
 
   private void assertCountsMatchIndexes(long seed, int step) {
     SplitStore store = new SplitStore(records, indexes);
-    StateReader reader = new StateReader(store, null);
+    StateReader reader = DbState.reader(store);
     for (String spec : SPECS) {
       long entries = 0;
       byte[] prefix = Keys.availableUnits(NS, spec);
@@ -134,7 +135,7 @@ class CrashReplayTest {
         }
       }
       assertThat(entries).as("seed %d step %d: %s's available index against its count", seed, step, spec)
-          .isEqualTo(reader.count(NS, spec, UnitStatus.AVAILABLE));
+          .isEqualTo(reader.units().count(NS, spec, UnitStatus.AVAILABLE));
     }
   }
 
@@ -149,8 +150,8 @@ class CrashReplayTest {
       request.set("work_specs", Json.MAPPER.createArrayNode().add("plain"));
       send(request);
     } while (handedOut.size() > before);
-    StateReader reader = new StateReader(new SplitStore(records, indexes), null);
-    assertThat(reader.count(NS, "plain", UnitStatus.AVAILABLE)).as("seed %d: plain units never handed out", seed)
+    StateReader reader = DbState.reader(new SplitStore(records, indexes));
+    assertThat(reader.units().count(NS, "plain", UnitStatus.AVAILABLE)).as("seed %d: plain units never handed out", seed)
         .isZero();
   }
 

@@ -8,13 +8,14 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.coordinate.engine.handlers.UnitQuery;
 import io.coordinate.engine.state.model.AttemptRecord;
 import io.coordinate.engine.state.store.InMemoryKeyValueStore;
-import io.coordinate.engine.state.IndexRebuild;
+import io.coordinate.engine.state.db.IndexRebuild;
 import io.coordinate.engine.state.store.KeyValueIterator;
 import io.coordinate.engine.state.store.KeyValueStore;
 import io.coordinate.engine.state.codec.Keys;
 import io.coordinate.engine.state.store.SplitStore;
-import io.coordinate.engine.state.StartedUnits;
+import io.coordinate.engine.state.db.StartedUnits;
 import io.coordinate.engine.state.StateReader;
+import io.coordinate.engine.state.db.DbState;
 import io.coordinate.engine.state.model.WorkSpecRecord;
 import io.coordinate.engine.state.model.WorkUnitRecord;
 import io.coordinate.engine.state.model.WorkerRecord;
@@ -323,7 +324,7 @@ public final class EngineHarness {
   // --- reads (through the same views as the HTTP queries) ---
 
   public StateReader reader() {
-    return new StateReader(store);
+    return DbState.reader(store);
   }
 
   public StateViews views() {
@@ -331,16 +332,16 @@ public final class EngineHarness {
   }
 
   public List<String> namespaces() {
-    return reader().namespaces();
+    return reader().namespaces().list();
   }
 
   public List<String> specNames() {
-    return reader().specs(namespace).stream().map(WorkSpecRecord::name).toList();
+    return reader().specs().list(namespace).stream().map(WorkSpecRecord::name).toList();
   }
 
   /** The spec's JSON ({@code name, data, meta, counts}), or null when there is no such spec. */
   public ObjectNode spec(String name) {
-    WorkSpecRecord spec = reader().spec(namespace, name);
+    WorkSpecRecord spec = reader().specs().get(namespace, name);
     return spec == null ? null : views().spec(spec);
   }
 
@@ -358,7 +359,7 @@ public final class EngineHarness {
   /** Every spec with its counts now, as the summary query lists them: {@code [{"name", "counts"}]}. */
   public ArrayNode summary() {
     ArrayNode specs = Json.MAPPER.createArrayNode();
-    for (WorkSpecRecord spec : reader().specs(namespace)) {
+    for (WorkSpecRecord spec : reader().specs().list(namespace)) {
       specs.addObject().put("name", spec.name()).set("counts", counts(spec.name()));
     }
     return specs;
@@ -366,7 +367,7 @@ public final class EngineHarness {
 
   /** The unit's JSON, or null when there is no such unit. */
   public ObjectNode unit(String spec, String name) {
-    WorkUnitRecord unit = reader().unit(namespace, spec, name);
+    WorkUnitRecord unit = reader().units().get(namespace, spec, name);
     return unit == null ? null : views().unit(unit);
   }
 
@@ -387,12 +388,12 @@ public final class EngineHarness {
   }
 
   public ObjectNode workerView(String name) {
-    WorkerRecord record = reader().worker(namespace, name);
+    WorkerRecord record = reader().workers().get(namespace, name);
     return record == null ? null : views().worker(record);
   }
 
   public ObjectNode attempt(String id) {
-    AttemptRecord record = reader().attempt(namespace, Long.parseLong(id));
+    AttemptRecord record = reader().attempts().get(namespace, Long.parseLong(id));
     return record == null ? null : views().attempt(record);
   }
 

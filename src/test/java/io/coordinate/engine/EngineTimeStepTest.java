@@ -25,12 +25,12 @@ class EngineTimeStepTest {
     h.advance(Duration.ofMillis(1));
 
     assertThat(expiredBy(engine.advanceTime(h.now(), 2))).isEqualTo(2);
-    assertThat(h.reader().counts("ns", "spec").get(UnitStatus.PENDING)).isEqualTo(3);
+    assertThat(h.reader().units().counts("ns", "spec").get(UnitStatus.PENDING)).isEqualTo(3);
     assertThat(expiredBy(engine.advanceTime(h.now(), 2))).isEqualTo(2);
     assertThat(expiredBy(engine.advanceTime(h.now(), 2))).isEqualTo(1);
     assertThat(engine.advanceTime(h.now(), 2).isEmpty()).isTrue();
     assertJson(h.counts("spec"), "{\"available\":5}");
-    assertThat(h.reader().dueAttemptDeadlines(Long.MAX_VALUE, 10)).isEmpty();
+    assertThat(h.reader().timeIndexes().dueAttemptDeadlines(Long.MAX_VALUE, 10)).isEmpty();
   }
 
   private static long expiredBy(EngineResult result) {
@@ -55,7 +55,7 @@ class EngineTimeStepTest {
 
     assertThat(reply.ok().get("attempts")).extracting(a -> a.get("work_unit_name").asText())
         .containsExactly("a", "b");
-    assertThat(h.reader().attempt("ns", Long.parseLong(attempt.id())).status()).isEqualTo(AttemptStatus.EXPIRED);
+    assertThat(h.reader().attempts().get("ns", Long.parseLong(attempt.id())).status()).isEqualTo(AttemptStatus.EXPIRED);
     assertThat(reply.result().events()).as("the time step's record, then the command's").hasSize(2);
     assertThat(h.finish(attempt).errorCode()).isEqualTo("not_pending");
   }
@@ -66,13 +66,13 @@ class EngineTimeStepTest {
     h.addUnitsJson("spec", "[{\"name\":\"a\"},{\"name\":\"b\",\"delay\":30}]");
     h.requestOne();
     h.send("delete_work_spec", "work_spec_name", "spec").ok();
-    assertThat(h.reader().dueDelayedUnits(Long.MAX_VALUE - 1, 10)).hasSize(1);
+    assertThat(h.reader().timeIndexes().dueDelayedUnits(Long.MAX_VALUE - 1, 10)).hasSize(1);
 
     h.advance(Duration.ofHours(1));
     EngineResult result = engine.advanceTime(h.now(), 10);
 
     assertThat(result.isEmpty()).isTrue();
-    assertThat(h.reader().dueDelayedUnits(Long.MAX_VALUE - 1, 10)).isEmpty();
-    assertThat(h.reader().dueAttemptDeadlines(Long.MAX_VALUE, 10)).isEmpty();
+    assertThat(h.reader().timeIndexes().dueDelayedUnits(Long.MAX_VALUE - 1, 10)).isEmpty();
+    assertThat(h.reader().timeIndexes().dueAttemptDeadlines(Long.MAX_VALUE, 10)).isEmpty();
   }
 }

@@ -1,6 +1,6 @@
 package io.coordinate.storage;
 
-import io.coordinate.engine.state.IndexRebuild;
+import io.coordinate.engine.state.db.IndexRebuild;
 import io.coordinate.engine.state.store.RecordingStore;
 import io.coordinate.engine.state.store.InMemoryKeyValueStore;
 import io.coordinate.engine.state.store.KeyValueIterator;

@@ -35,7 +35,7 @@ import java.util.Set;
  * <p>A unit reaching {@code finished} or {@code failed} is put on a work queue; the queue, not recursion, carries
  * the cascade (chaining, heirs, the parent's bookkeeping, which may settle the parent, ...), so a deep tree or a
  * long chain of heirs cannot overflow the stack. Each step reads only the units it changes; a parent's open
- * children are a counter ({@link CoordinateState#writeUnit} keeps it), never a scan. One instance serves one
+ * children are a counter (the unit transitions keep it), never a scan. One instance serves one
  * command (or one time-step item) of one namespace; every public method leaves the queue empty.
  */
 public final class Family {
@@ -98,20 +98,20 @@ public final class Family {
       after = settle(unit, unit.withStatus(FINISHED), data);
     } else {
       UnitRef self = UnitRef.of(unit);
-      List<WorkUnitRecord> parked = state.childCount(ns, self, ChildState.PARKED) == 0 ? List.of()
-          : state.children(ns, self, ChildState.PARKED, Integer.MAX_VALUE).stream().map(c -> state.unit(ns, c))
+      List<WorkUnitRecord> parked = state.family().childCount(ns, self, ChildState.PARKED) == 0 ? List.of()
+          : state.family().children(ns, self, ChildState.PARKED, Integer.MAX_VALUE).stream().map(c -> state.units().get(ns, c))
               .toList();
       // the parent's own move first, so that its event comes before its children's
       UnitRef failedChild = parked.stream().filter(c -> c.status() == FAILED).map(UnitRef::of).findFirst()
           .orElse(null);
-      long open = state.childCount(ns, self, ChildState.OPEN)
+      long open = state.family().childCount(ns, self, ChildState.OPEN)
           + parked.stream().filter(c -> c.status() != FAILED && c.status() != FINISHED).count();
       JsonNode failure = failedChild != null ? traceback("child " + failedChild + " failed") : family.failure();
       if (failure != null) {
         after = settle(unit, unit.withStatus(FAILED).withFamily(family.withFailure(failure)), null);
       } else if (open > 0) {
         after = unit.withStatus(WAITING);
-        state.writeUnit(ns, unit, after);
+        state.units().write(ns, unit, after);
       } else {
         after = settle(unit, unit.withStatus(FINISHED), data);
       }
@@ -142,7 +142,7 @@ public final class Family {
     WorkUnitRecord failed = unit.withStatus(FAILED).withFamily(family == null ? null : family.withFailure(null));
     WorkUnitRecord after = settle(unit, failed, null);
     if (family != null && unit.activeAttempt() != null) {
-      deleteTrees(state.childrenParkedUnder(ns, UnitRef.of(unit), unit.activeAttempt()));
+      deleteTrees(state.family().childrenParkedUnder(ns, UnitRef.of(unit), unit.activeAttempt()));
     }
     drain();
     return after;
@@ -155,16 +155,16 @@ public final class Family {
   void attemptReleased(WorkUnitRecord unit, WorkUnitRecord released) {
     UnitFamily family = unit.family();
     if (family == null) {
-      state.writeUnit(ns, unit, released);
+      state.units().write(ns, unit, released);
       return;
     }
     if (family.failure() != null) {
       settle(unit, released.withStatus(FAILED), null); // a child failed while it ran
     } else {
-      state.writeUnit(ns, unit, released.withStatus(restingStatus(released)));
+      state.units().write(ns, unit, released.withStatus(restingStatus(released)));
     }
     if (unit.activeAttempt() != null) {
-      deleteTrees(state.childrenParkedUnder(ns, UnitRef.of(unit), unit.activeAttempt()));
+      deleteTrees(state.family().childrenParkedUnder(ns, UnitRef.of(unit), unit.activeAttempt()));
     }
     drain();
   }
@@ -209,7 +209,7 @@ public final class Family {
       after = after.withFamily(family.withChildState(ChildState.CLOSED, null));
       parentToTell = family.parent();
     }
-    state.writeUnit(ns, before, after);
+    state.units().write(ns, before, after);
     queue.add(new Settled(after, data, parentToTell));
     return after;
   }
@@ -238,7 +238,7 @@ public final class Family {
 
   /** An open child finished or failed (or was deleted): the parent may finish, or fail. */
   private void childClosed(UnitRef parentRef, UnitRef child, boolean failed) {
-    WorkUnitRecord parent = state.unit(ns, parentRef);
+    WorkUnitRecord parent = state.units().get(ns, parentRef);
     if (parent == null || parent.status() == FINISHED || parent.status() == FAILED) {
       return;
     }
@@ -249,9 +249,9 @@ public final class Family {
         settle(parent, parent.withStatus(FAILED).withFamily(family.withFailure(failure)), null);
       } else if (family.failure() == null) {
         // its attempt runs (it was reset while waiting): it fails when that attempt ends
-        state.writeUnit(ns, parent, parent.withFamily(family.withFailure(failure)));
+        state.units().write(ns, parent, parent.withFamily(family.withFailure(failure)));
       }
-    } else if (parent.status() == WAITING && state.childCount(ns, parentRef, ChildState.OPEN) == 0) {
+    } else if (parent.status() == WAITING && state.family().childCount(ns, parentRef, ChildState.OPEN) == 0) {
       settle(parent, parent.withStatus(family.failure() == null ? FINISHED : FAILED), null);
     }
   }
@@ -259,32 +259,32 @@ public final class Family {
   /** A parked child of a parent whose attempt finished: open (and runnable) now, or closed if it failed. */
   private void release(WorkUnitRecord child) {
     if (child.status() == FAILED || child.status() == FINISHED) {
-      state.writeUnit(ns, child, child.withFamily(child.family().withChildState(ChildState.CLOSED, null)));
+      state.units().write(ns, child, child.withFamily(child.family().withChildState(ChildState.CLOSED, null)));
     } else {
       WorkUnitRecord open = child.withFamily(child.family().withChildState(ChildState.OPEN, null));
-      state.writeUnit(ns, child, child.status() == BLOCKED ? open.withStatus(restingStatus(open)) : open);
+      state.units().write(ns, child, child.status() == BLOCKED ? open.withStatus(restingStatus(open)) : open);
     }
   }
 
   private void releaseHeirs(UnitRef predecessor) {
-    if (state.heirCount(ns, predecessor) == 0) {
+    if (state.family().heirCount(ns, predecessor) == 0) {
       return;
     }
-    for (UnitRef ref : state.heirs(ns, predecessor, Integer.MAX_VALUE)) {
-      WorkUnitRecord heir = state.unit(ns, ref);
+    for (UnitRef ref : state.family().heirs(ns, predecessor, Integer.MAX_VALUE)) {
+      WorkUnitRecord heir = state.units().get(ns, ref);
       if (heir != null && heir.family().awaitingPredecessor()) {
         WorkUnitRecord released = heir.withFamily(heir.family().withAwaitingPredecessor(false));
-        state.writeUnit(ns, heir, heir.status() == BLOCKED ? released.withStatus(restingStatus(released)) : released);
+        state.units().write(ns, heir, heir.status() == BLOCKED ? released.withStatus(restingStatus(released)) : released);
       }
     }
   }
 
   private void failHeirs(UnitRef predecessor, JsonNode failure) {
-    if (state.heirCount(ns, predecessor) == 0) {
+    if (state.family().heirCount(ns, predecessor) == 0) {
       return;
     }
-    for (UnitRef ref : state.heirs(ns, predecessor, Integer.MAX_VALUE)) {
-      WorkUnitRecord heir = state.unit(ns, ref);
+    for (UnitRef ref : state.family().heirs(ns, predecessor, Integer.MAX_VALUE)) {
+      WorkUnitRecord heir = state.units().get(ns, ref);
       if (heir != null && heir.family().awaitingPredecessor()) {
         failWaitingHeir(heir, heir.family().withAwaitingPredecessor(false), failure);
       }
@@ -295,7 +295,7 @@ public final class Family {
     if (heir.status() == BLOCKED || heir.status() == UnitStatus.AVAILABLE || heir.status() == UnitStatus.DELAYED) {
       settle(heir, heir.withStatus(FAILED).withFamily(family.withFailure(failure)), null);
     } else {
-      state.writeUnit(ns, heir, heir.withFamily(family)); // it ran or is running: nothing to fail
+      state.units().write(ns, heir, heir.withFamily(family)); // it ran or is running: nothing to fail
     }
   }
 
@@ -311,19 +311,19 @@ public final class Family {
     ArrayDeque<UnitRef> todo = new ArrayDeque<>(roots);
     while (!todo.isEmpty()) {
       UnitRef ref = todo.poll();
-      WorkUnitRecord unit = seen.add(ref) ? state.unit(ns, ref) : null;
+      WorkUnitRecord unit = seen.add(ref) ? state.units().get(ns, ref) : null;
       if (unit != null) {
         doomed.add(unit);
         if (unit.family() != null) {
           for (ChildState childState : ChildState.values()) {
-            todo.addAll(state.children(ns, ref, childState, Integer.MAX_VALUE));
+            todo.addAll(state.family().children(ns, ref, childState, Integer.MAX_VALUE));
           }
         }
       }
     }
     for (WorkUnitRecord unit : doomed) {
-      if (unit.family() != null && state.heirCount(ns, UnitRef.of(unit)) > 0) {
-        for (UnitRef heir : state.heirs(ns, UnitRef.of(unit), Integer.MAX_VALUE)) {
+      if (unit.family() != null && state.family().heirCount(ns, UnitRef.of(unit)) > 0) {
+        for (UnitRef heir : state.family().heirs(ns, UnitRef.of(unit), Integer.MAX_VALUE)) {
           if (!seen.contains(heir)) {
             orphan(heir, UnitRef.of(unit));
           }
@@ -332,7 +332,7 @@ public final class Family {
     }
     List<WorkUnitRecord> leftParents = new ArrayList<>();
     for (WorkUnitRecord unit : doomed) {
-      state.writeUnit(ns, unit, null);
+      state.units().write(ns, unit, null);
       UnitFamily family = unit.family();
       if (family != null && family.childState() == ChildState.OPEN && !seen.contains(family.parent())) {
         leftParents.add(unit);
@@ -346,7 +346,7 @@ public final class Family {
 
   /** The heir's predecessor is being deleted: the link goes; if the heir was still waiting for it, it fails. */
   private void orphan(UnitRef ref, UnitRef predecessor) {
-    WorkUnitRecord heir = state.unit(ns, ref);
+    WorkUnitRecord heir = state.units().get(ns, ref);
     if (heir == null) {
       return;
     }
@@ -354,7 +354,7 @@ public final class Family {
     if (family.awaitingPredecessor()) {
       failWaitingHeir(heir, family.withoutPredecessor(), traceback("predecessor " + predecessor + " deleted"));
     } else {
-      state.writeUnit(ns, heir, heir.withFamily(family.withoutPredecessor()));
+      state.units().write(ns, heir, heir.withFamily(family.withoutPredecessor()));
     }
   }
 
@@ -364,7 +364,7 @@ public final class Family {
   private Long purgeTime(String spec) {
     Long time = purgeTimes.get(spec);
     if (time == null && !purgeTimes.containsKey(spec)) {
-      WorkSpecRecord record = state.spec(ns, spec);
+      WorkSpecRecord record = state.specs().get(ns, spec);
       Double retention = record == null ? null : record.meta().retention();
       time = retention == null ? null : Times.plus(now, retention);
       purgeTimes.put(spec, time);
@@ -373,7 +373,7 @@ public final class Family {
   }
 
   private JsonNode attemptData(WorkUnitRecord unit) {
-    AttemptRecord attempt = unit.activeAttempt() == null ? null : state.attempt(ns, unit.activeAttempt());
+    AttemptRecord attempt = unit.activeAttempt() == null ? null : state.attempts().get(ns, unit.activeAttempt());
     return attempt != null ? attempt.data() : unit.data();
   }
 

@@ -23,7 +23,7 @@ public final class UnitTransitions {
   /** Starts a pending attempt of {@code worker} at the unit; the unit becomes pending. */
   public static AttemptRecord startAttempt(
       CoordinateState state, String ns, WorkUnitRecord unit, String worker, long lifetimeMillis, long now) {
-    return state.startRequestedAttempt(ns, unit, state.nextAttemptSeq(ns), worker, now,
+    return state.attempts().startRequested(ns, unit, state.attempts().nextSeq(ns), worker, now,
         io.coordinate.protocol.Times.plusMillis(now, lifetimeMillis));
   }
 
@@ -35,8 +35,8 @@ public final class UnitTransitions {
       Family family, AttemptRecord attempt, AttemptStatus status, JsonNode data) {
     CoordinateState state = family.state();
     String ns = family.namespace();
-    state.writeAttempt(ns, attempt, attempt.withStatus(status, data, family.now()));
-    WorkUnitRecord unit = state.unit(ns, attempt.spec(), attempt.unit());
+    state.attempts().write(ns, attempt, attempt.withStatus(status, data, family.now()));
+    WorkUnitRecord unit = state.units().get(ns, attempt.spec(), attempt.unit());
     if (unit == null || !isActive(unit, attempt)) {
       return null;
     }
@@ -52,8 +52,8 @@ public final class UnitTransitions {
     CoordinateState state = family.state();
     String ns = family.namespace();
     long now = family.now();
-    state.writeAttempt(ns, attempt, attempt.withStatus(status, data, now));
-    WorkUnitRecord unit = state.unit(ns, attempt.spec(), attempt.unit());
+    state.attempts().write(ns, attempt, attempt.withStatus(status, data, now));
+    WorkUnitRecord unit = state.units().get(ns, attempt.spec(), attempt.unit());
     if (unit == null || !isActive(unit, attempt)) {
       return;
     }

@@ -37,7 +37,7 @@ public final class AttemptCommands {
     double extend = ctx.command().optionalNumber("extend", RequestAttemptsHandler.DEFAULT_LIFETIME_SECONDS,
         Limits.MIN_LEASE_SECONDS, Limits.MAX_LEASE_SECONDS);
     JsonNode data = data(ctx, attempt);
-    WorkUnitRecord unit = ctx.state().unit(ctx.namespace(), attempt.spec(), attempt.unit());
+    WorkUnitRecord unit = ctx.state().units().get(ctx.namespace(), attempt.spec(), attempt.unit());
     if (Replication.isReplica(unit, attempt)) {
       requirePending(attempt, "renew");
       ctx.answerIsAttempt(attempt.seq());
@@ -48,7 +48,7 @@ public final class AttemptCommands {
     }
     requirePending(attempt, "renew");
     AttemptRecord renewed = attempt.withExpiration(Times.plus(ctx.now(), extend), data);
-    ctx.state().writeAttempt(ctx.namespace(), attempt, renewed);
+    ctx.state().attempts().write(ctx.namespace(), attempt, renewed);
     ctx.answerIsAttempt(attempt.seq());
     return view(ctx).attempt(renewed);
   }
@@ -60,7 +60,7 @@ public final class AttemptCommands {
   static JsonNode finish(CommandContext ctx) {
     AttemptRecord attempt = applyFinish(ctx);
     ctx.answerIsAttempt(attempt.seq());
-    return view(ctx).attempt(ctx.state().attempt(ctx.namespace(), attempt.seq()));
+    return view(ctx).attempt(ctx.state().attempts().get(ctx.namespace(), attempt.seq()));
   }
 
   /** {@link #finish} without its reply's view. */
@@ -110,7 +110,7 @@ public final class AttemptCommands {
     } else {
       UnitTransitions.endAttempt(ctx.family(), attempt, AttemptStatus.FAILED, data(ctx, attempt));
     }
-    return view(ctx).attempt(ctx.state().attempt(ctx.namespace(), attempt.seq()));
+    return view(ctx).attempt(ctx.state().attempts().get(ctx.namespace(), attempt.seq()));
   }
 
   /**
@@ -131,7 +131,7 @@ public final class AttemptCommands {
     } else {
       UnitTransitions.releaseAttempt(ctx.family(), attempt, AttemptStatus.RETRYABLE, data(ctx, attempt), notBefore);
     }
-    return view(ctx).attempt(ctx.state().attempt(ctx.namespace(), attempt.seq()));
+    return view(ctx).attempt(ctx.state().attempts().get(ctx.namespace(), attempt.seq()));
   }
 
   /** Gives the unit back now. Expiring an expired attempt changes nothing. */
@@ -146,13 +146,13 @@ public final class AttemptCommands {
         UnitTransitions.releaseAttempt(ctx.family(), attempt, AttemptStatus.EXPIRED, data(ctx, attempt), null);
       }
     }
-    return view(ctx).attempt(ctx.state().attempt(ctx.namespace(), attempt.seq()));
+    return view(ctx).attempt(ctx.state().attempts().get(ctx.namespace(), attempt.seq()));
   }
 
   /** Whether the attempt is a replica of its unit's current round (SEMANTICS §6): its reports go to the validator. */
   private static boolean replica(CommandContext ctx, AttemptRecord attempt) {
     return attempt.isReplica() // an ordinary attempt costs no read here
-        && Replication.isReplica(ctx.state().unit(ctx.namespace(), attempt.spec(), attempt.unit()), attempt);
+        && Replication.isReplica(ctx.state().units().get(ctx.namespace(), attempt.spec(), attempt.unit()), attempt);
   }
 
   /** The command's {@code data} (an object) if given, else the attempt's current data. */

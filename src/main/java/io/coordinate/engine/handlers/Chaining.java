@@ -35,9 +35,9 @@ public final class Chaining {
   /** Chaining outside a command handler (the time step): the command goes to {@code out}. */
   public static void chain(
       StateReader state, String ns, long now, WorkUnitRecord unit, JsonNode data, Consumer<ObjectNode> out) {
-    WorkSpecRecord spec = state.spec(ns, unit.spec());
+    WorkSpecRecord spec = state.specs().get(ns, unit.spec());
     String next = spec == null ? "" : spec.meta().nextWorkSpecName();
-    if (next.isEmpty() || state.spec(ns, next) == null) {
+    if (next.isEmpty() || state.specs().get(ns, next) == null) {
       return; // a then naming a missing spec produces nothing and no error
     }
     JsonNode output = data == null ? null : data.get("output");

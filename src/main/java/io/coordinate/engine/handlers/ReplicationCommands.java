@@ -26,7 +26,7 @@ public final class ReplicationCommands {
     UnitQuery query = UnitQuery.parse(ctx.command().get("query"));
     int cancelled = 0;
     for (WorkUnitRecord unit : query.run(ctx.state(), ctx.namespace(), spec.name(), ctx.now())) {
-      WorkUnitRecord current = ctx.state().unit(ctx.namespace(), unit.spec(), unit.name());
+      WorkUnitRecord current = ctx.state().units().get(ctx.namespace(), unit.spec(), unit.name());
       if (current != null && ctx.replication().cancel(current)) {
         cancelled++;
       }

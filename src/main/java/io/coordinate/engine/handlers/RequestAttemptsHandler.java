@@ -88,7 +88,7 @@ public final class RequestAttemptsHandler {
   public static byte[] assignment(CoordinateState state, String ns, String worker, String requestId, long[] seqs) {
     AssignmentWriter assignment = new AssignmentWriter(ns, worker, requestId, seqs.length);
     for (long seq : seqs) {
-      AttemptRecord attempt = state.attempt(ns, seq);
+      AttemptRecord attempt = state.attempts().get(ns, seq);
       if (attempt != null) {
         assignment.add(attempt);
       }
@@ -98,10 +98,10 @@ public final class RequestAttemptsHandler {
 
   private static List<SpecLoad> loads(CommandContext ctx) {
     List<SpecLoad> loads = new ArrayList<>();
-    for (WorkSpecRecord spec : ctx.state().specs(ctx.namespace())) {
+    for (WorkSpecRecord spec : ctx.state().specs().list(ctx.namespace())) {
       loads.add(new SpecLoad(spec.name(), spec.meta(),
-          ctx.state().count(ctx.namespace(), spec.name(), UnitStatus.AVAILABLE),
-          ctx.state().count(ctx.namespace(), spec.name(), UnitStatus.PENDING)));
+          ctx.state().units().count(ctx.namespace(), spec.name(), UnitStatus.AVAILABLE),
+          ctx.state().units().count(ctx.namespace(), spec.name(), UnitStatus.PENDING)));
     }
     return loads;
   }
@@ -138,10 +138,10 @@ public final class RequestAttemptsHandler {
     boolean replicated = spec.meta().replication() != null;
     String host = replicated ? ctx.replication().host(worker) : null;
     Map<String, WorkUnitRecord> read = new HashMap<>();
-    List<String> names = !replicated ? state.bestAvailableUnits(ns, spec.name(), max)
+    List<String> names = !replicated ? state.units().bestAvailable(ns, spec.name(), max)
         // a host never gets two replicas of one unit: skip those it has, up to a bound (see docs/replication.md)
-        : state.bestAvailableUnits(ns, spec.name(), max, Replication.MAX_UNITS_SKIPPED, name -> {
-          WorkUnitRecord unit = state.unit(ns, spec.name(), name);
+        : state.units().bestAvailable(ns, spec.name(), max, Replication.MAX_UNITS_SKIPPED, name -> {
+          WorkUnitRecord unit = state.units().get(ns, spec.name(), name);
           read.put(name, unit);
           return Replication.canTake(unit, host);
         });
@@ -156,7 +156,7 @@ public final class RequestAttemptsHandler {
       if (assignment.full()) {
         break; // the rest stay available, for the next request
       }
-      WorkUnitRecord unit = read.containsKey(name) ? read.get(name) : state.availableUnit(ns, spec.name(), name);
+      WorkUnitRecord unit = read.containsKey(name) ? read.get(name) : state.units().available(ns, spec.name(), name);
       long maxRetries = spec.meta().maxRetries();
       if (replicated || Replication.roundUnderWay(unit)) {
         String replicaHost = host != null ? host : ctx.replication().host(worker);
@@ -193,14 +193,14 @@ public final class RequestAttemptsHandler {
     long now = ctx.now();
     String name = String.format("%d.%03d", Math.floorDiv(now, 1000), Math.floorMod(now, 1000));
     CoordinateState state = ctx.state();
-    WorkUnitRecord before = state.unit(ctx.namespace(), load.name(), name);
+    WorkUnitRecord before = state.units().get(ctx.namespace(), load.name(), name);
     WorkUnitRecord unit =
         new WorkUnitRecord(load.name(), name, Json.object(), 0, null, UnitStatus.AVAILABLE, null,
             before == null ? 0 : before.attemptCount());
-    state.writeUnit(ctx.namespace(), before, unit);
-    WorkSpecRecord spec = state.spec(ctx.namespace(), load.name());
+    state.units().write(ctx.namespace(), before, unit);
+    WorkSpecRecord spec = state.specs().get(ctx.namespace(), load.name());
     long next = Times.plus(now, spec.meta().interval());
-    state.writeSpec(ctx.namespace(), spec, spec.withMeta(spec.meta().withNextContinuous(next)));
+    state.specs().write(ctx.namespace(), spec, spec.withMeta(spec.meta().withNextContinuous(next)));
     return name;
   }
 }

@@ -85,7 +85,7 @@ public record UnitQuery(Set<String> names, Set<UnitStatus> statuses, String prev
         if (previousName != null && compareNames(name, previousName) <= 0) {
           continue;
         }
-        WorkUnitRecord unit = state.unit(ns, spec, name);
+        WorkUnitRecord unit = state.units().get(ns, spec, name);
         if (unit != null && matchesStatus(views, unit)) {
           out.add(unit);
         }
@@ -94,7 +94,7 @@ public record UnitQuery(Set<String> names, Set<UnitStatus> statuses, String prev
     }
     String after = previousName;
     while (out.size() < limit) {
-      List<WorkUnitRecord> page = state.units(ns, spec, after, PAGE);
+      List<WorkUnitRecord> page = state.units().list(ns, spec, after, PAGE);
       for (WorkUnitRecord unit : page) {
         if (out.size() < limit && matchesStatus(views, unit)) {
           out.add(unit);

@@ -33,9 +33,9 @@ public final class WorkSpecCommands {
           "work spec \"" + expected + "\" cannot be renamed to \"" + name + "\"");
     }
     WorkSpecMeta meta = WorkSpecDefinition.deriveMeta(data);
-    WorkSpecRecord before = ctx.state().spec(ctx.namespace(), name);
+    WorkSpecRecord before = ctx.state().specs().get(ctx.namespace(), name);
     WorkSpecRecord after = new WorkSpecRecord(name, data.deepCopy(), meta);
-    ctx.state().writeSpec(ctx.namespace(), before, after);
+    ctx.state().specs().write(ctx.namespace(), before, after);
     return view(ctx).spec(after);
   }
 
@@ -66,14 +66,14 @@ public final class WorkSpecCommands {
             m.replication(),
             m.retention());
     WorkSpecRecord after = spec.withMeta(changed);
-    ctx.state().writeSpec(ctx.namespace(), spec, after);
+    ctx.state().specs().write(ctx.namespace(), spec, after);
     return view(ctx).spec(after);
   }
 
   static JsonNode deleteWorkSpec(CommandContext ctx) {
     WorkSpecRecord spec = Lookups.spec(ctx, ctx.command().requiredString("work_spec_name"));
     deleteFamilies(ctx, spec.name());
-    ctx.state().deleteSpec(ctx.namespace(), spec);
+    ctx.state().specs().delete(ctx.namespace(), spec);
     ObjectNode result = ctx.command().body().objectNode();
     result.put("deleted", spec.name());
     return result;
@@ -87,7 +87,7 @@ public final class WorkSpecCommands {
     String after = null;
     List<WorkUnitRecord> page;
     do {
-      page = ctx.state().units(ctx.namespace(), spec, after, 512);
+      page = ctx.state().units().list(ctx.namespace(), spec, after, 512);
       for (WorkUnitRecord unit : page) {
         if (unit.family() != null) {
           ctx.family().delete(UnitRef.of(unit));

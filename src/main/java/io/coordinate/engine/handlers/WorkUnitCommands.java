@@ -53,10 +53,10 @@ public final class WorkUnitCommands {
     }
     CoordinateState state = ctx.state();
     String ns = ctx.namespace();
-    state.prefetchUnits(ns, spec.name(), units.stream().map(NewUnit::name).toList());
+    state.units().prefetch(ns, spec.name(), units.stream().map(NewUnit::name).toList());
     ArrayNode names = Json.MAPPER.createArrayNode();
     for (NewUnit unit : units) {
-      WorkUnitRecord before = state.unit(ns, spec.name(), unit.name());
+      WorkUnitRecord before = state.units().get(ns, spec.name(), unit.name());
       WorkUnitRecord after;
       if (before == null) {
         after = new WorkUnitRecord(spec.name(), unit.name(), unit.data(), unit.priority(), unit.notBefore(),
@@ -76,7 +76,7 @@ public final class WorkUnitCommands {
       if (unit.parent() != null || unit.predecessor() != null || (before != null && before.family() != null)) {
         ctx.family().add(before, after, unit.parent(), unit.predecessor());
       } else {
-        state.writeUnit(ns, before, after);
+        state.units().write(ns, before, after);
       }
       names.add(unit.name());
     }
@@ -100,7 +100,7 @@ public final class WorkUnitCommands {
     int changed = 0;
     for (WorkUnitRecord unit : query.run(ctx.state(), ctx.namespace(), spec.name(), ctx.now())) {
       double priority = absolute ? value : Limits.clampPriority(unit.priority() + value);
-      ctx.state().writeUnit(ctx.namespace(), unit, unit.withPriority(priority));
+      ctx.state().units().write(ctx.namespace(), unit, unit.withPriority(priority));
       changed++;
     }
     return count("prioritized", changed);
@@ -114,7 +114,7 @@ public final class WorkUnitCommands {
       if (unit.family() != null) {
         deleted += ctx.family().delete(UnitRef.of(unit)); // with its tree of children; counts them all
       } else {
-        ctx.state().writeUnit(ctx.namespace(), unit, null);
+        ctx.state().units().write(ctx.namespace(), unit, null);
         deleted++;
       }
     }
@@ -134,7 +134,7 @@ public final class WorkUnitCommands {
       }
       WorkUnitRecord after = UnitTransitions.clearActiveAttempt(unit, ctx.now());
       if (!after.equals(unit)) {
-        ctx.state().writeUnit(ctx.namespace(), unit, after);
+        ctx.state().units().write(ctx.namespace(), unit, after);
       }
       reset++;
     }

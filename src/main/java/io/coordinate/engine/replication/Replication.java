@@ -84,7 +84,7 @@ public final class Replication {
     String current = worker;
     seen.add(current);
     while (true) {
-      WorkerRecord record = state.worker(ns, current);
+      WorkerRecord record = state.workers().get(ns, current);
       if (record == null || record.parent() == null || !seen.add(record.parent())) {
         return current;
       }
@@ -108,14 +108,14 @@ public final class Replication {
       decide(unit, unit, round, Quorum.fail(round, ReplicationState.COULDNT_SEND));
       return null;
     }
-    long seq = state.nextAttemptSeq(ns);
+    long seq = state.attempts().nextSeq(ns);
     long deadline = config.delayBound() != null ? Times.plus(now, config.delayBound())
         : Times.plusMillis(now, lifetimeMillis);
     AttemptRecord attempt = new AttemptRecord(seq, unit.spec(), unit.name(), worker, AttemptStatus.PENDING,
         unit.data(), now, deadline, null, true);
     ReplicationState next = round.withReplica(new Replica(seq, worker, host, deadline, null, ValidateState.INIT, null));
     WorkUnitRecord after = unit.withReplication(next).withAttemptCount(unit.attemptCount() + 1);
-    state.startAttempt(ns, unit,
+    state.attempts().start(ns, unit,
         after.withStatus(Quorum.needed(config, next) > 0 ? unit.status() : UnitStatus.PENDING), attempt);
     return attempt;
   }
@@ -124,8 +124,8 @@ public final class Replication {
 
   /** A replica finished: success, with the digest of its {@code result}; validated now or, if decided, late. */
   public void finished(AttemptRecord attempt, JsonNode data) {
-    state.writeAttempt(ns, attempt, attempt.withStatus(AttemptStatus.FINISHED, data, now));
-    WorkUnitRecord unit = state.unit(ns, attempt.spec(), attempt.unit());
+    state.attempts().write(ns, attempt, attempt.withStatus(AttemptStatus.FINISHED, data, now));
+    WorkUnitRecord unit = state.units().get(ns, attempt.spec(), attempt.unit());
     ReplicationState before = unit.replication();
     String digest = ResultDigest.of(data);
     ReplicationState round = closed(unit) ? Quorum.lateSuccess(before, attempt.seq(), digest)
@@ -135,8 +135,8 @@ public final class Replication {
 
   /** A replica failed: {@code client_error}. */
   public void failed(AttemptRecord attempt, JsonNode data) {
-    state.writeAttempt(ns, attempt, attempt.withStatus(AttemptStatus.FAILED, data, now));
-    WorkUnitRecord unit = state.unit(ns, attempt.spec(), attempt.unit());
+    state.attempts().write(ns, attempt, attempt.withStatus(AttemptStatus.FAILED, data, now));
+    WorkUnitRecord unit = state.units().get(ns, attempt.spec(), attempt.unit());
     ReplicationState before = unit.replication();
     apply(unit, unit, before, before.withReplica(attempt.seq(), r -> r.withOutcome(CLIENT_ERROR)));
   }
@@ -146,8 +146,8 @@ public final class Replication {
    * any more. A retry's {@code notBefore} holds back the unit's next replica.
    */
   public void released(AttemptRecord attempt, AttemptStatus status, JsonNode data, Long notBefore) {
-    state.writeAttempt(ns, attempt, attempt.withStatus(status, data, now));
-    WorkUnitRecord unit = state.unit(ns, attempt.spec(), attempt.unit());
+    state.attempts().write(ns, attempt, attempt.withStatus(status, data, now));
+    WorkUnitRecord unit = state.units().get(ns, attempt.spec(), attempt.unit());
     ReplicationState before = unit.replication();
     Replica replica = before.replica(attempt.seq());
     ReplicationState round = replica.running() ? before.withReplica(attempt.seq(), r -> r.withOutcome(NO_REPLY))
@@ -167,10 +167,10 @@ public final class Replication {
       expiration = Math.min(expiration, Times.plus(attempt.startTime(), config.delayBound()));
     }
     AttemptRecord renewed = attempt.withExpiration(expiration, data);
-    state.writeAttempt(ns, attempt, renewed);
-    WorkUnitRecord unit = state.unit(ns, attempt.spec(), attempt.unit());
+    state.attempts().write(ns, attempt, renewed);
+    WorkUnitRecord unit = state.units().get(ns, attempt.spec(), attempt.unit());
     long deadline = expiration;
-    state.writeUnit(ns, unit, unit.withReplication(
+    state.units().write(ns, unit, unit.withReplication(
         unit.replication().withReplica(attempt.seq(), r -> r.withDeadline(deadline))));
     return renewed;
   }
@@ -211,7 +211,7 @@ public final class Replication {
     if (closed(stored)) {
       WorkUnitRecord after = changed.withReplication(round);
       if (!after.equals(stored)) {
-        state.writeUnit(ns, stored, after);
+        state.units().write(ns, stored, after);
       }
       count(before, round);
       return;
@@ -223,7 +223,7 @@ public final class Replication {
       return;
     }
     WorkUnitRecord after = changed.withReplication(pass.round());
-    state.writeUnit(ns, stored, after.withStatus(pass.needed() > 0 ? family.restingStatus(after) : UnitStatus.PENDING));
+    state.units().write(ns, stored, after.withStatus(pass.needed() > 0 ? family.restingStatus(after) : UnitStatus.PENDING));
     count(before, pass.round());
   }
 
@@ -235,18 +235,18 @@ public final class Replication {
   private void decide(WorkUnitRecord stored, WorkUnitRecord changed, ReplicationState before,
       ReplicationState round) {
     WorkUnitRecord judged = changed.withReplication(round);
-    state.writeUnit(ns, stored, judged);
+    state.units().write(ns, stored, judged);
     AttemptRecord canonical = null;
     if (round.canonical() != null) {
-      canonical = state.attempt(ns, round.canonical());
+      canonical = state.attempts().get(ns, round.canonical());
       family.replicatedFinished(judged.withActiveAttempt(round.canonical(), judged.status()), canonical.data());
     } else {
       family.replicatedFailed(judged);
     }
-    WorkUnitRecord decided = state.unit(ns, stored.spec(), stored.name());
+    WorkUnitRecord decided = state.units().get(ns, stored.spec(), stored.name());
     if (decided != null && decided.replication() != null && decided.replication().assimilatedAt() == null) {
       WorkUnitRecord assimilated = decided.withReplication(decided.replication().withAssimilatedAt(now));
-      state.writeUnit(ns, decided, assimilated);
+      state.units().write(ns, decided, assimilated);
       results.accept(Assimilation.record(ns, assimilated, canonical, now));
     }
     count(before, round);
@@ -268,7 +268,7 @@ public final class Replication {
       }
       WorkerReliability counted = counters.get(now.worker());
       if (counted == null) {
-        WorkerRecord worker = state.worker(ns, now.worker());
+        WorkerRecord worker = state.workers().get(ns, now.worker());
         if (worker == null) {
           continue;
         }
@@ -287,10 +287,10 @@ public final class Replication {
       counters.put(now.worker(), counted);
     }
     counters.forEach((name, reliability) -> {
-      WorkerRecord worker = state.worker(ns, name);
+      WorkerRecord worker = state.workers().get(ns, name);
       WorkerReliability current = worker.reliability() == null ? WorkerReliability.NONE : worker.reliability();
       if (!reliability.equals(current)) {
-        state.writeWorker(ns, worker, worker.withReliability(reliability));
+        state.workers().write(ns, worker, worker.withReliability(reliability));
       }
     });
   }
@@ -310,6 +310,6 @@ public final class Replication {
   }
 
   private WorkSpecRecord spec(String name) {
-    return specs.computeIfAbsent(name, n -> state.spec(ns, n));
+    return specs.computeIfAbsent(name, n -> state.specs().get(ns, n));
   }
 }

@@ -70,7 +70,7 @@ final class ReplicationView {
    * otherwise.
    */
   ObjectNode of(WorkUnitRecord unit) {
-    WorkSpecRecord spec = state.spec(ns, unit.spec());
+    WorkSpecRecord spec = state.specs().get(ns, unit.spec());
     if (unit.replication() == null && (spec == null || spec.meta().replication() == null)) {
       return null;
     }
@@ -128,13 +128,13 @@ final class ReplicationView {
   }
 
   private ReplicationConfig config(String spec) {
-    WorkSpecRecord record = state.spec(ns, spec);
+    WorkSpecRecord record = state.specs().get(ns, spec);
     return record == null || record.meta().replication() == null ? ReplicationConfig.SINGLE
         : record.meta().replication();
   }
 
   private long maxRetries(String spec) {
-    WorkSpecRecord record = state.spec(ns, spec);
+    WorkSpecRecord record = state.specs().get(ns, spec);
     return record == null ? 0 : record.meta().maxRetries();
   }
 }

@@ -56,7 +56,7 @@ public final class StateViews {
 
   /** The unit's status now, and the attempt that is active now (null when none). */
   public UnitNow unitNow(WorkUnitRecord unit) {
-    AttemptRecord active = unit.activeAttempt() == null ? null : state.attempt(ns, unit.activeAttempt());
+    AttemptRecord active = unit.activeAttempt() == null ? null : state.attempts().get(ns, unit.activeAttempt());
     UnitStatus replicated = unit.replication() == null ? null : replication.statusNow(unit);
     if (replicated != null) {
       return new UnitNow(replicated, active); // a replica past its deadline: the round as the time step will leave it
@@ -77,7 +77,7 @@ public final class StateViews {
 
   /** Unit counts by status now, zero counts omitted. */
   public Map<UnitStatus, Long> counts(String spec) {
-    Map<UnitStatus, Long> counts = state.counts(ns, spec);
+    Map<UnitStatus, Long> counts = state.units().counts(ns, spec);
     Long delayed = counts.get(UnitStatus.DELAYED);
     Long pending = counts.get(UnitStatus.PENDING);
     if ((delayed == null || delayed == 0) && (pending == null || pending == 0)
@@ -89,9 +89,9 @@ public final class StateViews {
     // The counters are exact as of the engine's last command or time step. Only the units whose time has
     // come since then need a second look, and the two time indexes hold exactly those (plus stale entries,
     // which are re-checked here as the time step re-checks them).
-    for (Keys.DelayedUnitKey due : state.dueDelayedUnits(now, Integer.MAX_VALUE)) {
+    for (Keys.DelayedUnitKey due : state.timeIndexes().dueDelayedUnits(now, Integer.MAX_VALUE)) {
       if (due.namespace().equals(ns) && due.spec().equals(spec)) {
-        WorkUnitRecord unit = state.unit(ns, spec, due.unit());
+        WorkUnitRecord unit = state.units().get(ns, spec, due.unit());
         if (unit != null && unit.status() == UnitStatus.DELAYED
             && Objects.equals(unit.notBefore(), due.notBefore())) {
           move(counts, UnitStatus.DELAYED, UnitStatus.AVAILABLE);
@@ -99,16 +99,16 @@ public final class StateViews {
         }
       }
     }
-    for (Keys.AttemptDeadlineKey due : state.dueAttemptDeadlines(now, Integer.MAX_VALUE)) {
+    for (Keys.AttemptDeadlineKey due : state.timeIndexes().dueAttemptDeadlines(now, Integer.MAX_VALUE)) {
       if (!due.namespace().equals(ns)) {
         continue;
       }
-      AttemptRecord attempt = state.attempt(ns, due.attemptSeq());
+      AttemptRecord attempt = state.attempts().get(ns, due.attemptSeq());
       if (attempt == null || !attempt.spec().equals(spec) || attempt.status() != AttemptStatus.PENDING
           || attempt.expirationTime() != due.expiration()) {
         continue;
       }
-      WorkUnitRecord unit = state.unit(ns, spec, attempt.unit());
+      WorkUnitRecord unit = state.units().get(ns, spec, attempt.unit());
       if (unit != null && unit.status() == UnitStatus.PENDING && unit.activeAttempt() != null
           && unit.activeAttempt() == attempt.seq()) {
         move(counts, UnitStatus.PENDING, restingStatus(unit));
@@ -124,7 +124,7 @@ public final class StateViews {
   }
 
   private boolean replicated(String spec) {
-    WorkSpecRecord record = state.spec(ns, spec);
+    WorkSpecRecord record = state.specs().get(ns, spec);
     return record != null && record.meta().replication() != null;
   }
 
@@ -232,7 +232,7 @@ public final class StateViews {
     ObjectNode node = unitSummary(unit);
     node.put("work_spec_name", unit.spec());
     ArrayNode attempts = node.putArray("attempts");
-    for (AttemptRecord attempt : state.unitAttempts(ns, unit.spec(), unit.name())) {
+    for (AttemptRecord attempt : state.attempts().ofUnit(ns, unit.spec(), unit.name())) {
       attempts.add(attempt(attempt));
     }
     UnitFamily family = unit.family();
@@ -242,14 +242,14 @@ public final class StateViews {
     ObjectNode children = node.putObject("children");
     ObjectNode childCounts = Json.object();
     for (ChildState childState : ChildState.values()) {
-      long count = family == null ? 0 : state.childCount(ns, self, childState);
+      long count = family == null ? 0 : state.family().childCount(ns, self, childState);
       childCounts.put(childState.wireName(), count);
       children.set(childState.wireName(),
-          refs(count == 0 ? List.of() : state.children(ns, self, childState, MAX_LINKS_SHOWN)));
+          refs(count == 0 ? List.of() : state.family().children(ns, self, childState, MAX_LINKS_SHOWN)));
     }
     children.set("counts", childCounts);
-    long heirs = family == null ? 0 : state.heirCount(ns, self);
-    node.set("heirs", refs(heirs == 0 ? List.of() : state.heirs(ns, self, MAX_LINKS_SHOWN)));
+    long heirs = family == null ? 0 : state.family().heirCount(ns, self);
+    node.set("heirs", refs(heirs == 0 ? List.of() : state.family().heirs(ns, self, MAX_LINKS_SHOWN)));
     node.put("heir_count", heirs);
     ObjectNode replicas = replication.of(unit);
     if (replicas != null) {
@@ -292,7 +292,7 @@ public final class StateViews {
     } else {
       node.putNull("end_time");
     }
-    WorkUnitRecord unit = state.unit(ns, attempt.spec(), attempt.unit());
+    WorkUnitRecord unit = state.units().get(ns, attempt.spec(), attempt.unit());
     Replica replica = attempt.isReplica() && unit != null && unit.replication() != null
         ? replication.roundNow(unit).replica(attempt.seq()) : null;
     if (replica != null) {
@@ -324,7 +324,7 @@ public final class StateViews {
       node.put("parent", worker.parent());
     }
     ArrayNode children = node.putArray("children");
-    state.workerChildren(ns, worker.name()).forEach(children::add);
+    state.workers().children(ns, worker.name()).forEach(children::add);
     node.put("active", worker.active());
     node.put("mode", worker.mode());
     node.set("data", worker.data());
@@ -332,9 +332,9 @@ public final class StateViews {
     node.put("expired", worker.expiration() < now);
     node.put("last_update", Times.format(worker.lastUpdate()));
     node.set("active_attempts", attemptIds(activeAttempts(worker.name())));
-    node.set("attempts", attemptIds(state.workerAttempts(ns, worker.name())));
+    node.set("attempts", attemptIds(state.attempts().ofWorker(ns, worker.name())));
     ArrayNode childAttempts = Json.MAPPER.createArrayNode();
-    for (String child : state.workerChildren(ns, worker.name())) {
+    for (String child : state.workers().children(ns, worker.name())) {
       activeAttempts(child).forEach(a -> childAttempts.add(a.id()));
     }
     node.set("child_attempts", childAttempts);
@@ -346,7 +346,7 @@ public final class StateViews {
 
   /** A worker's pending attempts as of now. */
   public List<AttemptRecord> activeAttempts(String worker) {
-    return state.workerActiveAttempts(ns, worker).stream()
+    return state.attempts().activeOfWorker(ns, worker).stream()
         .filter(a -> attemptStatus(a) == AttemptStatus.PENDING)
         .toList();
   }

@@ -43,7 +43,7 @@ class ConveyorRegressionTest {
     assertThat(h.status("jobs", "p")).isEqualTo("waiting");
     assertJson(children(h, "jobs", "p"), "{\"parked\":[],\"open\":[{\"work_spec_name\":\"jobs\","
         + "\"work_unit_name\":\"c\"}],\"closed\":[],\"counts\":{\"parked\":0,\"open\":1,\"closed\":0}}");
-    assertThat(h.reader().bestAvailableUnits("ns", "jobs", 10)).containsExactly("c");
+    assertThat(h.reader().units().bestAvailable("ns", "jobs", 10)).containsExactly("c");
     runAndFinish(h, "jobs", "c");
     assertThat(h.status("jobs", "p")).isEqualTo("finished");
   }
@@ -66,8 +66,8 @@ class ConveyorRegressionTest {
     // a restart: a new engine over the same store, with no memory of what the old one scanned
     Engine restarted = new Engine(h.store(), new Random(7));
     assertThat(restarted.advanceTime(h.now(), Engine.TIME_STEP_BATCH).isEmpty()).isTrue();
-    assertThat(h.reader().dueDelayedUnits(Long.MAX_VALUE - 1, 10)).isEmpty();
-    assertThat(h.reader().counts("ns", "jobs").get(UnitStatus.PENDING)).isEqualTo(1);
+    assertThat(h.reader().timeIndexes().dueDelayedUnits(Long.MAX_VALUE - 1, 10)).isEmpty();
+    assertThat(h.reader().units().counts("ns", "jobs").get(UnitStatus.PENDING)).isEqualTo(1);
     h.finish(child).ok();
     assertThat(h.status("jobs", "p")).isEqualTo("finished");
     assertThat(h.unit("jobs", "c").get("attempts")).hasSize(1);

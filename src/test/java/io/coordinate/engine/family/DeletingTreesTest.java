@@ -142,6 +142,6 @@ class DeletingTreesTest {
     h.addUnitsJson("jobs", "[{\"name\":\"p\",\"data\":{\"v\":2}}]");
 
     assertThat(h.status("jobs", "p")).isEqualTo("waiting");
-    assertThat(h.reader().unit("ns", "jobs", "p").data()).isEqualTo(json("{\"v\":2}"));
+    assertThat(h.reader().units().get("ns", "jobs", "p").data()).isEqualTo(json("{\"v\":2}"));
   }
 }

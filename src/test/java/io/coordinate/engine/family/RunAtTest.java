@@ -36,7 +36,7 @@ class RunAtTest {
     Attempt parent = run(h, "jobs", "p");
     Trees.add(h, "jobs", Trees.child("c", "jobs", "p").put("delay", 60)).ok();
     assertThat(h.status("jobs", "c")).isEqualTo("blocked");
-    assertThat(h.reader().dueDelayedUnits(Long.MAX_VALUE - 1, 10)).as("not in the time index while blocked")
+    assertThat(h.reader().timeIndexes().dueDelayedUnits(Long.MAX_VALUE - 1, 10)).as("not in the time index while blocked")
         .isEmpty();
 
     h.advanceSeconds(10);

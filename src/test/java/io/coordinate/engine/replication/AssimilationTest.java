@@ -40,7 +40,7 @@ class AssimilationTest {
 
   @Test
   void theDecidingCommandWritesTheRecordAndMarksTheUnit() {
-    assertThat(h.reader().unit("ns", "s", "u").replication().assimilatedAt()).isEqualTo(h.now());
+    assertThat(h.reader().units().get("ns", "s", "u").replication().assimilatedAt()).isEqualTo(h.now());
     assertThat(Replicas.round(h, "s", "u").get("assimilated_at").asText()).isEqualTo("2026-11-22T10:00:00.000Z");
   }
 

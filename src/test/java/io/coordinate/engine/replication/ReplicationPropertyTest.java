@@ -126,7 +126,7 @@ class ReplicationPropertyTest {
       List<String> seen = new ArrayList<>();
       for (String unit : units) {
         assertThat(records(unit)).as("seed %d: %s assimilated exactly once", seed, unit).isEqualTo(1);
-        ReplicationState round = h.reader().unit("ns", "s", unit).replication();
+        ReplicationState round = h.reader().units().get("ns", "s", unit).replication();
         if (round.canonical() != null) {
           seen.add("canonical");
         }
@@ -172,10 +172,10 @@ class ReplicationPropertyTest {
       String counts = h.counts("s").toString();
       h.punctuate();
       for (String unit : units) {
-        assertThat(h.reader().unit("ns", "s", unit).status().wireName())
+        assertThat(h.reader().units().get("ns", "s", unit).status().wireName())
             .as("seed %d: %s as shown before the time step", seed, unit).isEqualTo(shown.get(unit));
       }
-      assertThat(h.reader().counts("ns", "s").toString().replace('=', ':'))
+      assertThat(h.reader().units().counts("ns", "s").toString().replace('=', ':'))
           .isEqualTo(countsOf(counts));
     }
 
@@ -193,7 +193,7 @@ class ReplicationPropertyTest {
 
     private void check() {
       for (String name : units) {
-        WorkUnitRecord unit = h.reader().unit("ns", "s", name);
+        WorkUnitRecord unit = h.reader().units().get("ns", "s", name);
         ReplicationState round = unit.replication();
         String what = "seed " + seed + ": " + name + " " + round;
         if (round == null) {
@@ -254,7 +254,7 @@ class ReplicationPropertyTest {
 
     private boolean allDecided() {
       for (String name : units) {
-        ReplicationState round = h.reader().unit("ns", "s", name).replication();
+        ReplicationState round = h.reader().units().get("ns", "s", name).replication();
         if (round == null || !round.decided()) {
           return false;
         }

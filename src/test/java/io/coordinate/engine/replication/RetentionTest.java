@@ -45,7 +45,7 @@ class RetentionTest {
     assertThat(h.finish(a3).errorCode()).as("a replica of a purged unit is gone").isEqualTo("no_such_attempt");
     assertThat(h.results()).isEmpty();
     assertJson(h.counts("s"), "{}");
-    assertThat(h.reader().duePurges(Long.MAX_VALUE - 1, 10)).isEmpty();
+    assertThat(h.reader().timeIndexes().duePurges(Long.MAX_VALUE - 1, 10)).isEmpty();
   }
 
   @Test

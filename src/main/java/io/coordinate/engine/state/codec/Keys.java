@@ -1,6 +1,6 @@
 package io.coordinate.engine.state.codec;
 
-import io.coordinate.engine.state.IndexRebuild;
+import io.coordinate.engine.state.db.IndexRebuild;
 import io.coordinate.engine.state.store.SplitStore;
 import io.coordinate.engine.state.model.Answer;
 import io.coordinate.engine.state.model.AttemptRecord;
@@ -51,7 +51,7 @@ import java.util.Objects;
  * attempt number divided by 64: the attempt indexes that one request fills for many attempts at once hold one
  * entry per 64 consecutive attempts, whose value tells which of them it lists ((AttemptBlocks)).
  * Family entries and counts are derived from the members' {@link UnitFamily} by
- * CoordinateState.writeUnit: nothing else writes them.
+ * the state modules of engine.state.db: nothing else writes them.
  *
  * <p>Two kinds of keys: <b>records</b> (namespaces, sequences, specs, units, attempts, workers, answers: 01, 02, 06
  * and the tags S, U, O, A, W, R) are the truth, kept in a changelogged store; every other key is a <b>derived index</b> (the

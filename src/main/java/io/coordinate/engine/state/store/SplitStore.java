@@ -1,6 +1,6 @@
 package io.coordinate.engine.state.store;
 
-import io.coordinate.engine.state.IndexRebuild;
+import io.coordinate.engine.state.db.IndexRebuild;
 import io.coordinate.engine.state.codec.Keys;
 import java.util.ArrayList;
 import java.util.Arrays;

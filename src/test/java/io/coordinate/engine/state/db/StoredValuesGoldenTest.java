@@ -1,5 +1,7 @@
-package io.coordinate.engine.state;
+package io.coordinate.engine.state.db;
 
+import io.coordinate.engine.state.db.AttemptBlocks;
+import io.coordinate.engine.state.db.StartedUnits;
 import io.coordinate.engine.state.codec.BinaryRecords;
 import io.coordinate.engine.state.codec.Keys;
 import io.coordinate.engine.state.codec.UnitValue;

@@ -1,4 +1,4 @@
-package io.coordinate.engine.state;
+package io.coordinate.engine.state.db;
 
 import io.coordinate.engine.state.codec.ByteKey;
 import io.coordinate.engine.state.codec.Keys;

@@ -1,4 +1,4 @@
-package io.coordinate.engine.state;
+package io.coordinate.engine.state.db;
 
 import io.coordinate.engine.state.store.KeyValueIterator;
 import io.coordinate.engine.state.store.ReadableKeyValueStore;
@@ -37,7 +37,7 @@ public final class StartedUnits {
 
   /**
    * Started units beyond which a start writes the unit's record as before. A query has no engine's map and reads a
-   * unit by name by scanning its namespace's started-units entries ({@link StateReader#unitValue}); this bounds that
+   * unit by name by scanning its namespace's started-units entries ({@link StoredUnitValues}); this bounds that
    * scan to ~1,000 entries (~4 MB) however many leases are out.
    */
   static final int MAX_STARTED = 65_536;
@@ -166,7 +166,7 @@ public final class StartedUnits {
 
   static StartedUnits load(ReadableKeyValueStore store, int maxStarted) {
     StartedUnits started = new StartedUnits(maxStarted);
-    for (String ns : new StateReader(store).namespaces()) {
+    for (String ns : DbState.reader(store).namespaces().list()) {
       forEach(store, ns, (unitKey, seq, delta) -> started.committed.put(unitKey, ByteKey.hash(unitKey), seq));
     }
     return started;

@@ -1,5 +1,7 @@
-package io.coordinate.engine.state;
+package io.coordinate.engine.state.db;
 
+import io.coordinate.engine.state.CoordinateState;
+import io.coordinate.engine.state.StateReader;
 import io.coordinate.engine.state.store.RecordingStore;
 import io.coordinate.engine.state.store.KeyValueIterator;
 import io.coordinate.engine.state.store.WriteBuffer;
@@ -54,14 +56,14 @@ class CoordinateStateTest {
     h.addUnitsJson("spec", "[{\"name\":\"a\",\"priority\":5},{\"name\":\"b\"},{\"name\":\"c\",\"priority\":-1.5},"
         + "{\"name\":\"d\"},{\"name\":\"e\"},{\"name\":\"later\",\"delay\":30}]");
     check();
-    assertThat(h.reader().bestAvailableUnits(NS, "spec", 10)).containsExactly("a", "b", "d", "e", "c");
-    assertThat(h.reader().dueDelayedUnits(h.now() + 30_000, 10))
+    assertThat(h.reader().units().bestAvailable(NS, "spec", 10)).containsExactly("a", "b", "d", "e", "c");
+    assertThat(h.reader().timeIndexes().dueDelayedUnits(h.now() + 30_000, 10))
         .containsExactly(new Keys.DelayedUnitKey(h.now() + 30_000, NS, "spec", "later"));
 
     List<Attempt> batch = h.request("count", 4);
     assertThat(batch).extracting(Attempt::unit).containsExactly("a", "b", "d", "e");
     check();
-    assertThat(h.reader().dueAttemptDeadlines(Long.MAX_VALUE, 10)).hasSize(4);
+    assertThat(h.reader().timeIndexes().dueAttemptDeadlines(Long.MAX_VALUE, 10)).hasSize(4);
 
     h.renew(batch.get(0), 60, "{\"x\":1}").ok(); // moves its deadline
     check();
@@ -75,36 +77,36 @@ class CoordinateStateTest {
     check();
 
     h.advanceSeconds(40); // "later" is due; the next command's time step releases it
-    assertThat(h.reader().unit(NS, "spec", "later").status()).as("stored, before the time step")
+    assertThat(h.reader().units().get(NS, "spec", "later").status()).as("stored, before the time step")
         .isEqualTo(UnitStatus.DELAYED);
     Attempt onE = h.request("count", 2).get(0);
     check();
-    assertThat(h.reader().unit(NS, "spec", "later").status()).isEqualTo(UnitStatus.PENDING);
+    assertThat(h.reader().units().get(NS, "spec", "later").status()).isEqualTo(UnitStatus.PENDING);
 
     h.advance(Duration.ofMinutes(20)); // the two pending attempts expire, d is released
     h.punctuate();
     check();
-    assertThat(h.reader().counts(NS, "spec"))
+    assertThat(h.reader().units().counts(NS, "spec"))
         .isEqualTo(Map.of(UnitStatus.AVAILABLE, 4L, UnitStatus.FINISHED, 1L, UnitStatus.FAILED, 1L));
-    assertThat(h.reader().attempt(NS, Long.parseLong(onE.id())).status()).isEqualTo(AttemptStatus.EXPIRED);
+    assertThat(h.reader().attempts().get(NS, Long.parseLong(onE.id())).status()).isEqualTo(AttemptStatus.EXPIRED);
 
     h.reset("spec", "{\"statuses\":[\"finished\",\"failed\"]}").ok();
     check();
     h.send("prioritize_work_units", "work_spec_name", "spec", "query", json("{\"names\":[\"c\"]}"),
         "adjustment", 100).ok();
     check();
-    assertThat(h.reader().bestAvailableUnits(NS, "spec", 1)).containsExactly("c");
+    assertThat(h.reader().units().bestAvailable(NS, "spec", 1)).containsExactly("c");
 
     Attempt pending = h.requestOne();
     h.addUnitsJson("spec", "[{\"name\":\"c\",\"data\":{\"v\":2}},{\"name\":\"a\",\"delay\":10}]"); // c pending
     check();
-    assertThat(h.reader().unit(NS, "spec", "c").status()).isEqualTo(UnitStatus.PENDING);
-    assertThat(h.reader().unit(NS, "spec", "a").status()).isEqualTo(UnitStatus.DELAYED);
+    assertThat(h.reader().units().get(NS, "spec", "c").status()).isEqualTo(UnitStatus.PENDING);
+    assertThat(h.reader().units().get(NS, "spec", "a").status()).isEqualTo(UnitStatus.DELAYED);
 
     h.send("delete_work_units", "work_spec_name", "spec", "query", json("{\"names\":[\"c\",\"a\"]}")).ok();
     check();
-    assertThat(h.reader().attempt(NS, Long.parseLong(pending.id()))).isNull();
-    assertThat(h.reader().workerAttempts(NS, "worker")).extracting(AttemptRecord::unit)
+    assertThat(h.reader().attempts().get(NS, Long.parseLong(pending.id()))).isNull();
+    assertThat(h.reader().attempts().ofWorker(NS, "worker")).extracting(AttemptRecord::unit)
         .doesNotContain("c", "a");
   }
 
@@ -114,13 +116,13 @@ class CoordinateStateTest {
     h.addUnits("spec", "a", "b", "c");
     h.expire(h.requestOne()).ok(); // a holds its expired attempt: its entry carries no value
     RecordingStore recorded = new RecordingStore(h.store(), HexFormat.of()::formatHex, false);
-    StateReader reader = new StateReader(new WriteBuffer(recorded));
+    StateReader reader = DbState.reader(new WriteBuffer(recorded));
 
-    assertThat(reader.bestAvailableUnits(NS, "spec", 3)).containsExactly("a", "b", "c");
-    assertThat(reader.unit(NS, "spec", "b").status()).isEqualTo(UnitStatus.AVAILABLE);
-    assertThat(reader.unit(NS, "spec", "c").name()).isEqualTo("c");
+    assertThat(reader.units().bestAvailable(NS, "spec", 3)).containsExactly("a", "b", "c");
+    assertThat(reader.units().get(NS, "spec", "b").status()).isEqualTo(UnitStatus.AVAILABLE);
+    assertThat(reader.units().get(NS, "spec", "c").name()).isEqualTo("c");
     assertThat(recorded.reads).as("b and c came with the scan").isEmpty();
-    assertThat(reader.unit(NS, "spec", "a").attemptCount()).isEqualTo(1);
+    assertThat(reader.units().get(NS, "spec", "a").attemptCount()).isEqualTo(1);
     assertThat(recorded.reads).containsExactly(HexFormat.of().formatHex(Keys.unit(NS, "spec", "a")));
   }
 
@@ -129,21 +131,21 @@ class CoordinateStateTest {
     h.setSpec("{\"name\":\"spec\"}");
     h.addUnits("spec", "u-02", "u-04");
     RecordingStore recorded = new RecordingStore(h.store(), HexFormat.of()::formatHex, false);
-    StateReader reader = new StateReader(new WriteBuffer(recorded));
+    StateReader reader = DbState.reader(new WriteBuffer(recorded));
 
-    reader.prefetchUnits(NS, "spec", List.of("u-03", "u-01", "u-02", "u-04"));
+    reader.units().prefetch(NS, "spec", List.of("u-03", "u-01", "u-02", "u-04"));
 
-    assertThat(reader.unit(NS, "spec", "u-01")).isNull();
-    assertThat(reader.unit(NS, "spec", "u-02").name()).isEqualTo("u-02");
-    assertThat(reader.unit(NS, "spec", "u-03")).isNull();
-    assertThat(reader.unit(NS, "spec", "u-04").name()).isEqualTo("u-04");
+    assertThat(reader.units().get(NS, "spec", "u-01")).isNull();
+    assertThat(reader.units().get(NS, "spec", "u-02").name()).isEqualTo("u-02");
+    assertThat(reader.units().get(NS, "spec", "u-03")).isNull();
+    assertThat(reader.units().get(NS, "spec", "u-04").name()).isEqualTo("u-04");
     assertThat(recorded.reads).as("all four came with the scan").isEmpty();
 
     h.addUnits("spec", "v-1", "v-2", "v-3", "v-4", "v-5"); // between w-0 and w-9: more others than the batch
-    StateReader spread = new StateReader(new WriteBuffer(recorded));
-    spread.prefetchUnits(NS, "spec", List.of("u-00", "w-9"));
-    assertThat(spread.unit(NS, "spec", "u-00")).isNull();
-    assertThat(spread.unit(NS, "spec", "w-9")).isNull();
+    StateReader spread = DbState.reader(new WriteBuffer(recorded));
+    spread.units().prefetch(NS, "spec", List.of("u-00", "w-9"));
+    assertThat(spread.units().get(NS, "spec", "u-00")).isNull();
+    assertThat(spread.units().get(NS, "spec", "w-9")).isNull();
     assertThat(recorded.reads).as("read by key").hasSize(2);
   }
 
@@ -154,16 +156,16 @@ class CoordinateStateTest {
     List<Long> seqs = h.request("count", 3).stream().map(attempt -> Long.parseLong(attempt.id())).toList();
     assertThat(seqs).containsExactly(1L, 2L, 3L);
     RecordingStore recorded = new RecordingStore(h.store(), HexFormat.of()::formatHex, false);
-    StateReader reader = new StateReader(new WriteBuffer(recorded));
+    StateReader reader = DbState.reader(new WriteBuffer(recorded));
 
-    assertThat(seqs.stream().map(seq -> reader.attempt(NS, seq).unit())).containsExactly("a", "b", "c");
+    assertThat(seqs.stream().map(seq -> reader.attempts().get(NS, seq).unit())).containsExactly("a", "b", "c");
     // a reader without the engine's map of started units (a query's) scans the started-units entries besides
     assertThat(recorded.reads).as("the block's entry once, then the units by key")
         .containsExactly(HexFormat.of().formatHex(Keys.attemptUnitsBlock(NS, 0)),
             HexFormat.of().formatHex(Keys.unit(NS, "spec", "a")),
             HexFormat.of().formatHex(Keys.unit(NS, "spec", "b")),
             HexFormat.of().formatHex(Keys.unit(NS, "spec", "c")));
-    assertThat(reader.unit(NS, "spec", "b").status()).as("the record with what the start added")
+    assertThat(reader.units().get(NS, "spec", "b").status()).as("the record with what the start added")
         .isEqualTo(UnitStatus.PENDING);
   }
 
@@ -173,10 +175,10 @@ class CoordinateStateTest {
     h.addUnits("spec", "a", "b", "c");
     List<Attempt> started = h.request("count", 3);
     RecordingStore recorded = new RecordingStore(h.store(), HexFormat.of()::formatHex, false);
-    CoordinateState state = new CoordinateState(new WriteBuffer(recorded));
+    CoordinateState state = DbState.over(new WriteBuffer(recorded));
 
-    assertThat(Stream.of(1L, 2L, 3L).map(seq -> state.attempt(NS, seq).unit())).containsExactly("a", "b", "c");
-    assertThat(state.unit(NS, "spec", "b").status()).isEqualTo(UnitStatus.PENDING);
+    assertThat(Stream.of(1L, 2L, 3L).map(seq -> state.attempts().get(NS, seq).unit())).containsExactly("a", "b", "c");
+    assertThat(state.units().get(NS, "spec", "b").status()).isEqualTo(UnitStatus.PENDING);
     assertThat(recorded.reads).as("the block's entries carry the pending units' values: no unit read by key")
         .containsExactly(HexFormat.of().formatHex(Keys.attemptUnitsBlock(NS, 0)),
             HexFormat.of().formatHex(Keys.startedUnitsBlock(NS, 0)));
@@ -208,10 +210,10 @@ class CoordinateStateTest {
     h.addUnits("spec", "a");
     h.request("count", 1);
     WriteBuffer buffer = new WriteBuffer(h.store());
-    CoordinateState state = new CoordinateState(buffer);
+    CoordinateState state = DbState.over(buffer);
     // as a replica's start does (SEMANTICS §6): the unit is pending on attempt 1 when attempt 2 starts
     AttemptRecord second =
-        UnitTransitions.startAttempt(state, NS, state.unit(NS, "spec", "a"), "worker", 60_000, h.now());
+        UnitTransitions.startAttempt(state, NS, state.units().get(NS, "spec", "a"), "worker", 60_000, h.now());
     state.flush();
     buffer.commit();
     h.reopen(); // the store was written beside the harness's engine, whose map of started units it changed
@@ -233,8 +235,8 @@ class CoordinateStateTest {
     StartedUnits limited = StartedUnits.load(h.store(), 2);
     for (String unit : List.of("a", "b", "c")) { // three commands
       WriteBuffer buffer = new WriteBuffer(h.store());
-      CoordinateState state = new CoordinateState(buffer, null, null, limited);
-      UnitTransitions.startAttempt(state, NS, state.unit(NS, "spec", unit), "worker", 60_000, h.now());
+      CoordinateState state = DbState.over(buffer, null, null, limited);
+      UnitTransitions.startAttempt(state, NS, state.units().get(NS, "spec", unit), "worker", 60_000, h.now());
       state.flush();
       buffer.commit();
       limited.commit();
@@ -251,13 +253,13 @@ class CoordinateStateTest {
     for (String id : List.of("1", "2", "3")) {
       h.send("finish_attempt", "attempt_id", id).ok();
     }
-    assertThat(h.reader().counts(NS, "spec")).isEqualTo(Map.of(UnitStatus.FINISHED, 3L));
+    assertThat(h.reader().units().counts(NS, "spec")).isEqualTo(Map.of(UnitStatus.FINISHED, 3L));
     check();
   }
 
-  /** The unit's stored value, wherever it is (see {@link StateReader#unitValue}). */
+  /** The unit's stored value, wherever it is (see {@link UnitValues}). */
   private byte[] unitValue(String unit) {
-    return h.reader().unitValue(NS, Keys.unit(NS, "spec", unit));
+    return ((DbState) h.reader()).units().storedValue(NS, Keys.unit(NS, "spec", unit));
   }
 
   /** The unit key the started-units entry of attempt {@code seq} (block 0) lists, or null. */
@@ -281,7 +283,7 @@ class CoordinateStateTest {
     List<Attempt> started = h.request("count", 70);
     assertThat(started).extracting(Attempt::id).first().isEqualTo("1");
     assertThat(started).extracting(Attempt::id).last().isEqualTo("70");
-    long expiration = h.reader().attempt(NS, 1).expirationTime();
+    long expiration = h.reader().attempts().get(NS, 1).expirationTime();
     check();
 
     // attempts 1-63 in block 0, 64-70 in block 1
@@ -304,9 +306,9 @@ class CoordinateStateTest {
     }
     check();
     assertThat(keys(Keys.workerActiveAttempts(NS, "worker"))).isEmpty();
-    assertThat(h.reader().dueAttemptDeadlines(Long.MAX_VALUE, 10)).isEmpty();
+    assertThat(h.reader().timeIndexes().dueAttemptDeadlines(Long.MAX_VALUE, 10)).isEmpty();
     assertThat(keys(Keys.workerAttempts(NS, "worker"))).hasSize(2);
-    assertThat(h.reader().workerAttempts(NS, "worker")).hasSize(70);
+    assertThat(h.reader().attempts().ofWorker(NS, "worker")).hasSize(70);
   }
 
   /** Units u00-u69 in "spec": a request for all of them fills attempt blocks 0 (1-63) and 1 (64-70). */
@@ -323,14 +325,14 @@ class CoordinateStateTest {
   void dueDeadlinesComeInAttemptOrderUpToTheLimitAcrossBlocks() {
     addSeventyUnits();
     h.request("count", 70);
-    long after = h.reader().attempt(NS, 1).expirationTime() + 1;
+    long after = h.reader().attempts().get(NS, 1).expirationTime() + 1;
 
-    assertThat(h.reader().dueAttemptDeadlines(after, 1)).extracting(Keys.AttemptDeadlineKey::attemptSeq)
+    assertThat(h.reader().timeIndexes().dueAttemptDeadlines(after, 1)).extracting(Keys.AttemptDeadlineKey::attemptSeq)
         .containsExactly(1L);
-    assertThat(h.reader().dueAttemptDeadlines(after, 65)).extracting(Keys.AttemptDeadlineKey::attemptSeq)
+    assertThat(h.reader().timeIndexes().dueAttemptDeadlines(after, 65)).extracting(Keys.AttemptDeadlineKey::attemptSeq)
         .containsExactlyElementsOf(LongStream.rangeClosed(1, 65).boxed().toList());
-    assertThat(h.reader().dueAttemptDeadlines(after, 100)).hasSize(70);
-    assertThat(h.reader().dueAttemptDeadlines(after - 1, 100)).as("expiration == now is alive").isEmpty();
+    assertThat(h.reader().timeIndexes().dueAttemptDeadlines(after, 100)).hasSize(70);
+    assertThat(h.reader().timeIndexes().dueAttemptDeadlines(after - 1, 100)).as("expiration == now is alive").isEmpty();
   }
 
   @Test
@@ -343,8 +345,8 @@ class CoordinateStateTest {
     h.advance(Duration.ofHours(1));
     assertThat(h.request("count", 2)).extracting(Attempt::spec).containsExactly("loop"); // both auto-failed
     check();
-    assertThat(h.reader().counts(NS, "retries")).isEqualTo(Map.of(UnitStatus.FAILED, 2L));
-    assertThat(h.reader().counts(NS, "loop")).isEqualTo(Map.of(UnitStatus.PENDING, 1L));
+    assertThat(h.reader().units().counts(NS, "retries")).isEqualTo(Map.of(UnitStatus.FAILED, 2L));
+    assertThat(h.reader().units().counts(NS, "loop")).isEqualTo(Map.of(UnitStatus.PENDING, 1L));
   }
 
   @Test
@@ -360,17 +362,17 @@ class CoordinateStateTest {
       x.addAll(h.worker("w" + host).request("count", 2));
       check();
     }
-    assertThat(h.reader().counts(NS, "rep")).isEqualTo(Map.of(UnitStatus.PENDING, 2L));
+    assertThat(h.reader().units().counts(NS, "rep")).isEqualTo(Map.of(UnitStatus.PENDING, 2L));
     h.renew(x.get(0), 30, "{}").ok();
     check();
     h.fail(x.get(1)).ok(); // y needs another replica
     check();
-    assertThat(h.reader().bestAvailableUnits(NS, "rep", 10)).containsExactly("y");
+    assertThat(h.reader().units().bestAvailable(NS, "rep", 10)).containsExactly("y");
     h.send("finish_attempt", "attempt_id", x.get(0).id(), "data", json("{\"result\":1}")).ok();
     h.send("finish_attempt", "attempt_id", x.get(2).id(), "data", json("{\"result\":1}")).ok();
     check();
-    assertThat(h.reader().unit(NS, "rep", "x").status()).isEqualTo(UnitStatus.FINISHED);
-    assertThat(h.reader().duePurges(Long.MAX_VALUE - 1, 10)).hasSize(1);
+    assertThat(h.reader().units().get(NS, "rep", "x").status()).isEqualTo(UnitStatus.FINISHED);
+    assertThat(h.reader().timeIndexes().duePurges(Long.MAX_VALUE - 1, 10)).hasSize(1);
     h.advanceSeconds(61); // y's replicas time out
     h.punctuate();
     check();
@@ -378,12 +380,12 @@ class CoordinateStateTest {
     check();
     h.reset("rep", "{\"names\":[\"x\"]}").ok();
     check();
-    assertThat(h.reader().duePurges(Long.MAX_VALUE - 1, 10)).hasSize(1);
+    assertThat(h.reader().timeIndexes().duePurges(Long.MAX_VALUE - 1, 10)).hasSize(1);
     h.advance(Duration.ofMinutes(10));
     h.punctuate();
     check();
-    assertThat(h.reader().unit(NS, "rep", "y")).isNull();
-    assertThat(h.reader().unit(NS, "rep", "x").status()).isEqualTo(UnitStatus.AVAILABLE);
+    assertThat(h.reader().units().get(NS, "rep", "y")).isNull();
+    assertThat(h.reader().units().get(NS, "rep", "x").status()).isEqualTo(UnitStatus.AVAILABLE);
   }
 
   @Test
@@ -392,15 +394,15 @@ class CoordinateStateTest {
     h.send("worker_heartbeat", "worker", "p2").ok();
     h.send("worker_heartbeat", "worker", "c", "parent", "p1").ok();
     check();
-    assertThat(h.reader().workerChildren(NS, "p1")).containsExactly("c");
+    assertThat(h.reader().workers().children(NS, "p1")).containsExactly("c");
     h.send("worker_heartbeat", "worker", "c", "parent", "p2").ok();
     check();
-    assertThat(h.reader().workerChildren(NS, "p1")).isEmpty();
-    assertThat(h.reader().workerChildren(NS, "p2")).containsExactly("c");
+    assertThat(h.reader().workers().children(NS, "p1")).isEmpty();
+    assertThat(h.reader().workers().children(NS, "p2")).containsExactly("c");
     h.send("worker_heartbeat", "worker", "c").ok(); // no parent given: kept
     h.send("deactivate_worker", "worker", "c").ok();
     check();
-    assertThat(h.reader().workerChildren(NS, "p2")).containsExactly("c");
+    assertThat(h.reader().workers().children(NS, "p2")).containsExactly("c");
   }
 
   @Test
@@ -419,12 +421,12 @@ class CoordinateStateTest {
         Keys.workerAttempts(NS, "worker"))) {
       assertThat(keys(prefix)).isEmpty();
     }
-    assertThat(h.reader().dueAttemptDeadlines(Long.MAX_VALUE, 10)).isEmpty();
-    assertThat(h.reader().dueDelayedUnits(Long.MAX_VALUE - 1, 10)).as("left for the time step").hasSize(1);
+    assertThat(h.reader().timeIndexes().dueAttemptDeadlines(Long.MAX_VALUE, 10)).isEmpty();
+    assertThat(h.reader().timeIndexes().dueDelayedUnits(Long.MAX_VALUE - 1, 10)).as("left for the time step").hasSize(1);
 
     h.advanceSeconds(61);
     h.punctuate();
-    assertThat(h.reader().dueDelayedUnits(Long.MAX_VALUE - 1, 10)).isEmpty();
+    assertThat(h.reader().timeIndexes().dueDelayedUnits(Long.MAX_VALUE - 1, 10)).isEmpty();
     assertThat(h.events()).extracting(e -> e.get("type").asText()).last().isEqualTo("work_spec_deleted");
     check();
   }
@@ -440,7 +442,7 @@ class CoordinateStateTest {
 
     // only the destroy's own answer, kept for a repeat of its request_id
     assertThat(keys(Keys.namespaceData(NS))).extracting(Keys::kind).containsExactly("R");
-    assertThat(h.reader().namespaces()).containsExactly("other");
+    assertThat(h.reader().namespaces().list()).containsExactly("other");
     assertThat(h.namespace("other").units("spec", "{}")).containsExactly("u");
 
     h.namespace(NS).setSpec("{\"name\":\"spec\"}");
@@ -449,7 +451,7 @@ class CoordinateStateTest {
     assertThat(Long.parseLong(second.id())).isGreaterThan(Long.parseLong(first.id()));
     h.advance(Duration.ofHours(1));
     h.punctuate();
-    assertThat(h.reader().dueAttemptDeadlines(Long.MAX_VALUE, 10)).isEmpty();
+    assertThat(h.reader().timeIndexes().dueAttemptDeadlines(Long.MAX_VALUE, 10)).isEmpty();
     check();
   }
 
@@ -466,7 +468,7 @@ class CoordinateStateTest {
         + "{\"name\":\"c2\",\"parent\":{\"work_spec_name\":\"spec\",\"work_unit_name\":\"p\"},"
         + "\"predecessor\":{\"work_spec_name\":\"spec\",\"work_unit_name\":\"q\"}}]");
     check();
-    assertThat(h.reader().childrenParkedUnder(NS, new UnitRef("spec", "p"), Long.parseLong(pq.get(0).id())))
+    assertThat(h.reader().family().childrenParkedUnder(NS, new UnitRef("spec", "p"), Long.parseLong(pq.get(0).id())))
         .containsExactly(new UnitRef("other", "c1"), new UnitRef("other", "c2"));
     h.retry(pq.get(0), 0).ok(); // c1, c2 discarded; early stays
     check();
@@ -476,7 +478,7 @@ class CoordinateStateTest {
         + "\"predecessor\":{\"work_spec_name\":\"spec\",\"work_unit_name\":\"q\"}}]");
     h.finish(p).ok(); // released: c1 available, c2 blocked by q, early available
     check();
-    assertThat(h.reader().childCount(NS, new UnitRef("spec", "p"), ChildState.OPEN)).isEqualTo(3);
+    assertThat(h.reader().family().childCount(NS, new UnitRef("spec", "p"), ChildState.OPEN)).isEqualTo(3);
     h.finish(pq.get(1)).ok(); // q: h1 and c2 released
     check();
     Attempt c1 = h.requestOne("work_specs", List.of("other"));
@@ -484,7 +486,7 @@ class CoordinateStateTest {
     check();
     h.fail(h.requestOne("work_specs", List.of("other"))).ok(); // c2 fails: p fails
     check();
-    assertThat(h.reader().unit(NS, "spec", "p").status()).isEqualTo(UnitStatus.FAILED);
+    assertThat(h.reader().units().get(NS, "spec", "p").status()).isEqualTo(UnitStatus.FAILED);
     h.reset("spec", "{\"names\":[\"p\"]}").ok();
     check();
     h.advance(Duration.ofMinutes(20));
@@ -492,7 +494,7 @@ class CoordinateStateTest {
     h.advance(Duration.ofMinutes(2));
     h.punctuate(); // expires it
     check();
-    assertThat(h.reader().unit(NS, "spec", "early").status()).isEqualTo(UnitStatus.AVAILABLE);
+    assertThat(h.reader().units().get(NS, "spec", "early").status()).isEqualTo(UnitStatus.AVAILABLE);
     h.finish(h.requestOne("work_specs", List.of("spec"))).ok(); // early: the only open child of p
     check();
     h.send("delete_work_units", "work_spec_name", "spec", "query", json("{\"names\":[\"q\"]}")).ok();
@@ -501,7 +503,7 @@ class CoordinateStateTest {
     check();
     h.send("delete_work_units", "work_spec_name", "spec", "query", json("{\"names\":[\"p\"]}")).ok();
     check();
-    assertThat(h.reader().units(NS, "spec", null, 10)).extracting(WorkUnitRecord::name).containsExactly("h1");
+    assertThat(h.reader().units().list(NS, "spec", null, 10)).extracting(WorkUnitRecord::name).containsExactly("h1");
   }
 
   private void addLinked(String spec, String unitsJson) {
@@ -514,14 +516,14 @@ class CoordinateStateTest {
   private void check() {
     StateReader r = h.reader();
     long lastSeq = ValueCodec.decodeLong(h.store().get(Keys.sequence(NS)));
-    List<AttemptRecord> attempts = LongStream.rangeClosed(1, lastSeq).mapToObj(seq -> r.attempt(NS, seq))
+    List<AttemptRecord> attempts = LongStream.rangeClosed(1, lastSeq).mapToObj(seq -> r.attempts().get(NS, seq))
         .filter(Objects::nonNull).toList();
     Set<Keys.DelayedUnitKey> delayed = new HashSet<>();
     Set<String> specNames = new HashSet<>();
     List<WorkUnitRecord> allUnits = new ArrayList<>();
-    for (WorkSpecRecord spec : r.specs(NS)) {
+    for (WorkSpecRecord spec : r.specs().list(NS)) {
       specNames.add(spec.name());
-      List<WorkUnitRecord> units = r.units(NS, spec.name(), null, Integer.MAX_VALUE);
+      List<WorkUnitRecord> units = r.units().list(NS, spec.name(), null, Integer.MAX_VALUE);
       allUnits.addAll(units);
       Map<UnitStatus, Long> counts = new EnumMap<>(UnitStatus.class);
       for (WorkUnitRecord unit : units) {
@@ -531,7 +533,7 @@ class CoordinateStateTest {
           delayed.add(new Keys.DelayedUnitKey(unit.notBefore(), NS, unit.spec(), unit.name()));
         }
       }
-      assertThat(r.counts(NS, spec.name())).as("counts of %s", spec.name()).isEqualTo(counts);
+      assertThat(r.units().counts(NS, spec.name())).as("counts of %s", spec.name()).isEqualTo(counts);
       for (WorkUnitRecord unit : units) {
         if (unit.status() == UnitStatus.AVAILABLE) {
           byte[] stored = h.store().get(Keys.unit(NS, unit.spec(), unit.name()));
@@ -540,7 +542,7 @@ class CoordinateStateTest {
               .isEqualTo(UnitValue.attemptSeq(stored) < 0 ? stored : ValueCodec.EMPTY);
         }
       }
-      assertThat(r.bestAvailableUnits(NS, spec.name(), Integer.MAX_VALUE)).as("available index")
+      assertThat(r.units().bestAvailable(NS, spec.name(), Integer.MAX_VALUE)).as("available index")
           .containsExactlyElementsOf(units.stream().filter(u -> u.status() == UnitStatus.AVAILABLE)
               .sorted(Comparator.comparingDouble(WorkUnitRecord::priority).reversed()
                   .thenComparing(WorkUnitRecord::name))
@@ -548,15 +550,15 @@ class CoordinateStateTest {
     }
     // time indexes: exact for live records; entries of deleted units and attempts wait for the time step
     Set<Keys.DelayedUnitKey> delayedEntries = new HashSet<>();
-    for (Keys.DelayedUnitKey entry : r.dueDelayedUnits(Long.MAX_VALUE - 1, Integer.MAX_VALUE)) {
-      if (entry.namespace().equals(NS) && r.unit(NS, entry.spec(), entry.unit()) != null) {
+    for (Keys.DelayedUnitKey entry : r.timeIndexes().dueDelayedUnits(Long.MAX_VALUE - 1, Integer.MAX_VALUE)) {
+      if (entry.namespace().equals(NS) && r.units().get(NS, entry.spec(), entry.unit()) != null) {
         delayedEntries.add(entry);
       }
     }
     assertThat(delayedEntries).as("delayed index").isEqualTo(delayed);
     Set<Keys.PurgeKey> purgeEntries = new HashSet<>();
-    for (Keys.PurgeKey entry : r.duePurges(Long.MAX_VALUE - 1, Integer.MAX_VALUE)) {
-      if (entry.namespace().equals(NS) && r.unit(NS, entry.spec(), entry.unit()) != null) {
+    for (Keys.PurgeKey entry : r.timeIndexes().duePurges(Long.MAX_VALUE - 1, Integer.MAX_VALUE)) {
+      if (entry.namespace().equals(NS) && r.units().get(NS, entry.spec(), entry.unit()) != null) {
         purgeEntries.add(entry);
       }
     }
@@ -564,15 +566,15 @@ class CoordinateStateTest {
         .filter(u -> u.purgeAt() != null && (u.status() == UnitStatus.FINISHED || u.status() == UnitStatus.FAILED))
         .map(u -> new Keys.PurgeKey(u.purgeAt(), NS, u.spec(), u.name())).toList()));
     Set<Keys.AttemptDeadlineKey> deadlines = new HashSet<>();
-    for (Keys.AttemptDeadlineKey entry : r.dueAttemptDeadlines(Long.MAX_VALUE, Integer.MAX_VALUE)) {
-      if (entry.namespace().equals(NS) && r.attempt(NS, entry.attemptSeq()) != null) {
+    for (Keys.AttemptDeadlineKey entry : r.timeIndexes().dueAttemptDeadlines(Long.MAX_VALUE, Integer.MAX_VALUE)) {
+      if (entry.namespace().equals(NS) && r.attempts().get(NS, entry.attemptSeq()) != null) {
         deadlines.add(entry);
       }
     }
     assertThat(deadlines).as("deadline index").isEqualTo(new HashSet<>(attempts.stream()
         .filter(a -> a.status() == AttemptStatus.PENDING)
         .map(a -> new Keys.AttemptDeadlineKey(a.expirationTime(), NS, a.seq())).toList()));
-    for (WorkerRecord worker : r.workers(NS)) {
+    for (WorkerRecord worker : r.workers().list(NS)) {
       assertThat(blockSeqs(Keys.workerActiveAttempts(NS, worker.name()))).as("active attempts of %s", worker.name())
           .containsExactlyElementsOf(attempts.stream()
               .filter(a -> a.worker().equals(worker.name()) && a.status() == AttemptStatus.PENDING)
@@ -580,17 +582,17 @@ class CoordinateStateTest {
       assertThat(blockSeqs(Keys.workerAttempts(NS, worker.name()))).as("attempts of %s", worker.name())
           .containsExactlyElementsOf(attempts.stream().filter(a -> a.worker().equals(worker.name()))
               .map(AttemptRecord::seq).toList());
-      assertThat(r.workerChildren(NS, worker.name())).as("children of %s", worker.name())
-          .containsExactlyElementsOf(r.workers(NS).stream().filter(w -> worker.name().equals(w.parent()))
+      assertThat(r.workers().children(NS, worker.name())).as("children of %s", worker.name())
+          .containsExactlyElementsOf(r.workers().list(NS).stream().filter(w -> worker.name().equals(w.parent()))
               .map(WorkerRecord::name).toList());
     }
     checkFamilies(allUnits);
     checkStartedUnits();
     for (AttemptRecord attempt : attempts) {
       assertThat(specNames).as("attempt %s outlived its spec", attempt.id()).contains(attempt.spec());
-      assertThat(r.unit(NS, attempt.spec(), attempt.unit())).as("attempt %s outlived its unit", attempt.id())
+      assertThat(r.units().get(NS, attempt.spec(), attempt.unit())).as("attempt %s outlived its unit", attempt.id())
           .isNotNull();
-      assertThat(r.worker(NS, attempt.worker())).isNotNull();
+      assertThat(r.workers().get(NS, attempt.worker())).isNotNull();
     }
   }
 
@@ -609,7 +611,7 @@ class CoordinateStateTest {
       }
       UnitRef self = UnitRef.of(unit);
       if (family.parent() != null) {
-        WorkUnitRecord parent = h.reader().unit(NS, family.parent());
+        WorkUnitRecord parent = h.reader().units().get(NS, family.parent());
         assertThat(parent).as("parent of %s", self).isNotNull();
         assertThat(family.childState()).as("place of %s under its parent", self).isNotNull();
         long parkedUnder = family.parkedUnder() == null ? 0 : family.parkedUnder();
@@ -622,7 +624,7 @@ class CoordinateStateTest {
             Long::sum);
       }
       if (family.predecessor() != null) {
-        assertThat(h.reader().unit(NS, family.predecessor())).as("predecessor of %s", self).isNotNull();
+        assertThat(h.reader().units().get(NS, family.predecessor())).as("predecessor of %s", self).isNotNull();
         expectedEntries.add(hex.formatHex(Keys.heir(NS, family.predecessor(), self)));
         expectedCounts.merge(hex.formatHex(Keys.familyCount(NS, family.predecessor(), Keys.HEIRS_KIND)), 1L,
             Long::sum);
@@ -674,7 +676,7 @@ class CoordinateStateTest {
             assertThat(unit.status()).as("a started unit").isEqualTo(UnitStatus.PENDING);
             assertThat(unit.activeAttempt()).isEqualTo(seq);
             assertThat(carried[offset]).as("carried by its units entry").isEqualTo(value);
-            assertThat(h.reader().unitValue(NS, keys[offset])).as("read as the unit's value").isEqualTo(value);
+            assertThat(((DbState) h.reader()).units().storedValue(NS, keys[offset])).as("read as the unit's value").isEqualTo(value);
             assertThat(StartedUnits.load(h.store()).get(keys[offset])).isEqualTo(seq);
           }
         }
@@ -686,10 +688,10 @@ class CoordinateStateTest {
   private void checkUnit(WorkUnitRecord unit, List<AttemptRecord> attempts) {
     List<Long> own = attempts.stream().filter(a -> a.spec().equals(unit.spec()) && a.unit().equals(unit.name()))
         .map(AttemptRecord::seq).toList();
-    long held = UnitValue.attemptSeq(h.reader().unitValue(NS, Keys.unit(NS, unit.spec(), unit.name())));
+    long held = UnitValue.attemptSeq(((DbState) h.reader()).units().storedValue(NS, Keys.unit(NS, unit.spec(), unit.name())));
     assertThat(seqs(Keys.unitAttempts(NS, unit.spec(), unit.name()))).as("listed history of %s", unit.name())
         .containsExactlyElementsOf(own.stream().filter(seq -> seq != held).toList());
-    assertThat(h.reader().unitAttempts(NS, unit.spec(), unit.name())).extracting(AttemptRecord::seq)
+    assertThat(h.reader().attempts().ofUnit(NS, unit.spec(), unit.name())).extracting(AttemptRecord::seq)
         .as("history of %s", unit.name()).containsExactlyElementsOf(own);
     // a reset gives a unit a fresh retry budget, so the count may be below its history
     assertThat(unit.attemptCount()).as("attempt count of %s", unit.name()).isLessThanOrEqualTo(own.size());
@@ -712,10 +714,10 @@ class CoordinateStateTest {
       return;
     }
     assertThat(blocks).as("%s runs or ran, so nothing blocks it", unit.name()).isFalse();
-    AttemptRecord active = h.reader().attempt(NS, unit.activeAttempt());
+    AttemptRecord active = h.reader().attempts().get(NS, unit.activeAttempt());
     assertThat(active).as("active attempt of %s", unit.name()).isNotNull();
     assertThat(active.unit()).isEqualTo(unit.name());
-    long open = h.reader().childCount(NS, UnitRef.of(unit), ChildState.OPEN);
+    long open = h.reader().family().childCount(NS, UnitRef.of(unit), ChildState.OPEN);
     UnitStatus expected = switch (active.status()) {
       case PENDING -> UnitStatus.PENDING;
       case FINISHED -> familyFailure ? UnitStatus.FAILED : open > 0 ? UnitStatus.WAITING : UnitStatus.FINISHED;
@@ -730,7 +732,7 @@ class CoordinateStateTest {
   private void checkRound(WorkUnitRecord unit) {
     ReplicationState round = unit.replication();
     for (Replica replica : round.replicas()) {
-      AttemptRecord attempt = h.reader().attempt(NS, replica.seq());
+      AttemptRecord attempt = h.reader().attempts().get(NS, replica.seq());
       assertThat(attempt.isReplica()).isTrue();
       assertThat(attempt.unit()).isEqualTo(unit.name());
       assertThat(attempt.worker()).isEqualTo(replica.worker());

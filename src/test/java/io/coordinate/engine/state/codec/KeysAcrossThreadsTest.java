@@ -1,4 +1,4 @@
-package io.coordinate.engine.state;
+package io.coordinate.engine.state.codec;
 
 import io.coordinate.engine.state.codec.KeyWriter;
 import io.coordinate.engine.state.codec.Keys;

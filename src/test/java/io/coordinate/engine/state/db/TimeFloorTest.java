@@ -1,4 +1,4 @@
-package io.coordinate.engine.state;
+package io.coordinate.engine.state.db;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

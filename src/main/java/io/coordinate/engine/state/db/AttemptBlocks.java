@@ -1,4 +1,4 @@
-package io.coordinate.engine.state;
+package io.coordinate.engine.state.db;
 
 import io.coordinate.engine.state.store.KeyValueIterator;
 import io.coordinate.engine.state.store.KeyValueStore;
@@ -34,7 +34,7 @@ import java.util.function.Predicate;
  * worker or expiration) and of their units' records, so a rebuild derives the same bytes.
  *
  * <p>A units entry also carries the unit's stored value while the unit is pending on that attempt (see
- * {@link CoordinateState#carries}): a {@code finish_attempts} then reads each unit it finishes with the block it
+ * {@link DbUnitState#carries}): a {@code finish_attempts} then reads each unit it finishes with the block it
  * reads anyway, not by a RocksDB lookup of its own (a fifth of a finish's cost). Pending units are the ones
  * out with workers, so the values held here stay as few as the leases.
  *

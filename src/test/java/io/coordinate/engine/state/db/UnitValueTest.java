@@ -1,4 +1,4 @@
-package io.coordinate.engine.state;
+package io.coordinate.engine.state.db;
 
 import io.coordinate.engine.state.codec.Keys;
 import io.coordinate.engine.state.codec.UnitValue;
@@ -74,7 +74,7 @@ class UnitValueTest {
     KeyValueStore records = h.store().records();
     long firstSeq = Long.parseLong(first.id());
     assertThat(records.get(Keys.attempt("ns", firstSeq))).as("held by the unit, no record of its own").isNull();
-    assertThat(UnitValue.attemptSeq(h.reader().unitValue("ns", Keys.unit("ns", "s", "u")))).isEqualTo(firstSeq);
+    assertThat(UnitValue.attemptSeq(((DbState) h.reader()).units().storedValue("ns", Keys.unit("ns", "s", "u")))).isEqualTo(firstSeq);
     assertThat(UnitValue.attemptSeq(records.get(Keys.unit("ns", "s", "u"))))
         .as("started: its value is in the started-units entry, its record as added").isEqualTo(-1);
 
@@ -82,14 +82,14 @@ class UnitValueTest {
     Attempt second = h.requestOne();
     long secondSeq = Long.parseLong(second.id());
 
-    assertThat(UnitValue.attemptSeq(h.reader().unitValue("ns", Keys.unit("ns", "s", "u")))).isEqualTo(secondSeq);
+    assertThat(UnitValue.attemptSeq(((DbState) h.reader()).units().storedValue("ns", Keys.unit("ns", "s", "u")))).isEqualTo(secondSeq);
     assertThat(UnitValue.attemptSeq(records.get(Keys.unit("ns", "s", "u"))))
         .as("the retry wrote the record: it holds the first attempt").isEqualTo(firstSeq);
     assertThat(ValueCodec.decode(records.get(Keys.attempt("ns", firstSeq)), AttemptRecord.class).status())
         .isEqualTo(AttemptStatus.RETRYABLE);
-    assertThat(h.reader().attempt("ns", firstSeq).status()).isEqualTo(AttemptStatus.RETRYABLE);
-    assertThat(h.reader().attempt("ns", secondSeq).status()).isEqualTo(AttemptStatus.PENDING);
-    assertThat(h.reader().unitAttempts("ns", "s", "u")).extracting(AttemptRecord::seq)
+    assertThat(h.reader().attempts().get("ns", firstSeq).status()).isEqualTo(AttemptStatus.RETRYABLE);
+    assertThat(h.reader().attempts().get("ns", secondSeq).status()).isEqualTo(AttemptStatus.PENDING);
+    assertThat(h.reader().attempts().ofUnit("ns", "s", "u")).extracting(AttemptRecord::seq)
         .containsExactly(firstSeq, secondSeq);
   }
 }

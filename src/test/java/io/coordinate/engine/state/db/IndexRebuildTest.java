@@ -1,5 +1,6 @@
-package io.coordinate.engine.state;
+package io.coordinate.engine.state.db;
 
+import io.coordinate.engine.state.StateReader;
 import io.coordinate.engine.state.store.SplitStore;
 import io.coordinate.storage.VersionedStore;
 import io.coordinate.engine.state.store.InMemoryKeyValueStore;
@@ -68,7 +69,7 @@ class IndexRebuildTest {
     assertThat(IndexRebuild.inStep(h.store().records(), indexes)).isTrue();
     assertThat(indexes.get(perAttempt)).isNull();
     assertThat(ValueCodec.decodeLong(indexes.get(Keys.indexLayout()))).isEqualTo(IndexRebuild.LAYOUT);
-    assertThat(new StateReader(new SplitStore(h.store().records(), indexes)).workerActiveAttempts("ns", "worker"))
+    assertThat(DbState.reader(new SplitStore(h.store().records(), indexes)).attempts().activeOfWorker("ns", "worker"))
         .extracting(AttemptRecord::id).containsExactly(a.id());
   }
 
@@ -86,7 +87,7 @@ class IndexRebuildTest {
 
     assertThat(result).isEqualTo(new IndexRebuild.Result(3, 1, 1, 1, 0));
     assertThat(indexes.get(Keys.available("ns", "s", 0, "gone"))).isNull();
-    assertThat(new StateReader(new SplitStore(h.store().records(), indexes)).bestAvailableUnits("ns", "s", 10))
+    assertThat(DbState.reader(new SplitStore(h.store().records(), indexes)).units().bestAvailable("ns", "s", 10))
         .containsExactly("b", "c");
     assertThat(ValueCodec.decodeLong(indexes.get(Keys.count("ns", "s", UnitStatus.FINISHED)))).isEqualTo(1);
   }
@@ -111,12 +112,12 @@ class IndexRebuildTest {
     AttemptBlocks.decodeUnits(indexes.get(Keys.attemptUnitsBlock("ns", 0)), new byte[64][], carried);
     assertThat(ValueCodec.decode(carried[(int) seq], WorkUnitRecord.class).status())
         .as("its units entry carries the record with what the start added").isEqualTo(UnitStatus.PENDING);
-    StateReader reader = new StateReader(new SplitStore(h.store().records(), indexes));
-    assertThat(reader.bestAvailableUnits("ns", "s", 10)).containsExactly("c");
-    assertThat(reader.unit("ns", "s", "a").status()).isEqualTo(UnitStatus.PENDING);
-    assertThat(reader.unit("ns", "s", "a").activeAttempt()).isEqualTo(seq);
-    assertThat(reader.attempt("ns", seq).status()).isEqualTo(AttemptStatus.PENDING);
-    assertThat(reader.unit("ns", "s", "b").status()).isEqualTo(UnitStatus.FINISHED);
+    StateReader reader = DbState.reader(new SplitStore(h.store().records(), indexes));
+    assertThat(reader.units().bestAvailable("ns", "s", 10)).containsExactly("c");
+    assertThat(reader.units().get("ns", "s", "a").status()).isEqualTo(UnitStatus.PENDING);
+    assertThat(reader.units().get("ns", "s", "a").activeAttempt()).isEqualTo(seq);
+    assertThat(reader.attempts().get("ns", seq).status()).isEqualTo(AttemptStatus.PENDING);
+    assertThat(reader.units().get("ns", "s", "b").status()).isEqualTo(UnitStatus.FINISHED);
     assertThat(ValueCodec.decodeLong(indexes.get(Keys.count("ns", "s", UnitStatus.PENDING)))).isEqualTo(1);
     assertThat(ValueCodec.decodeLong(indexes.get(Keys.count("ns", "s", UnitStatus.AVAILABLE)))).isEqualTo(1);
   }
@@ -138,7 +139,7 @@ class IndexRebuildTest {
 
     assertThat(result.migratedEntries()).isEqualTo(3); // two available entries and the available count
     assertThat(single.size()).isEqualTo(before - 3);
-    assertThat(new StateReader(new SplitStore(single, indexes)).bestAvailableUnits("ns", "s", 10))
+    assertThat(DbState.reader(new SplitStore(single, indexes)).units().bestAvailable("ns", "s", 10))
         .containsExactly("a", "b");
   }
 }

@@ -1,4 +1,4 @@
-package io.coordinate.engine.state;
+package io.coordinate.engine.state.db;
 
 import io.coordinate.engine.state.store.SplitStore;
 import io.coordinate.storage.VersionedStore;
@@ -85,7 +85,7 @@ public final class IndexRebuild {
   /** Derives the index entries of one record after another, counting what it saw. */
   private static final class Derivation {
     private final KeyValueStore records;
-    private final CoordinateState derive;
+    private final DbState derive;
     long units;
     long attempts;
     long workers;
@@ -96,7 +96,7 @@ public final class IndexRebuild {
     Derivation(KeyValueStore records, KeyValueStore indexes) {
       this.records = records;
       this.recordsRead = new ReadOnly(records);
-      this.derive = new CoordinateState(new SplitStore(recordsRead, indexes));
+      this.derive = DbState.over(new SplitStore(recordsRead, indexes));
     }
 
     void accept(KeyValueIterator.Entry entry) {
@@ -110,10 +110,10 @@ public final class IndexRebuild {
         case Keys.UNIT -> {
           String ns = Keys.dataNamespace(key);
           recordsRead.current = entry;
-          byte[] value = derive.unitValue(ns, key); // the record, with what a started-units entry adds to it
+          byte[] value = derive.units.storedValue(ns, key); // the record, with what a started-units entry adds to it
           // writeUnit reads the unit's stored value: it is this one
           recordsRead.current = new KeyValueIterator.Entry(key, value);
-          derive.writeUnit(ns, null, ValueCodec.decode(value, WorkUnitRecord.class));
+          derive.units.write(ns, null, ValueCodec.decode(value, WorkUnitRecord.class));
           recordsRead.current = null;
           units++;
           byte[] held = UnitValue.attempt(value);
@@ -122,9 +122,9 @@ public final class IndexRebuild {
           }
         }
         case Keys.ATTEMPT -> attempt(Keys.dataNamespace(key), entry.value(), true);
-        case Keys.ANSWER -> derive.deriveAnswerExpiry(key, entry.value());
+        case Keys.ANSWER -> derive.answers.deriveExpiry(key, entry.value());
         case Keys.WORKER -> {
-          derive.writeWorker(Keys.dataNamespace(key), null, ValueCodec.decode(entry.value(), WorkerRecord.class));
+          derive.workers.write(Keys.dataNamespace(key), null, ValueCodec.decode(entry.value(), WorkerRecord.class));
           workers++;
         }
         default -> {
@@ -134,7 +134,7 @@ public final class IndexRebuild {
     }
 
     private void attempt(String ns, byte[] value, boolean ownRecord) {
-      derive.deriveAttempt(ns, ValueCodec.decode(value, AttemptRecord.class), ownRecord);
+      derive.attempts.derive(ns, ValueCodec.decode(value, AttemptRecord.class), ownRecord);
       attempts++;
     }
   }

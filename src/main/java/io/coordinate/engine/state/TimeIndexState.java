@@ -1,0 +1,23 @@
+package io.coordinate.engine.state;
+
+import io.coordinate.engine.state.codec.Keys;
+import java.util.List;
+
+/**
+ * The time indexes the engine's time step reads: delayed units, attempt deadlines, purges and kept answers' expiry.
+ * An entry may outlive what it names (after a delete); the time step re-checks each before it acts.
+ */
+public interface TimeIndexState {
+
+  /** Delayed units whose not-before time is at or before {@code now}: due for release. */
+  List<Keys.DelayedUnitKey> dueDelayedUnits(long now, int limit);
+
+  /** Pending attempts whose expiration is strictly before {@code now} ({@code expiration == now} is alive). */
+  List<Keys.AttemptDeadlineKey> dueAttemptDeadlines(long now, int limit);
+
+  /** Finished or failed units whose purge time is at or before {@code now}. */
+  List<Keys.PurgeKey> duePurges(long now, int limit);
+
+  /** Kept answers whose expiry is at or before {@code now}: due to be forgotten. */
+  List<Keys.AnswerKey> dueAnswers(long now, int limit);
+}

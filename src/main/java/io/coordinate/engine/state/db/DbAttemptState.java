@@ -1,0 +1,210 @@
+package io.coordinate.engine.state.db;
+
+import io.coordinate.engine.state.MutableAttemptState;
+import io.coordinate.engine.state.codec.Keys;
+import io.coordinate.engine.state.codec.UnitValue;
+import io.coordinate.engine.state.codec.ValueCodec;
+import io.coordinate.engine.state.model.AttemptRecord;
+import io.coordinate.engine.state.model.AttemptStatus;
+import io.coordinate.engine.state.model.WorkUnitRecord;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Attempts: the latest of a unit is held by the unit's value, older ones in records of their own; the attempt →
+ * unit entries, the workers' attempt lists and the deadline index are kept by block of 64 ({@link AttemptBlocks}).
+ */
+final class DbAttemptState implements MutableAttemptState {
+
+  private final DbContext db;
+  private final DbState state;
+
+  DbAttemptState(DbContext db, DbState state) {
+    this.db = db;
+    this.state = state;
+  }
+
+  // --- reads ---
+
+  @Override
+  public AttemptRecord get(String ns, long seq) {
+    byte[] unitKey = db.values.attemptUnitKey(ns, seq);
+    if (unitKey != null) {
+      byte[] stored = db.values.value(ns, unitKey);
+      if (UnitValue.attemptSeq(stored) == seq) {
+        return ValueCodec.decode(UnitValue.attempt(stored), AttemptRecord.class);
+      }
+    }
+    return ValueCodec.decode(db.store.get(Keys.attempt(ns, seq)), AttemptRecord.class);
+  }
+
+  @Override
+  public List<AttemptRecord> ofUnit(String ns, String spec, String unit) {
+    // the list names the attempts in records of their own; the latest, held by the unit's value, comes last
+    List<AttemptRecord> attempts =
+        attempts(ns, db.collect(Keys.unitAttempts(ns, spec, unit), Integer.MAX_VALUE, e -> Keys.trailingSeq(e.key())));
+    byte[] stored = db.values.value(ns, Keys.unit(ns, spec, unit));
+    if (UnitValue.hasAttempt(stored)) {
+      long held = UnitValue.attemptSeq(stored);
+      if (attempts.isEmpty() || attempts.get(attempts.size() - 1).seq() < held) {
+        attempts.add(ValueCodec.decode(UnitValue.attempt(stored), AttemptRecord.class));
+      }
+    }
+    return attempts;
+  }
+
+  @Override
+  public List<AttemptRecord> activeOfWorker(String ns, String worker) {
+    db.flushBlocks();
+    return attempts(ns, AttemptBlocks.seqsUnder(db.store, Keys.workerActiveAttempts(ns, worker)));
+  }
+
+  @Override
+  public List<AttemptRecord> ofWorker(String ns, String worker) {
+    db.flushBlocks();
+    return attempts(ns, AttemptBlocks.seqsUnder(db.store, Keys.workerAttempts(ns, worker)));
+  }
+
+  private List<AttemptRecord> attempts(String ns, List<Long> seqs) {
+    List<AttemptRecord> attempts = new ArrayList<>();
+    for (Long seq : seqs) {
+      AttemptRecord attempt = get(ns, seq);
+      if (attempt != null) {
+        attempts.add(attempt);
+      }
+    }
+    return attempts;
+  }
+
+  // --- transitions ---
+
+  @Override
+  public long nextSeq(String ns) {
+    byte[] key = Keys.sequence(ns);
+    long next = ValueCodec.decodeLong(db.store.get(key)) + 1;
+    db.writable.put(key, ValueCodec.encodeLong(next));
+    return next;
+  }
+
+  @Override
+  public void write(String ns, AttemptRecord before, AttemptRecord after) {
+    Objects.requireNonNull(before, "an attempt is created by start");
+    writeIndexes(ns, before, after);
+    store(ns, after);
+    db.listener.attemptChanged(ns, before, after);
+  }
+
+  @Override
+  public void start(String ns, WorkUnitRecord before, WorkUnitRecord after, AttemptRecord attempt) {
+    start(ns, before, after, attempt, false);
+  }
+
+  @Override
+  public AttemptRecord startRequested(
+      String ns, WorkUnitRecord before, long seq, String worker, long startTime, long expirationTime) {
+    AttemptRecord attempt = AttemptRecord.started(seq, before, worker, startTime, expirationTime);
+    start(ns, before, before.startedOn(seq), attempt, true);
+    return attempt;
+  }
+
+  /**
+   * The attempt's index entries, then the unit's value written once, holding the new attempt (the one it held moves
+   * to a record of its own), with the unit's own indexes.
+   */
+  private void start(
+      String ns, WorkUnitRecord before, WorkUnitRecord after, AttemptRecord attempt, boolean requestStart) {
+    byte[] unitKey = Keys.unit(ns, before.spec(), before.name());
+    db.blocks.starting(ns, attempt.seq());
+    writeNewIndexes(ns, attempt, unitKey);
+    byte[] stored = db.values.value(ns, unitKey);
+    if (UnitValue.hasAttempt(stored)) {
+      long held = UnitValue.attemptSeq(stored);
+      db.writable.put(Keys.attempt(ns, held), UnitValue.attempt(stored));
+      db.writable.put(Keys.unitAttempt(ns, before.spec(), before.name(), held), ValueCodec.EMPTY);
+    }
+    db.listener.attemptChanged(ns, null, attempt);
+    state.units.write(ns, before, after, attempt, requestStart);
+  }
+
+  /**
+   * The index entries of a stored attempt, derived again by {@link IndexRebuild}; the records stay as they are.
+   * {@code ownRecord}: the attempt is in a record of its own, not held by its unit's value.
+   */
+  void derive(String ns, AttemptRecord attempt, boolean ownRecord) {
+    writeNewIndexes(ns, attempt, Keys.unit(ns, attempt.spec(), attempt.unit()));
+    if (ownRecord) {
+      db.writable.put(Keys.unitAttempt(ns, attempt.spec(), attempt.unit(), attempt.seq()), ValueCodec.EMPTY);
+    }
+  }
+
+  /** A new attempt's index entries: {@link #writeIndexes}, and the attempt → unit entry. */
+  private void writeNewIndexes(String ns, AttemptRecord attempt, byte[] unitKey) {
+    writeIndexes(ns, null, attempt);
+    db.blocks.setUnitKey(ns, attempt.seq(), unitKey);
+  }
+
+  /** The worker's attempt lists and the deadline index. */
+  private void writeIndexes(String ns, AttemptRecord before, AttemptRecord after) {
+    long seq = after.seq();
+    String worker = after.worker();
+    if (before == null) {
+      db.blocks.markWorker(AttemptBlocks.Kind.WORKER_ATTEMPTS, ns, worker, seq, true);
+    }
+    boolean wasPending = before != null && before.status() == AttemptStatus.PENDING;
+    boolean isPending = after.status() == AttemptStatus.PENDING;
+    if (wasPending && (!isPending || before.expirationTime() != after.expirationTime())) {
+      db.blocks.markDeadline(ns, before.expirationTime(), seq, false);
+    }
+    if (isPending) {
+      db.blocks.markDeadline(ns, after.expirationTime(), seq, true);
+      if (db.hints != null) {
+        db.hints.deadlineInserted(after.expirationTime());
+      }
+      db.blocks.markWorker(AttemptBlocks.Kind.WORKER_ACTIVE, ns, worker, seq, true);
+    } else if (wasPending) {
+      db.blocks.markWorker(AttemptBlocks.Kind.WORKER_ACTIVE, ns, worker, seq, false);
+    }
+  }
+
+  /**
+   * Puts a changed attempt where it lives: in its unit's value if the unit holds it, else in its own record (see
+   * {@link UnitValue}). A value that holds an attempt is never in the available index, so no index entry carries
+   * what changes here.
+   */
+  private void store(String ns, AttemptRecord attempt) {
+    long seq = attempt.seq();
+    // the attempt → unit entry names the unit: its key as is, not built again
+    byte[] listed = db.blocks.readUnitKey(ns, seq);
+    byte[] unitKey = listed != null ? listed : Keys.unit(ns, attempt.spec(), attempt.unit());
+    assert Arrays.equals(unitKey, Keys.unit(ns, attempt.spec(), attempt.unit())) : "the entry names another unit";
+    byte[] stored = db.values.value(ns, unitKey);
+    if (UnitValue.attemptSeq(stored) == seq) {
+      byte[] value = UnitValue.of(UnitValue.unit(stored), seq, ValueCodec.encode(attempt));
+      boolean wasStarted = state.units.putValue(ns, unitKey, value, true);
+      if (wasStarted || db.blocks.unitValue(ns, seq) != null) {
+        // the unit's own record is unchanged: it is still pending on the attempt, its value now in its record
+        db.blocks.setUnitValue(ns, seq, value);
+      }
+    } else {
+      db.writable.put(Keys.attempt(ns, seq), ValueCodec.encode(attempt));
+    }
+  }
+
+  /** Deletes a unit's attempts with every index entry of them (the unit is going). */
+  void deleteOfUnit(String ns, WorkUnitRecord unit) {
+    for (AttemptRecord attempt : ofUnit(ns, unit.spec(), unit.name())) {
+      long seq = attempt.seq();
+      db.writable.delete(Keys.attempt(ns, seq));
+      db.blocks.setUnitKey(ns, seq, null);
+      db.blocks.setStarted(ns, seq, null, null);
+      db.blocks.markWorker(AttemptBlocks.Kind.WORKER_ATTEMPTS, ns, attempt.worker(), seq, false);
+      db.blocks.markWorker(AttemptBlocks.Kind.WORKER_ACTIVE, ns, attempt.worker(), seq, false);
+      if (attempt.status() == AttemptStatus.PENDING) {
+        db.blocks.markDeadline(ns, attempt.expirationTime(), seq, false);
+      }
+    }
+    db.deleteRange(Keys.unitAttempts(ns, unit.spec(), unit.name()));
+  }
+}

@@ -1,0 +1,97 @@
+package io.coordinate.engine.state.db;
+
+import io.coordinate.engine.state.StateListener;
+import io.coordinate.engine.state.codec.Keys;
+import io.coordinate.engine.state.codec.ValueCodec;
+import io.coordinate.engine.state.store.KeyValueIterator;
+import io.coordinate.engine.state.store.KeyValueStore;
+import io.coordinate.engine.state.store.ReadableKeyValueStore;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * What the modules of one {@link DbState} share: the store and, in the engine, its structures kept across commands.
+ * A reader (a query's) has no writable store, no blocks and no map of started units.
+ */
+final class DbContext {
+
+  final ReadableKeyValueStore store;
+  /** null in a reader */
+  final KeyValueStore writable;
+  /** where index scans may start (the engine's); null = always from the start */
+  final ScanHints hints;
+  /** the attempt indexes kept by block, changed in memory until {@link #flushBlocks}; null in a reader */
+  final AttemptBlocks blocks;
+  /** the units whose values are in started-units entries (the engine's); null in a reader */
+  final StartedUnits started;
+  /** specs decoded by earlier commands (the engine's), or null */
+  final DecodedSpecs decodedSpecs;
+  final UnitValues values;
+  StateListener listener = StateListener.NONE;
+
+  private DbContext(ReadableKeyValueStore store, KeyValueStore writable, ScanHints hints, DecodedSpecs decodedSpecs,
+      StartedUnits started) {
+    this.store = store;
+    this.writable = writable;
+    this.hints = hints;
+    this.decodedSpecs = decodedSpecs;
+    this.started = started;
+    this.blocks = writable == null ? null : new AttemptBlocks(writable);
+    this.values = writable == null ? new StoredUnitValues(store) : new EngineUnitValues(store, blocks, started);
+  }
+
+  static DbContext reader(ReadableKeyValueStore store) {
+    return new DbContext(store, null, null, null, null);
+  }
+
+  static DbContext writer(KeyValueStore store, ScanHints hints, DecodedSpecs decodedSpecs, StartedUnits started) {
+    return new DbContext(store, store, hints, decodedSpecs, started);
+  }
+
+  /** Writes the attempt blocks' changes, so that a scan of the attempt indexes sees them. */
+  void flushBlocks() {
+    if (blocks != null) {
+      blocks.flush();
+    }
+  }
+
+  <T> List<T> collect(byte[] prefix, int limit, Function<KeyValueIterator.Entry, T> map) {
+    return collect(prefix, Keys.prefixEnd(prefix), limit, map);
+  }
+
+  <T> List<T> collect(byte[] from, byte[] to, int limit, Function<KeyValueIterator.Entry, T> map) {
+    List<T> out = new ArrayList<>();
+    if (limit <= 0) {
+      return out;
+    }
+    try (KeyValueIterator it = store.range(from, to)) {
+      while (it.hasNext() && out.size() < limit) {
+        out.add(map.apply(it.next()));
+      }
+    }
+    return out;
+  }
+
+  void deleteRange(byte[] prefix) {
+    for (byte[] key : collect(prefix, Integer.MAX_VALUE, KeyValueIterator.Entry::key)) {
+      writable.delete(key);
+    }
+  }
+
+  /** Adds to a stored counter; a counter at zero is deleted. */
+  void addToCounter(byte[] key, long delta) {
+    long value = ValueCodec.decodeLong(store.get(key)) + delta;
+    if (value == 0) {
+      writable.delete(key);
+    } else {
+      writable.put(key, ValueCodec.encodeLong(value));
+    }
+  }
+
+  /** The smallest key strictly greater than {@code key}. */
+  static byte[] successor(byte[] key) {
+    return Arrays.copyOf(key, key.length + 1);
+  }
+}

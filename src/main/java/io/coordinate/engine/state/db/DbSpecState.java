@@ -1,0 +1,76 @@
+package io.coordinate.engine.state.db;
+
+import io.coordinate.engine.state.MutableSpecState;
+import io.coordinate.engine.state.codec.Keys;
+import io.coordinate.engine.state.codec.ValueCodec;
+import io.coordinate.engine.state.model.WorkSpecRecord;
+import io.coordinate.engine.state.model.WorkUnitRecord;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Work specs. */
+final class DbSpecState implements MutableSpecState {
+
+  private final DbContext db;
+  private final DbState state;
+  /**
+   * Specs already read: a command reads its spec once per unit it touches. A {@link DbState} lives for one command
+   * or one query, so this never outlives a change.
+   */
+  private final Map<SpecKey, WorkSpecRecord> read = new HashMap<>();
+
+  DbSpecState(DbContext db, DbState state) {
+    this.db = db;
+    this.state = state;
+  }
+
+  @Override
+  public WorkSpecRecord get(String ns, String name) {
+    SpecKey key = new SpecKey(ns, name);
+    WorkSpecRecord spec = read.get(key);
+    if (spec == null) {
+      byte[] specKey = Keys.spec(ns, name);
+      spec = decode(specKey, db.store.get(specKey));
+      if (spec != null) {
+        read.put(key, spec);
+      }
+    }
+    return spec;
+  }
+
+  @Override
+  public List<WorkSpecRecord> list(String ns) {
+    return db.collect(Keys.allSpecs(ns), Integer.MAX_VALUE, e -> decode(e.key(), e.value()));
+  }
+
+  private WorkSpecRecord decode(byte[] key, byte[] stored) {
+    return db.decodedSpecs == null
+        ? ValueCodec.decode(stored, WorkSpecRecord.class)
+        : db.decodedSpecs.decode(key, stored);
+  }
+
+  /** Forgets the specs read so far: a spec or its namespace changed. */
+  void forget() {
+    read.clear();
+  }
+
+  @Override
+  public void write(String ns, WorkSpecRecord before, WorkSpecRecord after) {
+    forget();
+    db.writable.put(Keys.spec(ns, after.name()), ValueCodec.encode(after));
+    db.listener.specChanged(ns, before, after);
+  }
+
+  @Override
+  public void delete(String ns, WorkSpecRecord spec) {
+    forget();
+    String name = spec.name();
+    for (WorkUnitRecord unit : state.units.list(ns, name, null, Integer.MAX_VALUE)) {
+      state.attempts.deleteOfUnit(ns, unit);
+    }
+    state.units.deleteAllOf(ns, name);
+    db.writable.delete(Keys.spec(ns, name));
+    db.listener.specChanged(ns, spec, null);
+  }
+}

@@ -1,0 +1,382 @@
+package io.coordinate.engine.state.db;
+
+import io.coordinate.engine.state.MutableUnitState;
+import io.coordinate.engine.state.codec.ByteKey;
+import io.coordinate.engine.state.codec.Keys;
+import io.coordinate.engine.state.codec.UnitValue;
+import io.coordinate.engine.state.codec.ValueCodec;
+import io.coordinate.engine.state.model.AttemptRecord;
+import io.coordinate.engine.state.model.UnitStatus;
+import io.coordinate.engine.state.model.WorkUnitRecord;
+import io.coordinate.engine.state.store.KeyValueIterator;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Predicate;
+
+/**
+ * Work units: their records, the available, delayed and purge indexes, and the counts by status. A unit's stored
+ * value ({@link UnitValue}) holds its latest attempt; while it is pending on that attempt, the attempt's units entry
+ * carries a copy ({@link AttemptBlocks}), and a unit a request started keeps what the start added in a
+ * started-units entry instead of its record ({@link StartedUnits}). Only this class and {@link DbAttemptState}
+ * write unit values.
+ */
+final class DbUnitState implements MutableUnitState {
+
+  private static final UnitStatus[] STATUSES = UnitStatus.values();
+
+  private final DbContext db;
+  private final DbState state;
+  /** The unit counts' moves not written yet, per spec and status (see {@link #addToCount}). */
+  private final Map<SpecKey, long[]> countDeltas = new LinkedHashMap<>();
+  /** The spec whose counts moved last and its moves: a batch command moves one spec's counts hundreds of times. */
+  private SpecKey lastCounted;
+  private long[] lastCountDeltas;
+  /**
+   * The units that the scans of one spec's available index listed (the spec last scanned), by their name's
+   * instance, with their keys: a request then reads each unit it hands out by a key built once.
+   */
+  private final Map<String, byte[]> scannedUnitKeys = new IdentityHashMap<>();
+  private String scannedNs;
+  private String scannedSpec;
+
+  DbUnitState(DbContext db, DbState state) {
+    this.db = db;
+    this.state = state;
+  }
+
+  // --- reads ---
+
+  @Override
+  public WorkUnitRecord get(String ns, String spec, String name) {
+    return ValueCodec.decode(db.values.value(ns, Keys.unit(ns, spec, name)), WorkUnitRecord.class);
+  }
+
+  /** The unit's stored value: its record, with what its started-units entry adds if any. */
+  byte[] storedValue(String ns, byte[] unitKey) {
+    return db.values.value(ns, unitKey);
+  }
+
+  @Override
+  public WorkUnitRecord available(String ns, String spec, String name) {
+    byte[] unitKey = scannedUnitKey(ns, spec, name);
+    db.values.notStarted(unitKey);
+    return ValueCodec.decode(db.store.get(unitKey), WorkUnitRecord.class);
+  }
+
+  @Override
+  public List<WorkUnitRecord> list(String ns, String spec, String afterName, int limit) {
+    byte[] prefix = Keys.units(ns, spec);
+    byte[] from = afterName == null ? prefix : DbContext.successor(Keys.unit(ns, spec, afterName));
+    return db.collect(from, Keys.prefixEnd(prefix), limit,
+        e -> ValueCodec.decode(db.values.valueOf(ns, e.key(), e.value()), WorkUnitRecord.class));
+  }
+
+  @Override
+  public Map<UnitStatus, Long> counts(String ns, String spec) {
+    Map<UnitStatus, Long> counts = new EnumMap<>(UnitStatus.class);
+    try (KeyValueIterator it = db.store.prefix(Keys.counts(ns, spec))) {
+      while (it.hasNext()) {
+        KeyValueIterator.Entry e = it.next();
+        counts.put(Keys.countStatus(e.key()), ValueCodec.decodeLong(e.value()));
+      }
+    }
+    long[] deltas = countDeltas.get(new SpecKey(ns, spec));
+    if (deltas != null) {
+      for (UnitStatus status : STATUSES) {
+        counts.merge(status, deltas[status.ordinal()], Long::sum);
+      }
+    }
+    counts.values().removeIf(value -> value == 0);
+    return counts;
+  }
+
+  @Override
+  public long count(String ns, String spec, UnitStatus status) {
+    long[] deltas = countDeltas.get(new SpecKey(ns, spec));
+    return ValueCodec.decodeLong(db.store.get(Keys.count(ns, spec, status)))
+        + (deltas == null ? 0 : deltas[status.ordinal()]);
+  }
+
+  @Override
+  public void prefetch(String ns, String spec, List<String> names) {
+    List<byte[]> keys = new ArrayList<>(names.size());
+    for (String name : names) {
+      keys.add(Keys.unit(ns, spec, name));
+    }
+    if (keys.size() < 2) {
+      return;
+    }
+    keys.sort(Arrays::compareUnsigned);
+    Map<ByteKey, byte[]> found = new HashMap<>();
+    try (KeyValueIterator it = db.store.range(keys.get(0), DbContext.successor(keys.get(keys.size() - 1)))) {
+      for (int budget = 2 * keys.size(); it.hasNext(); budget--) {
+        if (budget == 0) {
+          return; // the keys are spread among others: read each by key
+        }
+        KeyValueIterator.Entry entry = it.next();
+        found.put(new ByteKey(entry.key()), entry.value());
+      }
+    }
+    for (byte[] key : keys) {
+      db.store.known(key, found.get(new ByteKey(key)));
+    }
+  }
+
+  @Override
+  public List<String> bestAvailable(String ns, String spec, int limit) {
+    return bestAvailable(ns, spec, limit, 0, name -> true);
+  }
+
+  @Override
+  public List<String> bestAvailable(String ns, String spec, int limit, int maxSkipped, Predicate<String> accept) {
+    byte[] prefix = Keys.availableUnits(ns, spec);
+    byte[] end = Keys.prefixEnd(prefix);
+    List<String> names = new ArrayList<>();
+    byte[] first = end;
+    long budget = (long) limit + maxSkipped;
+    byte[] start = db.hints == null ? prefix : db.hints.availableScanStart(ns, spec, prefix);
+    try (KeyValueIterator it = db.store.range(start, end)) {
+      while (it.hasNext() && names.size() < limit && budget-- > 0) {
+        KeyValueIterator.Entry entry = it.next();
+        if (first == end) {
+          first = entry.key();
+        }
+        String name = availableUnit(ns, spec, entry);
+        if (accept.test(name)) {
+          names.add(name);
+        }
+      }
+    }
+    if (db.hints != null) {
+      db.hints.scanned(ns, spec, first);
+    }
+    return names;
+  }
+
+  /**
+   * The unit of an available-index entry. The entry carries the unit's stored value when the unit holds no attempt
+   * (see {@link #write}): the store is told, so that reading the unit costs no lookup.
+   */
+  private String availableUnit(String ns, String spec, KeyValueIterator.Entry entry) {
+    String name = Keys.availableUnitName(entry.key(), ns, spec);
+    byte[] unitKey = Keys.unit(ns, spec, name);
+    if (entry.value().length > 0) {
+      db.store.known(unitKey, entry.value());
+    }
+    if (!ns.equals(scannedNs) || !spec.equals(scannedSpec)) {
+      scannedUnitKeys.clear();
+      scannedNs = ns;
+      scannedSpec = spec;
+    }
+    scannedUnitKeys.put(name, unitKey);
+    return name;
+  }
+
+  /** The key of a unit that the last scan listed, {@code name} being the instance it returned; else built. */
+  private byte[] scannedUnitKey(String ns, String spec, String name) {
+    byte[] key = ns.equals(scannedNs) && spec.equals(scannedSpec) ? scannedUnitKeys.get(name) : null;
+    return key != null ? key : Keys.unit(ns, spec, name);
+  }
+
+  // --- transitions ---
+
+  @Override
+  public void write(String ns, WorkUnitRecord before, WorkUnitRecord after) {
+    write(ns, before, after, null, false);
+  }
+
+  /**
+   * {@link #write}; {@code attempt}, if given, is a new attempt for the unit's value to hold from now on, and
+   * {@code requestStart} says it is a request's start, which the attempt's started-units entry can hold.
+   */
+  void write(String ns, WorkUnitRecord before, WorkUnitRecord after, AttemptRecord attempt, boolean requestStart) {
+    WorkUnitRecord any = after != null ? after : before;
+    String spec = any.spec();
+    String name = any.name();
+    if (before != null) {
+      if (before.status() == UnitStatus.AVAILABLE) {
+        db.writable.delete(Keys.available(ns, spec, before.priority(), name));
+      }
+      if (before.status() == UnitStatus.DELAYED) {
+        db.writable.delete(Keys.delayedUnit(before.notBefore(), ns, spec, name));
+      }
+      if (purges(before)) {
+        db.writable.delete(Keys.purge(before.purgeAt(), ns, spec, name));
+      }
+      addToCount(ns, spec, before.status(), -1);
+    }
+    byte[] unitKey = Keys.unit(ns, spec, name);
+    if (after != null) {
+      byte[] value;
+      if (attempt != null) {
+        value = UnitValue.of(ValueCodec.encode(after), attempt.seq(), ValueCodec.encode(attempt));
+        if (requestStart && db.started.get(unitKey) == null && db.started.hasRoom()) {
+          assert carries(after, attempt.seq()) && StartedUnits.derivable(before, after, attempt)
+              : "a request's start that its entry cannot rebuild";
+          keepStarted(ns, unitKey, attempt);
+        } else {
+          putValue(ns, unitKey, value, true); // a replica's start, say: its unit is not pending on it alone
+        }
+      } else {
+        // keep the attempt the unit holds (a new unit, or one a rebuild derives: read already, to add it)
+        byte[] stored = before == null ? db.store.get(unitKey) : db.values.value(ns, unitKey);
+        value = UnitValue.of(ValueCodec.encode(after), UnitValue.attemptSeq(stored), UnitValue.attempt(stored));
+        putValue(ns, unitKey, value, before != null);
+      }
+      if (UnitValue.hasAttempt(value)) {
+        keepCarried(ns, before, after, UnitValue.attemptSeq(value), value);
+      }
+      writeIndexes(ns, after, value);
+      addToCount(ns, spec, after.status(), +1);
+    } else {
+      state.attempts.deleteOfUnit(ns, before);
+      dropStarted(ns, unitKey);
+      db.writable.delete(unitKey);
+    }
+    state.family.unitChanged(ns, before, after);
+    db.listener.unitChanged(ns, before, after);
+  }
+
+  /** The entries of the unit's status in the available, delayed and purge indexes. */
+  private void writeIndexes(String ns, WorkUnitRecord after, byte[] value) {
+    String spec = after.spec();
+    String name = after.name();
+    if (after.status() == UnitStatus.AVAILABLE) {
+      byte[] key = Keys.available(ns, spec, after.priority(), name);
+      // The entry carries the unit's value, so that a request reads the units it hands out with its index scan
+      // (a RocksDB lookup less per unit). Only while the unit holds no attempt: every change of such a value is
+      // made here (DbAttemptState changes only values that hold one). Empty: read the unit.
+      db.writable.put(key, UnitValue.hasAttempt(value) ? ValueCodec.EMPTY : value);
+      if (db.hints != null) {
+        db.hints.inserted(ns, spec, key);
+      }
+    }
+    if (after.status() == UnitStatus.DELAYED) {
+      long notBefore = Objects.requireNonNull(after.notBefore(), "delayed needs notBefore");
+      db.writable.put(Keys.delayedUnit(notBefore, ns, spec, name), ValueCodec.EMPTY);
+      if (db.hints != null) {
+        db.hints.delayedInserted(notBefore);
+      }
+    }
+    if (purges(after)) {
+      db.writable.put(Keys.purge(after.purgeAt(), ns, spec, name), ValueCodec.EMPTY);
+      if (db.hints != null) {
+        db.hints.purgeInserted(after.purgeAt());
+      }
+    }
+  }
+
+  /**
+   * A request's start leaves the unit's record as it is: what the start added (the attempt's worker and times) goes
+   * to the started-units entry of its attempt's block, and the engine's {@link StartedUnits} knows the unit is
+   * there. A unit's life (add, request, finish) then writes its record twice instead of three times. The units
+   * entry carries the whole value as for any pending unit ({@link #keepCarried}), so the finish reads it as
+   * before. The next write of the unit writes its record ({@link #putValue}).
+   */
+  private void keepStarted(String ns, byte[] unitKey, AttemptRecord attempt) {
+    db.started.put(unitKey, attempt.seq());
+    db.blocks.setStarted(ns, attempt.seq(), unitKey, StartedUnits.delta(attempt));
+  }
+
+  /**
+   * Writes the unit's record; what a started-units entry held for it is in the value written, and goes.
+   * {@code mayBeStarted}: false for a unit that has no record yet (or one a rebuild derives), which nothing started.
+   * Returns whether the unit was started.
+   */
+  boolean putValue(String ns, byte[] unitKey, byte[] value, boolean mayBeStarted) {
+    db.writable.put(unitKey, value);
+    return mayBeStarted && dropStarted(ns, unitKey);
+  }
+
+  /** Whether the unit was started (and its started-units entry held what its record lacked; no more). */
+  private boolean dropStarted(String ns, byte[] unitKey) {
+    Long seq = db.started.remove(unitKey);
+    if (seq == null) {
+      return false;
+    }
+    db.blocks.setStarted(ns, seq, null, null);
+    return true;
+  }
+
+  /**
+   * Whether the units entry of attempt {@code seq} carries its unit's stored value: while the unit is pending on
+   * that attempt, so that the attempt's finish, failure or renewal reads it with the entry.
+   */
+  static boolean carries(WorkUnitRecord unit, long seq) {
+    return unit != null && unit.status() == UnitStatus.PENDING && unit.activeAttempt() != null
+        && unit.activeAttempt() == seq;
+  }
+
+  /**
+   * Keeps the units entries carrying the unit's stored value exactly while it is pending on the attempt that value
+   * holds: the entry of the attempt held now carries the new value (or none), and the entry of an attempt the value
+   * no longer holds (a start moved it to a record of its own) carries none.
+   */
+  private void keepCarried(String ns, WorkUnitRecord before, WorkUnitRecord after, long held, byte[] value) {
+    // before is the unit as stored: an entry carries a value only if that record says so (a new unit, and each
+    // unit a rebuild derives, had none)
+    Long previous = before == null ? null : before.activeAttempt();
+    if (previous != null && previous != held && carries(before, previous)) {
+      db.blocks.setUnitValue(ns, previous, null);
+    }
+    boolean carried = carries(after, held);
+    if (carried || carries(before, held)) {
+      db.blocks.setUnitValue(ns, held, carried ? value : null);
+    }
+  }
+
+  /** A purge time only counts for a finished or failed unit: any other status keeps it out of the index. */
+  private static boolean purges(WorkUnitRecord unit) {
+    return unit.purgeAt() != null && (unit.status() == UnitStatus.FINISHED || unit.status() == UnitStatus.FAILED);
+  }
+
+  /** Deletes every unit of a spec with its index entries and counts (their attempts went first). */
+  void deleteAllOf(String ns, String spec) {
+    db.deleteRange(Keys.units(ns, spec));
+    db.started.removeAll(Keys.units(ns, spec));
+    db.deleteRange(Keys.availableUnits(ns, spec));
+    db.deleteRange(Keys.counts(ns, spec));
+    forgetCounts(ns, spec);
+  }
+
+  // --- counts ---
+
+  /**
+   * A spec's unit count by status moves with every unit's status; a batch command moves one count hundreds of
+   * times. The moves are summed here and written once, by {@link #flushCounts}; {@link #count} and
+   * {@link #counts} add them to what is stored.
+   */
+  private void addToCount(String ns, String spec, UnitStatus status, long delta) {
+    SpecKey last = lastCounted;
+    if (last == null || !last.is(ns, spec)) {
+      lastCounted = new SpecKey(ns, spec);
+      lastCountDeltas = countDeltas.computeIfAbsent(lastCounted, key -> new long[STATUSES.length]);
+    }
+    lastCountDeltas[status.ordinal()] += delta;
+  }
+
+  void flushCounts() {
+    countDeltas.forEach((spec, deltas) -> {
+      for (UnitStatus status : STATUSES) {
+        if (deltas[status.ordinal()] != 0) {
+          db.addToCounter(Keys.count(spec.ns(), spec.name(), status), deltas[status.ordinal()]);
+        }
+      }
+    });
+    countDeltas.clear();
+    lastCounted = null;
+  }
+
+  /** Drops the counts' moves of a spec ({@code spec == null}: of every spec of the namespace) that went. */
+  void forgetCounts(String ns, String spec) {
+    countDeltas.keySet().removeIf(count -> count.ns().equals(ns) && (spec == null || count.name().equals(spec)));
+    lastCounted = null;
+  }
+}

@@ -1,0 +1,67 @@
+package io.coordinate.engine.state.db;
+
+import io.coordinate.engine.state.store.KeyValueStore;
+import io.coordinate.engine.state.store.WriteBuffer;
+
+/**
+ * The engine's state: the store and what the engine keeps across commands (where scans may start, specs decoded,
+ * the started units). Each command runs in a {@link Transaction}, which commits or discards all of them together.
+ */
+public final class EngineState {
+
+  private final KeyValueStore store;
+  private final ScanHints hints = new ScanHints();
+  private final DecodedSpecs decodedSpecs = new DecodedSpecs();
+  private final StartedUnits started;
+
+  public EngineState(KeyValueStore store) {
+    this.store = store;
+    this.started = StartedUnits.load(store);
+  }
+
+  /** A command's transaction: its writes buffered, its state over them. */
+  public Transaction begin() {
+    return new Transaction();
+  }
+
+  /** The units this engine knows as started: for checks against the store's. */
+  public StartedUnits startedUnits() {
+    return started;
+  }
+
+  /** One command's view and changes: nothing reaches the store or the engine's structures before {@link #commit}. */
+  public final class Transaction {
+    private final WriteBuffer buffer = new WriteBuffer(store);
+    private final DbState state = DbState.over(buffer, hints, decodedSpecs, started);
+
+    public DbState state() {
+      return state;
+    }
+
+    /** The command's writes, for checks before they are committed. */
+    public WriteBuffer writes() {
+      return buffer;
+    }
+
+    /** Writes the state's pending changes and the command's writes, and keeps what the engine learned. */
+    public void commit() {
+      state.flush();
+      buffer.commit();
+      hints.commit();
+      started.commit();
+    }
+
+    /** Drops the command's writes and what the engine learned from them. */
+    public void discard() {
+      buffer.discard();
+      hints.discard();
+      started.discard();
+    }
+
+    /** {@link #commit} of a time step, after which the time indexes' floors hold. */
+    public void commitTimeStep() {
+      commit();
+      hints.timeStepCommitted();
+    }
+  }
+}
