@@ -265,7 +265,7 @@ public final class Engine {
       } else if (unit.family() != null) {
         family(state, output, due.namespace(), now).delete(UnitRef.of(unit)); // as delete_work_units would
       } else {
-        state.units().write(due.namespace(), unit, null);
+        state.units().delete(due.namespace(), unit);
       }
     }
     state.timeIndexes().checkFloors();

@@ -11,8 +11,9 @@ import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
- * The engine's {@link KeyValueStore} over a Kafka Streams store (RocksDB, cached, changelogged). Kafka's
- * {@code range} includes its upper bound; the engine's excludes it, so the bound is skipped here.
+ * The engine's {@link KeyValueStore} over a Kafka Streams store (RocksDB without Streams' cache: the engine buffers
+ * a command's writes itself). Kafka's {@code range} includes its upper bound; the engine's excludes it, so the
+ * bound is skipped here.
  */
 final class StreamsStore implements KeyValueStore {
 

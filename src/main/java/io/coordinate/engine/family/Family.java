@@ -332,7 +332,7 @@ public final class Family {
     }
     List<WorkUnitRecord> leftParents = new ArrayList<>();
     for (WorkUnitRecord unit : doomed) {
-      state.units().write(ns, unit, null);
+      state.units().delete(ns, unit);
       UnitFamily family = unit.family();
       if (family != null && family.childState() == ChildState.OPEN && !seen.contains(family.parent())) {
         leftParents.add(unit);

@@ -114,7 +114,7 @@ public final class WorkUnitCommands {
       if (unit.family() != null) {
         deleted += ctx.family().delete(UnitRef.of(unit)); // with its tree of children; counts them all
       } else {
-        ctx.state().units().write(ctx.namespace(), unit, null);
+        ctx.state().units().delete(ctx.namespace(), unit);
         deleted++;
       }
     }

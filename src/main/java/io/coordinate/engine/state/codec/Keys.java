@@ -30,7 +30,8 @@ import java.util.Objects;
  * 10 [ns] 'S' [spec]                        work spec                   → WorkSpecRecord
  * 10 [ns] 'K' [spec][status]                unit count by status        → long
  * 10 [ns] 'U' [spec][unit]                  work unit                   → WorkUnitRecord + its latest attempt
- * 10 [ns] 'V' [spec][priority desc][unit]   available units, best first → empty
+ * 10 [ns] 'V' [spec][priority desc][unit]   available units, best first → the unit's value (a covering index;
+ *                                           empty while the unit's value holds an attempt)
  * 10 [ns] 'H' [spec][unit][attempt seq]     a unit's attempts in records of their own ('A'; not the one its value holds) → empty
  * 10 [ns] 'A' [attempt seq]                 attempt not held by its unit → AttemptRecord
  * 10 [ns] 'X' [block]                      the units holding the block's attempts → their keys ((AttemptBlocks))

@@ -189,7 +189,12 @@ final class DbUnitState implements MutableUnitState {
 
   @Override
   public void write(String ns, WorkUnitRecord before, WorkUnitRecord after) {
-    write(ns, before, after, null, false);
+    write(ns, before, Objects.requireNonNull(after, "a unit is deleted by delete"), null, false);
+  }
+
+  @Override
+  public void delete(String ns, WorkUnitRecord unit) {
+    write(ns, Objects.requireNonNull(unit), null, null, false);
   }
 
   /**
