@@ -39,11 +39,10 @@ import org.rocksdb.WriteBufferManager;
  * <p>RocksDB's background threads, which flush the memtables and compact the files of every store of the process, run
  * at the lowest CPU priority ({@link Env#lowerThreadPoolCPUPriority}, nice 19 on Linux). Their work can wait; a
  * stream thread's cannot: a namespace is one task, worked by one thread, so its throughput is that thread's time on a
- * core. On a small machine the stream thread waits, runnable, for a core behind the broker, the stores' writers
- * and these threads; at nice 19 they take the cores that are idle and yield the others, so the stream thread waits
- * less (docs/performance.md, History). Should they fall behind under
- * sustained writes, RocksDB slows the writes down (its write stalls), the writers and then the stream thread wait,
- * and the cores they leave go to the flushes.
+ * core. On a small machine the stream thread waits, runnable, for a core behind the broker and these threads; at
+ * nice 19 they take the cores that are idle and yield the others, so the stream thread waits less
+ * (docs/performance.md, History). Should they fall behind under sustained writes, RocksDB slows the writes down
+ * (its write stalls), the stream thread waits, and the cores it leaves go to the flushes.
  *
  * <p>The cache and the write buffer manager are static: they are shared by every store of every Kafka Streams
  * instance in the JVM and live as long as it. {@link #close} therefore leaves them open.

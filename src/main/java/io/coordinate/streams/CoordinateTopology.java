@@ -44,7 +44,7 @@ public final class CoordinateTopology {
     // sorted-map insert per write (without it: more units/s, the same changelog bytes; docs/performance.md).
     // Indexes: neither changelog nor cache: a write is one RocksDB put (see TaskState).
     // Both are written on the stream thread only: Kafka Streams' stores read the task's record context as they
-    // write, which a thread of their own once read while the stream thread moved on (docs/architecture.md).
+    // write, which a writer thread of their own would read while the stream thread moved on.
     topology.addStateStore(
         Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.STATE), Serdes.Bytes(),
             Serdes.ByteArray()).withCachingDisabled(),
