@@ -1,6 +1,8 @@
 # Coordinate Streams app image: `docker build -t coordinate-streams .` (see docker-compose.yml).
 
-# Build stage: compile and gather the runtime dependencies (no fat jar: classes + lib/).
+# Build stage: compile and gather the runtime dependencies (no fat jar: classes + lib/). The compile also builds the
+# development tools (src/dev, src/bench) into target/dev-classes, and the broker's jars and Scala are provided-scope:
+# the run stage takes neither (RuntimeOutputTest checks it).
 FROM maven:3.9-eclipse-temurin-17 AS build
 WORKDIR /src
 COPY pom.xml .

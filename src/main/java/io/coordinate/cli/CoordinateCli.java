@@ -6,6 +6,8 @@ import io.coordinate.client.CoordinateUnreachableException;
 import io.coordinate.config.AppConfig;
 import io.coordinate.streams.topics.KafkaUnreachableException;
 import java.io.PrintStream;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
@@ -16,10 +18,15 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine.Unmatched;
 
 /**
  * Entry point of {@code bin/coordinate} and of the Docker image. Deliberately thin: each subcommand parses options
- * and delegates to a reusable class ({@link DevEnvironment}, {@link AppLauncher}).
+ * and delegates to a reusable class ({@code DevEnvironment}, {@link AppLauncher}).
+ *
+ * <p>The development tools ({@link #DEVELOPMENT_TOOLS}: {@code dev} and the benches) are built from src/dev and
+ * src/bench, off the app's runtime output: {@link #commandLine} adds each one found on the class path
+ * ({@code bin/coordinate}'s) and, where it is missing (the image), a hidden command that says so.
  *
  * <p>stdout carries only the {@code READY ...} line (and later app output): scripts and tests wait for it; all logs
  * go to stderr (see simplelogger.properties).
@@ -28,11 +35,7 @@ import picocli.CommandLine.Spec;
     name = "coordinate",
     description = "Coordinate Streams: a work-unit coordinator running as a Kafka Streams application.",
     subcommands = {
-      DevCommand.class,
       RunCommand.class,
-      BenchScaleCommand.class,
-      BenchEngineCommand.class,
-      BenchCommand.class,
       SpecCommand.class,
       UnitsCommand.class,
       WorkersCommand.class,
@@ -43,6 +46,16 @@ import picocli.CommandLine.Spec;
 public final class CoordinateCli implements Callable<Integer> {
 
   private static final Logger log = LoggerFactory.getLogger(CoordinateCli.class);
+
+  /**
+   * The development tools' subcommands and the classes that implement them, in the order of the help. Named, never
+   * referenced: the runtime output must not depend on them.
+   */
+  static final List<Map.Entry<String, String>> DEVELOPMENT_TOOLS = List.of(
+      Map.entry("dev", "io.coordinate.cli.DevCommand"),
+      Map.entry("bench", "io.coordinate.cli.BenchCommand"),
+      Map.entry("bench-engine", "io.coordinate.cli.BenchEngineCommand"),
+      Map.entry("bench-scale", "io.coordinate.cli.BenchScaleCommand"));
 
   @Option(names = {"-h", "--help"}, usageHelp = true, scope = ScopeType.INHERIT,
       description = "Show this help message and exit.")
@@ -68,6 +81,9 @@ public final class CoordinateCli implements Callable<Integer> {
    */
   public static CommandLine commandLine() {
     CommandLine cli = new CommandLine(new CoordinateCli());
+    for (Map.Entry<String, String> tool : DEVELOPMENT_TOOLS) {
+      cli.addSubcommand(tool.getKey(), developmentTool(tool.getKey(), tool.getValue()));
+    }
     cli.setExecutionExceptionHandler((e, command, parsed) -> {
       // The whole chain: a CompletionException or ExecutionException wraps the client's failures.
       for (Throwable cause = e; cause != null; cause = cause.getCause()) {
@@ -83,6 +99,35 @@ public final class CoordinateCli implements Callable<Integer> {
       throw e;
     });
     return cli;
+  }
+
+  /** The tool's command class, for picocli to make, or where this build has not got it, a command that says so. */
+  private static Object developmentTool(String name, String className) {
+    try {
+      return Class.forName(className);
+    } catch (ClassNotFoundException e) {
+      return new NotInThisBuild(name);
+    }
+  }
+
+  /** Stands for a development tool the class path has not got: hidden from the help, it fails with one line. */
+  @Command(hidden = true, description = "Not part of this build: the development tools run from the sources.")
+  static final class NotInThisBuild implements Callable<Integer> {
+
+    private final String name;
+
+    /** Whatever was given after the name: the tool's own options, which do not matter here. */
+    @Unmatched List<String> ignored;
+
+    NotInThisBuild(String name) {
+      this.name = name;
+    }
+
+    @Override
+    public Integer call() {
+      throw new CliFailure(ExitCodes.USAGE, "coordinate " + name + ": not part of this build (the image holds the "
+          + "app only); the development tools run from a clone of the repository: bin/coordinate " + name);
+    }
   }
 
   /** The exit code of a failure that is not a bug, else null. */

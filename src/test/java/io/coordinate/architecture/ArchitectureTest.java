@@ -4,17 +4,37 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
+import com.tngtech.archunit.core.domain.Dependency;
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchCondition;
+import com.tngtech.archunit.lang.ConditionEvents;
+import com.tngtech.archunit.lang.SimpleConditionEvent;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
-/** Guards the boundaries of the architecture: the engine is deterministic and knows nothing of Kafka. */
+/**
+ * Guards the boundaries of the architecture: the engine is deterministic and knows nothing of Kafka; the app's
+ * runtime output knows nothing of the development tools.
+ */
 class ArchitectureTest {
 
+  /** The app's runtime output, target/classes (the tests compile the development tools into test-classes). */
   private static final JavaClasses MAIN =
       new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
           .importPackages("io.coordinate");
+
+  /** The app and its development tools (the embedded broker, dev, the bench: target/dev-classes). */
+  private static final JavaClasses WITH_TOOLS = new ClassFileImporter()
+      .importPaths(Path.of("target", "classes"), existingDirectory(Path.of("target", "dev-classes")));
 
   @Test
   void theEngineDoesNotDependOnKafkaOrThePlumbing() {
@@ -39,7 +59,7 @@ class ArchitectureTest {
     noClasses().that().resideOutsideOfPackages("io.coordinate.engine.state..", "io.coordinate.engine",
             "io.coordinate.storage..", "io.coordinate.streams..", "io.coordinate.bench..")
         .should().callMethod(io.coordinate.engine.state.store.KeyValueStore.class, "put", byte[].class, byte[].class)
-        .check(MAIN);
+        .check(WITH_TOOLS);
   }
 
   @Test
@@ -66,6 +86,65 @@ class ArchitectureTest {
   /** Every package is its own slice, so a package and its subpackage may not depend on each other either. */
   @Test
   void thePackagesAreFreeOfCycles() {
-    slices().matching("io.coordinate.(**)").should().beFreeOfCycles().check(MAIN);
+    slices().matching("io.coordinate.(**)").should().beFreeOfCycles().check(WITH_TOOLS);
+  }
+
+  /**
+   * What the image ships (target/classes) uses none of the development tools (src/dev and src/bench: the bench, the
+   * embedded broker, {@code dev}), nor what is provided for them only: Kafka's server, its metadata and Raft, Scala.
+   */
+  @Test
+  void theAppDoesNotDependOnTheDevelopmentTools() {
+    noClasses().should().dependOnClassesThat().resideInAnyPackage(
+            "io.coordinate.bench..", "io.coordinate.broker..", "kafka..", "scala..",
+            "org.apache.kafka.metadata..", "org.apache.kafka.raft..", "org.apache.kafka.server.common..")
+        .orShould().dependOnClassesThat().haveNameMatching("io\\.coordinate\\.cli\\.(Dev|Bench)[A-Za-z]*")
+        .check(MAIN);
+  }
+
+  /**
+   * Every class the image's classes use is one of them, the JDK's or in a jar of the runtime class path
+   * (target/runtime-classpath.txt: the image's lib/), never in a provided or test jar that only compiling sees.
+   */
+  @Test
+  void theAppNeedsNothingBeyondItsRuntimeClassPath() throws IOException {
+    Path classes = Path.of("target", "classes").toAbsolutePath().normalize();
+    Set<Path> jars = Arrays.stream(Files.readString(Path.of("target", "runtime-classpath.txt")).strip().split(":"))
+        .map(jar -> Path.of(jar).toAbsolutePath().normalize())
+        .collect(Collectors.toSet());
+    classes().should(new ArchCondition<JavaClass>("use only the JDK, target/classes and the runtime class path") {
+      @Override
+      public void check(JavaClass item, ConditionEvents events) {
+        for (Dependency dependency : item.getDirectDependenciesFromSelf()) {
+          JavaClass target = dependency.getTargetClass().getBaseComponentType();
+          String location = target.getSource().map(source -> source.getUri().toString()).orElse("nowhere");
+          if (!target.isPrimitive() && !onTheRuntimeClassPath(location, classes, jars)) {
+            events.add(SimpleConditionEvent.violated(dependency, dependency.getDescription() + ", from " + location));
+          }
+        }
+      }
+    }).check(MAIN);
+  }
+
+  /** {@code location}: a class file's URI, {@code jrt:/...}, {@code file:/...} or {@code jar:file:/...!/...}. */
+  private static boolean onTheRuntimeClassPath(String location, Path classes, Set<Path> jars) {
+    if (location.startsWith("jrt:/")) {
+      return true;
+    }
+    if (location.startsWith("file:/")) {
+      return Path.of(URI.create(location)).normalize().startsWith(classes);
+    }
+    if (location.startsWith("jar:file:/")) {
+      String jar = location.substring("jar:".length(), location.indexOf("!/"));
+      return jars.contains(Path.of(URI.create(jar)).normalize());
+    }
+    return false;
+  }
+
+  private static Path existingDirectory(Path dir) {
+    if (!Files.isDirectory(dir)) {
+      throw new IllegalStateException(dir + " is missing: the build compiles the development tools into it");
+    }
+    return dir;
   }
 }

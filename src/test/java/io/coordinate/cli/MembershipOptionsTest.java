@@ -29,7 +29,7 @@ class MembershipOptionsTest {
 
   @Test
   void devTakesTheSameOptions() {
-    CommandLine.ParseResult parsed = new CommandLine(new CoordinateCli())
+    CommandLine.ParseResult parsed = CoordinateCli.commandLine()
         .parseArgs("dev", "--instance-id", "node-2", "--standby-replicas", "0");
     DevCommand dev = (DevCommand) parsed.subcommand().commandSpec().userObject();
     assertThat(dev.instanceId).isEqualTo("node-2");

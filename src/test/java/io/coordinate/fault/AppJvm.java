@@ -49,7 +49,7 @@ final class AppJvm implements AutoCloseable {
     List<String> args = new ArrayList<>(List.of("run", "--bootstrap-servers", bootstrapServers,
         "--data-dir", dataDir.toString(), "--http-port", "0", "--instance-id", instanceId));
     args.addAll(List.of(extraArgs));
-    return launch(dataDir, instanceId, args);
+    return launch(dataDir, instanceId, args, classPath(false));
   }
 
   /**
@@ -58,10 +58,10 @@ final class AppJvm implements AutoCloseable {
    */
   static AppJvm startDev(int kafkaPort, Path dataDir, String instanceId) throws IOException, InterruptedException {
     return launch(dataDir, instanceId, List.of("dev", "--kafka-port", Integer.toString(kafkaPort),
-        "--data-dir", dataDir.toString(), "--http-port", "0", "--instance-id", instanceId));
+        "--data-dir", dataDir.toString(), "--http-port", "0", "--instance-id", instanceId), classPath(true));
   }
 
-  private static AppJvm launch(Path dataDir, String instanceId, List<String> args)
+  private static AppJvm launch(Path dataDir, String instanceId, List<String> args, String classPath)
       throws IOException, InterruptedException {
     Files.createDirectories(dataDir);
     Path log = dataDir.resolve("app.log");
@@ -69,7 +69,7 @@ final class AppJvm implements AutoCloseable {
         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         // Small heap and few compiler threads: several JVMs share two cores in CI.
         "-Xmx512m", "-XX:TieredStopAtLevel=1", "-XX:CICompilerCount=2",
-        "-cp", classPath(), "io.coordinate.cli.CoordinateCli"));
+        "-cp", classPath, "io.coordinate.cli.CoordinateCli"));
     command.addAll(args);
     Process process = new ProcessBuilder(command)
         .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()))
@@ -104,14 +104,29 @@ final class AppJvm implements AutoCloseable {
     }
   }
 
-  /** bin/coordinate's class path (target/classes and the runtime class path file), or this JVM's. */
-  private static String classPath() throws IOException {
-    Path classpathFile = Path.of("target", "runtime-classpath.txt");
-    Path classes = Path.of("target", "classes");
-    if (Files.isRegularFile(classpathFile) && Files.isDirectory(classes)) {
-      return classes.toAbsolutePath() + ":" + Files.readString(classpathFile).strip();
+  /**
+   * bin/coordinate's class path, or this JVM's where the build has not written it: target/classes and the runtime
+   * class path file, and if asked for, the development tools' (target/dev-classes and the provided class path file:
+   * the embedded broker of {@code dev}).
+   */
+  private static String classPath(boolean withDevTools) throws IOException {
+    List<Path> dirs = new ArrayList<>(List.of(Path.of("target", "classes")));
+    List<Path> files = new ArrayList<>(List.of(Path.of("target", "runtime-classpath.txt")));
+    if (withDevTools) {
+      dirs.add(Path.of("target", "dev-classes"));
+      files.add(Path.of("target", "provided-classpath.txt"));
     }
-    return System.getProperty("java.class.path");
+    if (!dirs.stream().allMatch(Files::isDirectory) || !files.stream().allMatch(Files::isRegularFile)) {
+      return System.getProperty("java.class.path");
+    }
+    List<String> entries = new ArrayList<>();
+    for (Path dir : dirs) {
+      entries.add(dir.toAbsolutePath().toString());
+    }
+    for (Path file : files) {
+      entries.add(Files.readString(file).strip());
+    }
+    return String.join(":", entries);
   }
 
   int httpPort() {

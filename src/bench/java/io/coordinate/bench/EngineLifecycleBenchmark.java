@@ -14,7 +14,6 @@ import io.coordinate.engine.OutRecord;
 import io.coordinate.engine.state.store.SplitStore;
 import io.coordinate.protocol.CommandParser;
 import io.coordinate.protocol.Json;
-import io.coordinate.storage.RocksDbKeyValueStore;
 import io.coordinate.streams.BoundedRocksDbMemory;
 import java.io.IOException;
 import java.io.PrintStream;

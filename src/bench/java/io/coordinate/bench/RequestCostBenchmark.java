@@ -14,7 +14,6 @@ import io.coordinate.engine.state.db.IndexRebuild;
 import io.coordinate.engine.state.store.SplitStore;
 import io.coordinate.protocol.Command;
 import io.coordinate.protocol.Json;
-import io.coordinate.storage.RocksDbKeyValueStore;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;

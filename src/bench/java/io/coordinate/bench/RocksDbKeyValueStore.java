@@ -1,4 +1,4 @@
-package io.coordinate.storage;
+package io.coordinate.bench;
 
 import io.coordinate.engine.state.store.KeyValueIterator;
 import io.coordinate.engine.state.store.KeyValueStore;
