@@ -11,7 +11,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.coordinate.engine.Engine;
 import io.coordinate.engine.EngineResult;
 import io.coordinate.engine.OutRecord;
-import io.coordinate.engine.state.store.SplitStore;
+import io.coordinate.engine.state.db.SplitStore;
 import io.coordinate.protocol.CommandParser;
 import io.coordinate.protocol.Json;
 import io.coordinate.streams.BoundedRocksDbMemory;

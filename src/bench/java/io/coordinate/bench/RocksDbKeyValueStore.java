@@ -1,7 +1,7 @@
 package io.coordinate.bench;
 
-import io.coordinate.engine.state.store.KeyValueIterator;
-import io.coordinate.engine.state.store.KeyValueStore;
+import io.coordinate.storage.KeyValueIterator;
+import io.coordinate.storage.KeyValueStore;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.NoSuchElementException;

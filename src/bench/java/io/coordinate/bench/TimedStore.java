@@ -1,7 +1,7 @@
 package io.coordinate.bench;
 
-import io.coordinate.engine.state.store.KeyValueIterator;
-import io.coordinate.engine.state.store.KeyValueStore;
+import io.coordinate.storage.KeyValueIterator;
+import io.coordinate.storage.KeyValueStore;
 import io.coordinate.engine.state.codec.Keys;
 import java.util.List;
 import java.util.Map;

@@ -24,8 +24,8 @@ import io.coordinate.engine.state.model.AttemptStatus;
 import io.coordinate.engine.state.CoordinateState;
 import io.coordinate.engine.state.db.EngineState;
 import io.coordinate.engine.state.codec.Keys;
-import io.coordinate.engine.state.store.KeyValueStore;
-import io.coordinate.engine.state.store.WriteBuffer;
+import io.coordinate.storage.KeyValueStore;
+import io.coordinate.storage.WriteBuffer;
 import io.coordinate.engine.state.db.StartedUnits;
 import io.coordinate.engine.state.model.UnitRef;
 import io.coordinate.engine.state.model.UnitStatus;
@@ -148,7 +148,8 @@ public final class Engine {
    * change nothing rather than fail its task's transaction at every replay (see {@link RecordLimit}).
    */
   private static void checkRecordSizes(WriteBuffer buffer, Output output, OutRecord reply) {
-    int largestWrite = buffer.largestRecordWrite(RecordLimit.MAX_RECORD_BYTES);
+    // records only: the changelog sends each as one Kafka record; derived indexes stay local
+    int largestWrite = buffer.largestWrite(RecordLimit.MAX_RECORD_BYTES, key -> !Keys.isIndex(key));
     if (largestWrite > 0) {
       throw new CommandRejection(ErrorCode.TOO_LARGE, "the command would store a record of " + largestWrite
           + " bytes; at most " + RecordLimit.MAX_RECORD_BYTES + " (shorter names or smaller data)");

@@ -1,6 +1,6 @@
 package io.coordinate.query;
 
-import io.coordinate.engine.state.store.ReadableKeyValueStore;
+import io.coordinate.storage.ReadableKeyValueStore;
 import java.util.List;
 
 /**

@@ -3,7 +3,7 @@ package io.coordinate.query;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.coordinate.engine.state.store.ReadableKeyValueStore;
+import io.coordinate.storage.ReadableKeyValueStore;
 import io.coordinate.engine.state.db.DbState;
 import io.coordinate.engine.state.model.UnitStatus;
 import io.coordinate.engine.state.model.WorkSpecRecord;

@@ -1,7 +1,7 @@
 package io.coordinate.streams;
 
-import io.coordinate.engine.state.store.ReadableKeyValueStore;
-import io.coordinate.engine.state.store.SplitStore;
+import io.coordinate.storage.ReadableKeyValueStore;
+import io.coordinate.engine.state.db.SplitStore;
 import io.coordinate.query.NamespaceLocator;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package io.coordinate.streams;
 
-import io.coordinate.engine.state.store.KeyValueIterator;
-import io.coordinate.engine.state.store.KeyValueStore;
+import io.coordinate.storage.KeyValueIterator;
+import io.coordinate.storage.KeyValueStore;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

@@ -1,8 +1,8 @@
 package io.coordinate.streams;
 
 import io.coordinate.engine.state.db.IndexRebuild;
-import io.coordinate.engine.state.store.KeyValueStore;
-import io.coordinate.storage.VersionedStore;
+import io.coordinate.storage.KeyValueStore;
+import io.coordinate.engine.state.db.VersionedStore;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.slf4j.Logger;

@@ -58,8 +58,16 @@ class ArchitectureTest {
   void onlyTheStateLayerTouchesTheStore() {
     noClasses().that().resideOutsideOfPackages("io.coordinate.engine.state..", "io.coordinate.engine",
             "io.coordinate.storage..", "io.coordinate.streams..", "io.coordinate.bench..")
-        .should().callMethod(io.coordinate.engine.state.store.KeyValueStore.class, "put", byte[].class, byte[].class)
+        .should().callMethod(io.coordinate.storage.KeyValueStore.class, "put", byte[].class, byte[].class)
         .check(WITH_TOOLS);
+  }
+
+  /** The key-value stack under the state layer is plain plumbing: it knows nothing of the engine or the app. */
+  @Test
+  void theStorageKnowsNothingAboveIt() {
+    noClasses().that().resideInAPackage("io.coordinate.storage..")
+        .should().dependOnClassesThat().resideOutsideOfPackages("io.coordinate.storage..", "java..")
+        .check(MAIN);
   }
 
   @Test

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.coordinate.engine.state.store.KeyValueIterator;
+import io.coordinate.storage.KeyValueIterator;
 import io.coordinate.protocol.Command;
 import io.coordinate.protocol.CommandParser;
 import io.coordinate.protocol.CommandRejection;

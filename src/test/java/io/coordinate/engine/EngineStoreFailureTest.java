@@ -3,10 +3,10 @@ package io.coordinate.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.coordinate.engine.state.store.BatchWrites;
-import io.coordinate.engine.state.store.InMemoryKeyValueStore;
-import io.coordinate.engine.state.store.KeyValueIterator;
-import io.coordinate.engine.state.store.KeyValueStore;
+import io.coordinate.storage.BatchWrites;
+import io.coordinate.storage.InMemoryKeyValueStore;
+import io.coordinate.storage.KeyValueIterator;
+import io.coordinate.storage.KeyValueStore;
 import io.coordinate.protocol.Command;
 import io.coordinate.protocol.CommandParser;
 import io.coordinate.protocol.ErrorCode;

@@ -3,7 +3,7 @@ package io.coordinate.query;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.coordinate.engine.Engine;
 import io.coordinate.engine.EngineResult;
-import io.coordinate.engine.state.store.InMemoryKeyValueStore;
+import io.coordinate.storage.InMemoryKeyValueStore;
 import io.coordinate.protocol.Command;
 import io.coordinate.protocol.Json;
 import java.util.Random;

@@ -1,7 +1,7 @@
 package io.coordinate.engine.state.codec;
 
 import io.coordinate.engine.state.db.IndexRebuild;
-import io.coordinate.engine.state.store.SplitStore;
+import io.coordinate.engine.state.db.SplitStore;
 import io.coordinate.engine.state.model.Answer;
 import io.coordinate.engine.state.model.AttemptRecord;
 import io.coordinate.engine.state.model.ChildState;
@@ -12,6 +12,7 @@ import io.coordinate.engine.state.model.UnitStatus;
 import io.coordinate.engine.state.model.WorkSpecRecord;
 import io.coordinate.engine.state.model.WorkUnitRecord;
 import io.coordinate.engine.state.model.WorkerRecord;
+import io.coordinate.storage.KeyRanges;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
@@ -495,14 +496,7 @@ public final class Keys {
 
   /** The smallest key greater than every key starting with {@code prefix}. */
   public static byte[] prefixEnd(byte[] prefix) {
-    byte[] end = Arrays.copyOf(prefix, prefix.length);
-    for (int i = end.length - 1; i >= 0; i--) {
-      if (end[i] != (byte) 0xFF) {
-        end[i]++;
-        return Arrays.copyOf(end, i + 1);
-      }
-    }
-    return new byte[] {(byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF};
+    return KeyRanges.prefixEnd(prefix);
   }
 
   static KeyWriter ns(String ns) {

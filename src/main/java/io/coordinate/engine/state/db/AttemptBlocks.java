@@ -1,8 +1,8 @@
 package io.coordinate.engine.state.db;
 
-import io.coordinate.engine.state.store.KeyValueIterator;
-import io.coordinate.engine.state.store.KeyValueStore;
-import io.coordinate.engine.state.store.ReadableKeyValueStore;
+import io.coordinate.storage.KeyValueIterator;
+import io.coordinate.storage.KeyValueStore;
+import io.coordinate.storage.ReadableKeyValueStore;
 import io.coordinate.engine.state.codec.Keys;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;

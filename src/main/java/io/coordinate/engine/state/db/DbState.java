@@ -3,8 +3,8 @@ package io.coordinate.engine.state.db;
 import io.coordinate.engine.state.CoordinateState;
 import io.coordinate.engine.state.StateListener;
 import io.coordinate.engine.state.StateReader;
-import io.coordinate.engine.state.store.KeyValueStore;
-import io.coordinate.engine.state.store.ReadableKeyValueStore;
+import io.coordinate.storage.KeyValueStore;
+import io.coordinate.storage.ReadableKeyValueStore;
 import java.util.Objects;
 
 /**

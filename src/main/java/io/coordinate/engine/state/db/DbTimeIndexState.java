@@ -4,7 +4,7 @@ import io.coordinate.engine.state.MutableTimeIndexState;
 import io.coordinate.engine.state.codec.KeyReader;
 import io.coordinate.engine.state.codec.KeyWriter;
 import io.coordinate.engine.state.codec.Keys;
-import io.coordinate.engine.state.store.KeyValueIterator;
+import io.coordinate.storage.KeyValueIterator;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BiConsumer;

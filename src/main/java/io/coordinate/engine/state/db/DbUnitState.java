@@ -1,14 +1,14 @@
 package io.coordinate.engine.state.db;
 
 import io.coordinate.engine.state.MutableUnitState;
-import io.coordinate.engine.state.codec.ByteKey;
+import io.coordinate.storage.ByteKey;
 import io.coordinate.engine.state.codec.Keys;
 import io.coordinate.engine.state.codec.UnitValue;
 import io.coordinate.engine.state.codec.ValueCodec;
 import io.coordinate.engine.state.model.AttemptRecord;
 import io.coordinate.engine.state.model.UnitStatus;
 import io.coordinate.engine.state.model.WorkUnitRecord;
-import io.coordinate.engine.state.store.KeyValueIterator;
+import io.coordinate.storage.KeyValueIterator;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;

@@ -1,7 +1,7 @@
 package io.coordinate.engine.state.db;
 
-import io.coordinate.engine.state.store.KeyValueStore;
-import io.coordinate.engine.state.store.WriteBuffer;
+import io.coordinate.storage.KeyValueStore;
+import io.coordinate.storage.WriteBuffer;
 
 /**
  * The engine's state: the store and what the engine keeps across commands (where scans may start, specs decoded,

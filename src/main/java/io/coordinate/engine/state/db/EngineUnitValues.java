@@ -1,6 +1,6 @@
 package io.coordinate.engine.state.db;
 
-import io.coordinate.engine.state.store.ReadableKeyValueStore;
+import io.coordinate.storage.ReadableKeyValueStore;
 
 /**
  * The engine's unit values: a started unit's value is the one its attempt's units entry carries (see

@@ -1,10 +1,8 @@
 package io.coordinate.engine.state.db;
 
-import io.coordinate.engine.state.store.SplitStore;
-import io.coordinate.storage.VersionedStore;
-import io.coordinate.engine.state.store.KeyValueIterator;
-import io.coordinate.engine.state.store.KeyValueStore;
-import io.coordinate.engine.state.store.ReadableKeyValueStore;
+import io.coordinate.storage.KeyValueIterator;
+import io.coordinate.storage.KeyValueStore;
+import io.coordinate.storage.ReadableKeyValueStore;
 import io.coordinate.engine.state.codec.Keys;
 import io.coordinate.engine.state.codec.UnitValue;
 import io.coordinate.engine.state.codec.ValueCodec;

@@ -1,8 +1,8 @@
 package io.coordinate.engine.state.db;
 
-import io.coordinate.engine.state.codec.ByteKey;
+import io.coordinate.storage.ByteKey;
 import io.coordinate.engine.state.codec.Keys;
-import io.coordinate.engine.state.store.ReadableKeyValueStore;
+import io.coordinate.storage.ReadableKeyValueStore;
 import java.util.HashMap;
 import java.util.Map;
 

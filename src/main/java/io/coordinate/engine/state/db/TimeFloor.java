@@ -1,6 +1,6 @@
 package io.coordinate.engine.state.db;
 
-import io.coordinate.engine.state.store.ReadableKeyValueStore;
+import io.coordinate.storage.ReadableKeyValueStore;
 import io.coordinate.engine.state.codec.KeyReader;
 
 /**

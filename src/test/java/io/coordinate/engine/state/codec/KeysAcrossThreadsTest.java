@@ -1,7 +1,5 @@
 package io.coordinate.engine.state.codec;
 
-import io.coordinate.engine.state.codec.KeyWriter;
-import io.coordinate.engine.state.codec.Keys;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.lang.reflect.Field;

@@ -1,7 +1,7 @@
 package io.coordinate.engine.state.db;
 
-import io.coordinate.engine.state.store.RecordingStore;
-import io.coordinate.engine.state.store.InMemoryKeyValueStore;
+import io.coordinate.storage.RecordingStore;
+import io.coordinate.storage.InMemoryKeyValueStore;
 import io.coordinate.engine.state.codec.Keys;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

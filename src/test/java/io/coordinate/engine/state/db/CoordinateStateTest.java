@@ -2,9 +2,9 @@ package io.coordinate.engine.state.db;
 
 import io.coordinate.engine.state.CoordinateState;
 import io.coordinate.engine.state.StateReader;
-import io.coordinate.engine.state.store.RecordingStore;
-import io.coordinate.engine.state.store.KeyValueIterator;
-import io.coordinate.engine.state.store.WriteBuffer;
+import io.coordinate.storage.RecordingStore;
+import io.coordinate.storage.KeyValueIterator;
+import io.coordinate.storage.WriteBuffer;
 import io.coordinate.engine.state.codec.Keys;
 import io.coordinate.engine.state.codec.UnitValue;
 import io.coordinate.engine.state.codec.ValueCodec;

@@ -1,10 +1,8 @@
 package io.coordinate.engine.state.db;
 
 import io.coordinate.engine.state.StateReader;
-import io.coordinate.engine.state.store.SplitStore;
-import io.coordinate.storage.VersionedStore;
-import io.coordinate.engine.state.store.InMemoryKeyValueStore;
-import io.coordinate.engine.state.store.KeyValueIterator;
+import io.coordinate.storage.InMemoryKeyValueStore;
+import io.coordinate.storage.KeyValueIterator;
 import io.coordinate.engine.state.codec.KeyWriter;
 import io.coordinate.engine.state.codec.Keys;
 import io.coordinate.engine.state.codec.ValueCodec;

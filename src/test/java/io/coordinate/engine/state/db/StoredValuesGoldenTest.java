@@ -1,7 +1,5 @@
 package io.coordinate.engine.state.db;
 
-import io.coordinate.engine.state.db.AttemptBlocks;
-import io.coordinate.engine.state.db.StartedUnits;
 import io.coordinate.engine.state.codec.BinaryRecords;
 import io.coordinate.engine.state.codec.Keys;
 import io.coordinate.engine.state.codec.UnitValue;

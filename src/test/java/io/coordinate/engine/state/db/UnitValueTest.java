@@ -4,7 +4,7 @@ import io.coordinate.engine.state.codec.Keys;
 import io.coordinate.engine.state.codec.UnitValue;
 import io.coordinate.engine.state.codec.ValueCodec;
 
-import io.coordinate.engine.state.store.KeyValueStore;
+import io.coordinate.storage.KeyValueStore;
 import io.coordinate.engine.state.model.AttemptRecord;
 import io.coordinate.engine.state.model.AttemptStatus;
 import io.coordinate.engine.state.model.UnitStatus;

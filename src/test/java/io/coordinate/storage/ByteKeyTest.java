@@ -1,5 +1,6 @@
-package io.coordinate.engine.state.codec;
+package io.coordinate.storage;
 
+import io.coordinate.engine.state.codec.Keys;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 

@@ -1,7 +1,5 @@
-package io.coordinate.engine.state.store;
+package io.coordinate.storage;
 
-import io.coordinate.engine.state.codec.ByteKey;
-import io.coordinate.engine.state.codec.Keys;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -9,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.TreeMap;
+import java.util.function.Predicate;
 
 /**
  * The writes of one command, held in memory over the real store until {@link #commit()}: a rejected or
@@ -79,14 +78,14 @@ public final class WriteBuffer implements KeyValueStore {
   }
 
   /**
-   * The largest key + value among the buffered writes of records, which the changelog sends one Kafka record each,
-   * counting only those over {@code floor} (0 when none is); derived indexes stay local and are not counted.
+   * The largest key + value among the buffered writes whose key {@code counted} takes, counting only those over
+   * {@code floor} (0 when none is).
    */
-  public int largestRecordWrite(int floor) {
+  public int largestWrite(int floor, Predicate<byte[]> counted) {
     int largest = 0;
     for (Map.Entry<byte[], byte[]> e : pending.entrySet()) {
       int size = e.getKey().length + e.getValue().length;
-      if (size > floor && size > largest && !Keys.isIndex(e.getKey())) {
+      if (size > floor && size > largest && counted.test(e.getKey())) {
         largest = size;
       }
     }

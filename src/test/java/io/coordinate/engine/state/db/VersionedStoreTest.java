@@ -1,9 +1,8 @@
-package io.coordinate.storage;
+package io.coordinate.engine.state.db;
 
-import io.coordinate.engine.state.db.IndexRebuild;
-import io.coordinate.engine.state.store.RecordingStore;
-import io.coordinate.engine.state.store.InMemoryKeyValueStore;
-import io.coordinate.engine.state.store.KeyValueIterator;
+import io.coordinate.storage.InMemoryKeyValueStore;
+import io.coordinate.storage.KeyValueIterator;
+import io.coordinate.storage.RecordingStore;
 import io.coordinate.engine.state.codec.Keys;
 import io.coordinate.engine.state.codec.ValueCodec;
 import static org.assertj.core.api.Assertions.assertThat;

@@ -1,6 +1,7 @@
-package io.coordinate.engine.state.store;
+package io.coordinate.engine.state.db;
 
-import io.coordinate.engine.state.db.IndexRebuild;
+import io.coordinate.storage.KeyValueIterator;
+import io.coordinate.storage.KeyValueStore;
 import io.coordinate.engine.state.codec.Keys;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -1,11 +1,10 @@
-package io.coordinate.engine.state.store;
+package io.coordinate.storage;
 
-import io.coordinate.engine.state.codec.Keys;
 import java.util.List;
 
 /**
  * An ordered byte-keyed store: the one storage abstraction of the engine. Keys order as unsigned bytes (as
- * RocksDB orders them), so the composite keys of {@link Keys} give ordered range scans. Implemented over a
+ * RocksDB orders them), so composite keys give ordered range scans. Implemented over a
  * Kafka Streams RocksDB store in production and over a {@code TreeMap} in engine tests.
  */
 public interface KeyValueStore extends ReadableKeyValueStore {

@@ -1,11 +1,9 @@
-package io.coordinate.storage;
+package io.coordinate.engine.state.db;
 
-import io.coordinate.engine.state.store.SplitStore;
-import io.coordinate.engine.state.db.IndexRebuild;
-import io.coordinate.engine.state.store.BatchWrites;
-import io.coordinate.engine.state.store.KeyValueIterator;
-import io.coordinate.engine.state.store.KeyValueStore;
-import io.coordinate.engine.state.store.WriteBuffer;
+import io.coordinate.storage.BatchWrites;
+import io.coordinate.storage.KeyValueIterator;
+import io.coordinate.storage.KeyValueStore;
+import io.coordinate.storage.WriteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.coordinate.engine.state.store;
+package io.coordinate.storage;
 
 import io.coordinate.engine.state.codec.Keys;
 import java.util.ArrayList;

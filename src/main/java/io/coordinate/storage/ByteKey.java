@@ -1,4 +1,4 @@
-package io.coordinate.engine.state.codec;
+package io.coordinate.storage;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;

@@ -1,6 +1,5 @@
-package io.coordinate.engine.state.store;
+package io.coordinate.storage;
 
-import io.coordinate.engine.state.codec.Keys;
 
 /** The read side of {@link KeyValueStore}; interactive queries get only this. */
 public interface ReadableKeyValueStore {
@@ -20,6 +19,6 @@ public interface ReadableKeyValueStore {
 
   /** Entries whose key starts with {@code prefix}. */
   default KeyValueIterator prefix(byte[] prefix) {
-    return range(prefix, Keys.prefixEnd(prefix));
+    return range(prefix, KeyRanges.prefixEnd(prefix));
   }
 }

@@ -1,4 +1,4 @@
-package io.coordinate.engine.state.store;
+package io.coordinate.storage;
 
 import java.util.Arrays;
 import java.util.Iterator;

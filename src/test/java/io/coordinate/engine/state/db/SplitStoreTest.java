@@ -1,5 +1,7 @@
-package io.coordinate.engine.state.store;
+package io.coordinate.engine.state.db;
 
+import io.coordinate.storage.InMemoryKeyValueStore;
+import io.coordinate.storage.KeyValueIterator;
 import io.coordinate.engine.state.codec.Keys;
 import io.coordinate.engine.state.model.UnitRef;
 import io.coordinate.engine.state.model.UnitStatus;
