@@ -22,6 +22,15 @@ COPY --from=build /src/target/lib ./lib
 USER coordinate
 VOLUME /var/lib/coordinate
 EXPOSE 8080
+# The heap: at most half the container's memory limit. The rest is for RocksDB's block cache (256 MiB, off the heap)
+# and the JVM's own memory (docs/operations.md, "Memory"): give the container 1 GiB or more. JAVA_TOOL_OPTIONS set
+# at run time replaces this, e.g. with -Xmx512m.
+ENV JAVA_TOOL_OPTIONS="-XX:MaxRAMPercentage=50"
+# Liveness, not readiness: an orchestrator may restart an unhealthy container, and a rebalance or a restore must not
+# cause that. bash's /dev/tcp rather than curl, which the JRE image need not have. HTTP serves once Kafka Streams
+# first runs, which the app waits up to two minutes for (a restore, an index rebuild): hence the start period.
+HEALTHCHECK --interval=10s --timeout=5s --start-period=180s --retries=3 \
+  CMD ["bash", "-c", "exec 3<>/dev/tcp/127.0.0.1/8080 && printf 'GET /health/live HTTP/1.0\\r\\n\\r\\n' >&3 && read -r _ code _ <&3 && [ \"$code\" = 200 ]"]
 # Exec form: java is PID 1 and gets SIGTERM, so the shutdown hook closes the app cleanly. The heap in transparent
 # huge pages, as bin/coordinate does (docs/operations.md, "Memory"); on a host whose kernel has them off the JVM
 # says so once at start and goes on without.

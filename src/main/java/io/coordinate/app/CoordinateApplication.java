@@ -74,7 +74,8 @@ public final class CoordinateApplication implements AutoCloseable {
       failures.failed(e);
       return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
     });
-    streams.setGlobalStateRestoreListener(new RestoreLog());
+    RestoreLog restoreLog = new RestoreLog();
+    streams.setGlobalStateRestoreListener(restoreLog);
     CountDownLatch running = new CountDownLatch(1);
     streams.setStateListener((newState, oldState) -> {
       LOG.info("streams {} -> {}", oldState, newState);
@@ -91,7 +92,8 @@ public final class CoordinateApplication implements AutoCloseable {
     }
     gateway = new KafkaCommandGateway(KafkaClientSettings.base(config), topics);
     queryServer = new QueryServer(
-        new StreamsNamespaceLocator(streams, new HostInfo(config.httpHost(), port), failures::loopError), gateway,
+        new StreamsNamespaceLocator(streams, new HostInfo(config.httpHost(), port), failures::loopError,
+            restoreLog::restoring), gateway,
         registry,
         System::currentTimeMillis, QueryServer.DEFAULT_COMMAND_TIMEOUT, config.httpToken());
     queryServer.start(config.httpBindHost(), port);

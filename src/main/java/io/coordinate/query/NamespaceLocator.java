@@ -21,6 +21,19 @@ public interface NamespaceLocator {
   /** True when the streams app is RUNNING (for {@code GET /health}). */
   boolean isRunning();
 
+  /**
+   * The Kafka Streams client's state by name: CREATED, REBALANCING, RUNNING, PENDING_SHUTDOWN, NOT_RUNNING,
+   * PENDING_ERROR or ERROR (for the probes, {@code GET /health/live} and {@code /health/ready}).
+   */
+  default String state() {
+    return isRunning() ? "RUNNING" : "NOT_RUNNING";
+  }
+
+  /** What this instance restores while it is not RUNNING (changelog restores under way), or null. */
+  default String restoring() {
+    return null;
+  }
+
   /** Why the instance serves nothing although RUNNING (a stream thread in a failure loop), or null. */
   default String failure() {
     return null;

@@ -1,8 +1,6 @@
 package io.coordinate.query;
 
-import io.coordinate.protocol.Json;
 import io.javalin.Javalin;
-import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
 import io.javalin.router.JavalinDefaultRouting;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -25,8 +23,7 @@ import org.slf4j.LoggerFactory;
  * {@code not_found} (no such route); 503 {@code unavailable} with {@code Retry-After: 1} while a store is not
  * readable (rebalance), an owner does not answer, or a forwarded request would be forwarded again.
  *
- * <p>{@code GET /health}: 200 {@code {"status": "RUNNING"}}, else 503 {@code {"status": "NOT_RUNNING"}}, or 503
- * {@code {"status": "FAILING", "error": ...}} while the stream thread is in a failure loop.
+ * <p>{@code GET /health/live}, {@code /health/ready} and {@code /health}: the probes ({@link HealthRoutes}).
  * {@code GET /metrics}: Prometheus text of the registry, which this server adds JVM metrics and a request timer
  * to. The gateway and the registry belong to the caller: {@link #close()} closes neither.
  *
@@ -103,23 +100,13 @@ public final class QueryServer implements AutoCloseable {
         WorkUnitRoutes.register(routes, router);
         WorkerRoutes.register(routes, router);
         new CommandRoutes(gateway, commandTimeout).register(routes);
-        routes.get("/health", this::health);
+        HealthRoutes.register(routes, locator);
         routes.get("/metrics", ctx -> ctx.contentType(PROMETHEUS_TEXT).result(registry.scrape()));
         errors(routes);
       });
     });
     app.start(host, port);
     return this;
-  }
-
-  private void health(Context ctx) {
-    boolean running = locator.isRunning();
-    String failure = running ? locator.failure() : null;
-    if (failure != null) {
-      Responses.json(ctx, 503, Json.object().put("status", "FAILING").put("error", failure));
-    } else {
-      Responses.json(ctx, running ? 200 : 503, Json.object().put("status", running ? "RUNNING" : "NOT_RUNNING"));
-    }
   }
 
   private static void errors(JavalinDefaultRouting routes) {

@@ -28,6 +28,7 @@ public final class StreamsNamespaceLocator implements NamespaceLocator {
   private final KafkaStreams streams;
   private final HostInfo self;
   private final Supplier<String> failure;
+  private final Supplier<String> restoring;
 
   public StreamsNamespaceLocator(KafkaStreams streams, HostInfo self) {
     this(streams, self, () -> null);
@@ -35,7 +36,14 @@ public final class StreamsNamespaceLocator implements NamespaceLocator {
 
   /** @param failure why the stream thread serves nothing although RUNNING, or null (see {@link #failure()}) */
   public StreamsNamespaceLocator(KafkaStreams streams, HostInfo self, Supplier<String> failure) {
+    this(streams, self, failure, () -> null);
+  }
+
+  /** @param restoring the restores under way, or null (see {@link RestoreLog#restoring()}) */
+  public StreamsNamespaceLocator(KafkaStreams streams, HostInfo self, Supplier<String> failure,
+      Supplier<String> restoring) {
     this.failure = failure;
+    this.restoring = restoring;
     this.streams = streams;
     this.self = self;
   }
@@ -110,5 +118,15 @@ public final class StreamsNamespaceLocator implements NamespaceLocator {
   @Override
   public boolean isRunning() {
     return streams.state() == KafkaStreams.State.RUNNING;
+  }
+
+  @Override
+  public String state() {
+    return streams.state().name();
+  }
+
+  @Override
+  public String restoring() {
+    return restoring.get();
   }
 }

@@ -29,7 +29,12 @@ final class TaskState {
     StreamsStore indexes = StreamsStore.writable(indexesStore);
     if (!IndexRebuild.inStep(records, indexes)) {
       long started = System.nanoTime();
-      IndexRebuild.Result result = IndexRebuild.rebuild(records, indexes);
+      long estimate = recordsStore.approximateNumEntries();
+      if (IndexRebuild.stateVersion(records) > 0) {
+        LOG.info("task {}: rebuilding the indexes from about {} records", context.taskId(), estimate);
+      }
+      IndexRebuild.Result result = IndexRebuild.rebuild(records, indexes,
+          new RebuildLog(context.taskId().toString(), estimate, System::nanoTime, LOG::info));
       boolean fresh = result.equals(new IndexRebuild.Result(0, 0, 0, 0, 0));
       LOG.atLevel(fresh ? Level.DEBUG : Level.INFO).log("task {}: rebuilt the indexes from {} units, {} attempts"
           + " and {} workers in {} ms (dropped {} stale index entries, moved {} out of the changelogged store)",

@@ -75,6 +75,12 @@ class EndToEndIT {
     assertThat(spec.body().get("counts"))
         .isEqualTo(Json.parse("{\"available\":1,\"pending\":1,\"finished\":1}"));
     assertThat(client.get("/health").status()).isEqualTo(200);
+    KafkaTestClient.HttpAnswer ready = client.get("/health/ready");
+    assertThat(ready.status()).isEqualTo(200);
+    assertThat(ready.body()).isEqualTo(Json.parse("{\"status\":\"RUNNING\"}"));
+    KafkaTestClient.HttpAnswer live = client.get("/health/live");
+    assertThat(live.status()).isEqualTo(200);
+    assertThat(live.body()).isEqualTo(Json.parse("{\"status\":\"UP\",\"streams\":\"RUNNING\"}"));
   }
 
   @Test

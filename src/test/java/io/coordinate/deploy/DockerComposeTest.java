@@ -11,6 +11,8 @@ import io.coordinate.config.AppConfig;
 import io.coordinate.streams.topics.TopicDefinition;
 import io.coordinate.streams.topics.TopicDefinitions;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -77,7 +79,7 @@ class DockerComposeTest {
   }
 
   @Test
-  void appRunsTheCliAgainstTheComposeBrokerWithPersistentState() {
+  void appRunsTheCliAgainstTheComposeBrokerWithPersistentState() throws UnknownHostException {
     JsonNode app = services.get("app");
     assertThat(app.get("build").asText()).isEqualTo(".");
     assertThat(app.get("depends_on").get("topics").get("condition").asText())
@@ -91,15 +93,17 @@ class DockerComposeTest {
 
     assertThat(config.bootstrapServers()).isEqualTo("kafka:9092");
     assertThat(config.httpPort()).isEqualTo(8080);
-    assertThat(config.httpHost()).isEqualTo("app"); // the compose service name other instances resolve
+    // No --advertised-host: each instance gives the others its own host name, in a container the container's
+    // short id, which Docker's DNS resolves (the service name would resolve to every instance).
+    assertThat(config.httpHost()).isEqualTo(InetAddress.getLocalHost().getHostName());
     // the container's loopback address is its own: the published port reaches only a wildcard bind
     assertThat(config.httpBindHost()).isEqualTo("0.0.0.0");
     assertThat(app.get("environment").get("COORDINATE_HTTP_TOKEN").asText()).isEqualTo("${COORDINATE_HTTP_TOKEN:-}");
     assertThat(config.applicationId()).isEqualTo("coordinate");
     assertThat(config.topicPrefix()).isEmpty();
     assertThat(config.stateDir()).isEqualTo(Paths.get("/var/lib/coordinate/streams"));
-    assertThat(texts(app.get("ports"))).contains("8080:8080");
-    assertThat(texts(app.get("volumes"))).contains("coordinate-data:/var/lib/coordinate");
+    assertThat(texts(app.get("ports"))).containsExactly("8080-8081:8080");
+    assertThat(texts(app.get("volumes"))).containsExactly("/var/lib/coordinate"); // one per instance
   }
 
   @Test

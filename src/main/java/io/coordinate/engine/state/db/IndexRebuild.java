@@ -60,6 +60,21 @@ public final class IndexRebuild {
         new KeyValueIterator.Entry(Keys.indexVersion(), value));
   }
 
+  /**
+   * Told after each chunk of records a rebuild derived the indexes of, so the caller can report progress: the
+   * engine reads no clock, the caller decides when to log.
+   */
+  @FunctionalInterface
+  public interface Progress {
+    Progress NONE = (records, units) -> {};
+
+    /**
+     * @param records the records read so far, of every kind
+     * @param units the units among them
+     */
+    void derived(long records, long units);
+  }
+
   /** What a rebuild did. */
   public record Result(long units, long attempts, long workers, long droppedIndexEntries, long migratedEntries) {}
 
@@ -69,11 +84,23 @@ public final class IndexRebuild {
    * rebuild the changelog holds records only.
    */
   public static Result rebuild(KeyValueStore records, KeyValueStore indexes) {
-    long dropped = forEachChunk(indexes, entries -> entries.forEach(e -> indexes.delete(e.key())));
+    return rebuild(records, indexes, Progress.NONE);
+  }
+
+  /** {@link #rebuild(KeyValueStore, KeyValueStore)}, telling {@code progress} after each chunk of records. */
+  public static Result rebuild(KeyValueStore records, KeyValueStore indexes, Progress progress) {
+    return rebuild(records, indexes, progress, CHUNK);
+  }
+
+  static Result rebuild(KeyValueStore records, KeyValueStore indexes, Progress progress, int chunk) {
+    long dropped = forEachChunk(indexes, chunk, entries -> entries.forEach(e -> indexes.delete(e.key())));
     Derivation derivation = new Derivation(records, indexes);
-    forEachChunk(records, entries -> {
+    long[] read = {0};
+    forEachChunk(records, chunk, entries -> {
       entries.forEach(derivation::accept);
       derivation.derive.flush();
+      read[0] += entries.size();
+      progress.derived(read[0], derivation.units);
     });
     indexes.put(Keys.indexLayout(), ValueCodec.encodeLong(LAYOUT));
     indexes.put(Keys.indexVersion(), ValueCodec.encodeLong(stateVersion(records)));
@@ -142,13 +169,13 @@ public final class IndexRebuild {
   }
 
   /** Hands the store's entries over in chunks read with closed iterators, so the action may write the store. */
-  private static long forEachChunk(KeyValueStore store, ChunkAction action) {
+  private static long forEachChunk(KeyValueStore store, int size, ChunkAction action) {
     long total = 0;
     byte[] from = FIRST_KEY;
     while (true) {
       List<KeyValueIterator.Entry> chunk = new ArrayList<>();
       try (KeyValueIterator it = store.range(from, PAST_LAST_KEY)) {
-        while (chunk.size() < CHUNK && it.hasNext()) {
+        while (chunk.size() < size && it.hasNext()) {
           chunk.add(it.next());
         }
       }

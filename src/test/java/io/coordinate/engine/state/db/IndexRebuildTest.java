@@ -14,6 +14,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.coordinate.engine.EngineHarness;
 import io.coordinate.engine.EngineHarness.Attempt;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -69,6 +70,20 @@ class IndexRebuildTest {
     assertThat(ValueCodec.decodeLong(indexes.get(Keys.indexLayout()))).isEqualTo(IndexRebuild.LAYOUT);
     assertThat(DbState.reader(new SplitStore(h.store().records(), indexes)).attempts().activeOfWorker("ns", "worker"))
         .extracting(AttemptRecord::id).containsExactly(a.id());
+  }
+
+  @Test
+  void theRebuildTellsItsProgressAfterEachChunkOfRecords() {
+    EngineHarness h = new EngineHarness();
+    h.setSpec("{\"name\":\"s\"}");
+    h.addUnits("s", "a", "b", "c", "d", "e");
+    List<String> told = new ArrayList<>();
+
+    IndexRebuild.rebuild(h.store().records(), new InMemoryKeyValueStore(),
+        (records, units) -> told.add(records + " records, " + units + " units"), 3);
+
+    // in key order: the namespace, its sequence and the state version; the spec, a, b; c, d, e
+    assertThat(told).containsExactly("3 records, 0 units", "6 records, 2 units", "9 records, 5 units");
   }
 
   @Test

@@ -1,0 +1,130 @@
+package io.coordinate.query;
+
+import static io.coordinate.query.QueryTestSupport.assertAnswer;
+
+import io.coordinate.storage.ReadableKeyValueStore;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The probes over real HTTP, with the Kafka Streams state, the restores and the failure loop set by the test. */
+class HealthRoutesTest {
+
+  /** A locator whose state the test sets; it holds no namespace. */
+  private static final class StateLocator implements NamespaceLocator {
+    volatile String state = "RUNNING";
+    volatile String restoring;
+    volatile String failure;
+
+    @Override
+    public Location locate(String namespace) {
+      return new Unavailable("no namespaces here");
+    }
+
+    @Override
+    public List<ReadableKeyValueStore> localStores() {
+      return List.of();
+    }
+
+    @Override
+    public List<String> otherInstances() {
+      return List.of();
+    }
+
+    @Override
+    public boolean isRunning() {
+      return state.equals("RUNNING");
+    }
+
+    @Override
+    public String state() {
+      return state;
+    }
+
+    @Override
+    public String restoring() {
+      return restoring;
+    }
+
+    @Override
+    public String failure() {
+      return failure;
+    }
+  }
+
+  private final StateLocator locator = new StateLocator();
+  private QueryServer server;
+  private Http http;
+
+  @BeforeEach
+  void start() {
+    server = new QueryServer(locator, new FakeGateway(), new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
+        System::currentTimeMillis, Duration.ofSeconds(5)).start(0);
+    http = new Http(server.port());
+  }
+
+  @AfterEach
+  void stop() {
+    server.close();
+  }
+
+  @Test
+  void runningIsLiveAndReady() {
+    assertAnswer(http.get("/health/live"), 200, "{'status':'UP','streams':'RUNNING'}");
+    assertAnswer(http.get("/health/ready"), 200, "{'status':'RUNNING'}");
+    assertAnswer(http.get("/health"), 200, "{'status':'RUNNING'}");
+  }
+
+  @Test
+  void aRebalanceWithARestoreIsLiveButNotReady() {
+    locator.state = "REBALANCING";
+    locator.restoring = "restoring 2 store partitions from the changelog: 1500 of about 4000 records (37%)";
+
+    assertAnswer(http.get("/health/live"), 200, "{'status':'UP','streams':'REBALANCING'}");
+    String notReady = "{'status':'REBALANCING',"
+        + "'reason':'restoring 2 store partitions from the changelog: 1500 of about 4000 records (37%)'}";
+    assertAnswer(http.get("/health/ready"), 503, notReady);
+    assertAnswer(http.get("/health"), 503, notReady);
+
+    locator.restoring = null;
+    assertAnswer(http.get("/health/ready"), 503, "{'status':'REBALANCING'}");
+  }
+
+  @Test
+  void startingAndStoppingAreLiveButNotReady() {
+    for (String state : List.of("CREATED", "PENDING_SHUTDOWN")) {
+      locator.state = state;
+      assertAnswer(http.get("/health/live"), 200, "{'status':'UP','streams':'" + state + "'}");
+      assertAnswer(http.get("/health/ready"), 503, "{'status':'" + state + "'}");
+    }
+  }
+
+  /** Kafka Streams never leaves these states: only a restart helps, which a failed liveness probe asks for. */
+  @Test
+  void aTerminalStateIsNeitherLiveNorReady() {
+    for (String state : List.of("ERROR", "PENDING_ERROR", "NOT_RUNNING")) {
+      locator.state = state;
+      assertAnswer(http.get("/health/live"), 503, "{'status':'DOWN','streams':'" + state + "'}");
+      assertAnswer(http.get("/health/ready"), 503, "{'status':'" + state + "'}");
+      assertAnswer(http.get("/health"), 503, "{'status':'" + state + "'}");
+    }
+  }
+
+  /**
+   * Kafka Streams replaces a failed stream thread itself, and a restarted process would replay the same records the
+   * same way: a failure loop is for readiness and alerts to say, not a reason to restart.
+   */
+  @Test
+  void aFailureLoopIsLiveButNotReady() {
+    locator.failure = "3 stream thread failures in the last 10 minutes, the last: boom";
+
+    assertAnswer(http.get("/health/live"), 200, "{'status':'UP','streams':'RUNNING'}");
+    String failing = "{'status':'FAILING','error':'3 stream thread failures in the last 10 minutes, the last: boom'}";
+    assertAnswer(http.get("/health/ready"), 503, failing);
+    assertAnswer(http.get("/health"), 503, failing);
+  }
+}
