@@ -27,9 +27,9 @@ EXPOSE 8080
 # at run time replaces this, e.g. with -Xmx512m.
 ENV JAVA_TOOL_OPTIONS="-XX:MaxRAMPercentage=50"
 # Liveness, not readiness: an orchestrator may restart an unhealthy container, and a rebalance or a restore must not
-# cause that. bash's /dev/tcp rather than curl, which the JRE image need not have. HTTP serves once Kafka Streams
-# first runs, which the app waits up to two minutes for (a restore, an index rebuild): hence the start period.
-HEALTHCHECK --interval=10s --timeout=5s --start-period=180s --retries=3 \
+# cause that. bash's /dev/tcp rather than curl, which the JRE image need not have. HTTP serves a few seconds
+# after the start, during the restore too: the start period covers only the JVM's start and the topic checks.
+HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=3 \
   CMD ["bash", "-c", "exec 3<>/dev/tcp/127.0.0.1/8080 && printf 'GET /health/live HTTP/1.0\\r\\n\\r\\n' >&3 && read -r _ code _ <&3 && [ \"$code\" = 200 ]"]
 # Exec form: java is PID 1 and gets SIGTERM, so the shutdown hook closes the app cleanly. The heap in transparent
 # huge pages, as bin/coordinate does (docs/operations.md, "Memory"); on a host whose kernel has them off the JVM

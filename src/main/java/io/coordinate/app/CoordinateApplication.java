@@ -37,7 +37,7 @@ import org.slf4j.LoggerFactory;
 public final class CoordinateApplication implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(CoordinateApplication.class);
-  private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
+  private static final Duration START_PROGRESS_LOG = Duration.ofSeconds(30);
 
   private final AppConfig requested;
   private AppConfig config;
@@ -52,7 +52,7 @@ public final class CoordinateApplication implements AutoCloseable {
     this.config = config;
   }
 
-  /** Starts Kafka Streams and the HTTP API; returns once the streams app is RUNNING and HTTP serves. */
+  /** Starts Kafka Streams and the HTTP API; returns once the streams app is RUNNING (HTTP serves before that). */
   public void start() throws InterruptedException {
     int port = requested.httpPort() == 0 ? freePort() : requested.httpPort();
     config = requested.withHttpPort(port);
@@ -76,20 +76,19 @@ public final class CoordinateApplication implements AutoCloseable {
     });
     RestoreLog restoreLog = new RestoreLog();
     streams.setGlobalStateRestoreListener(restoreLog);
-    CountDownLatch running = new CountDownLatch(1);
+    CountDownLatch settled = new CountDownLatch(1);
     streams.setStateListener((newState, oldState) -> {
       LOG.info("streams {} -> {}", oldState, newState);
-      if (newState == KafkaStreams.State.RUNNING) {
-        running.countDown();
+      if (newState == KafkaStreams.State.RUNNING || !newState.isRunningOrRebalancing()) {
+        settled.countDown();
       }
     });
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     streamsMetrics = new KafkaStreamsMetrics(streams);
     streamsMetrics.bindTo(registry);
     streams.start();
-    if (!running.await(START_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
-      throw new IllegalStateException("Kafka Streams not RUNNING after " + START_TIMEOUT + ": " + streams.state());
-    }
+    // HTTP serves before the stores are ready, so that the probes answer during a long restore or index rebuild:
+    // live says the process is well, ready says it is not serving yet, and queries answer 503 meanwhile.
     gateway = new KafkaCommandGateway(KafkaClientSettings.base(config), topics);
     queryServer = new QueryServer(
         new StreamsNamespaceLocator(streams, new HostInfo(config.httpHost(), port), failures::loopError,
@@ -99,6 +98,14 @@ public final class CoordinateApplication implements AutoCloseable {
     queryServer.start(config.httpBindHost(), port);
     LOG.info("serving HTTP on {}:{} (other instances reach it as {}:{}); mutations {}", config.httpBindHost(), port,
         config.httpHost(), port, config.httpToken() == null ? "open to anyone who reaches it" : "need the token");
+    // No time limit while Kafka Streams restores or rebalances: a large changelog may take longer than any fixed
+    // limit, and giving up would only start the same restore again. A state it cannot leave ends the wait.
+    while (!settled.await(START_PROGRESS_LOG.toMillis(), TimeUnit.MILLISECONDS)) {
+      LOG.info("waiting for Kafka Streams to run: {}", streams.state());
+    }
+    if (!streams.state().isRunningOrRebalancing()) {
+      throw new IllegalStateException("Kafka Streams stopped before it ran: " + streams.state());
+    }
   }
 
   /** The actual HTTP port (useful when 0 was configured). */

@@ -100,7 +100,7 @@ class ComposeFileTest {
     assertThat(String.join(" ", command)).contains("/health/live");
     assertThat(check.get("interval").asText()).isEqualTo("10s");
     assertThat(check.get("timeout").asText()).isEqualTo("5s");
-    assertThat(check.get("start_period").asText()).isEqualTo("180s");
+    assertThat(check.get("start_period").asText()).isEqualTo("30s");
     assertThat(check.get("retries").asInt()).isEqualTo(3);
   }
 

@@ -80,7 +80,7 @@ class DockerfileTest {
   @Test
   void theHealthcheckProbesLivenessEveryTenSecondsAfterAStartPeriod() {
     assertThat(runStage()).anyMatch(i -> i.startsWith(
-        "HEALTHCHECK --interval=10s --timeout=5s --start-period=180s --retries=3 CMD [\"bash\", \"-c\", "));
+        "HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=3 CMD [\"bash\", \"-c\", "));
     assertThat(healthcheckCommand().get(2)).contains("/dev/tcp/127.0.0.1/8080").contains("GET /health/live ");
   }
 
