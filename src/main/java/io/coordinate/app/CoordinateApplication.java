@@ -94,7 +94,8 @@ public final class CoordinateApplication implements AutoCloseable {
         new StreamsNamespaceLocator(streams, new HostInfo(config.httpHost(), port), failures::loopError,
             restoreLog::restoring), gateway,
         registry,
-        System::currentTimeMillis, QueryServer.DEFAULT_COMMAND_TIMEOUT, config.httpToken());
+        System::currentTimeMillis, QueryServer.DEFAULT_COMMAND_TIMEOUT, config.httpToken())
+        .withFeeds(KafkaClientSettings.base(config), topics);
     queryServer.start(config.httpBindHost(), port);
     LOG.info("serving HTTP on {}:{} (other instances reach it as {}:{}); mutations {}", config.httpBindHost(), port,
         config.httpHost(), port, config.httpToken() == null ? "open to anyone who reaches it" : "need the token");

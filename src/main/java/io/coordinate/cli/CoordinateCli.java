@@ -41,6 +41,7 @@ import picocli.CommandLine.Unmatched;
       WorkersCommand.class,
       SummaryCommand.class,
       DeadLettersCommand.class,
+      EventsCommand.class,
       WorkCommand.class,
     })
 public final class CoordinateCli implements Callable<Integer> {

@@ -1,10 +1,12 @@
 package io.coordinate.query;
 
+import io.coordinate.protocol.TopicNames;
 import io.javalin.Javalin;
 import io.javalin.http.HttpResponseException;
 import io.javalin.router.JavalinDefaultRouting;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
+import java.util.Map;
 import java.util.function.LongSupplier;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.eclipse.jetty.http.UriCompliance;
@@ -47,6 +49,7 @@ public final class QueryServer implements AutoCloseable {
   private final Duration commandTimeout;
   private final BearerToken token;
   private HttpMetrics metrics;
+  private FeedRoutes feeds;
   private Javalin app;
 
   public QueryServer(NamespaceLocator locator, CommandGateway gateway, PrometheusMeterRegistry registry) {
@@ -68,6 +71,19 @@ public final class QueryServer implements AutoCloseable {
     this.registry = registry;
     this.clock = clock;
     this.commandTimeout = commandTimeout;
+  }
+
+  /**
+   * Also serves the event feed and the dead letters ({@link EventRoutes}, {@link DeadLetterRoutes}), read from
+   * Kafka with these client settings (bootstrap servers, TLS, SASL) and topic names; call before {@link #start}.
+   */
+  public QueryServer withFeeds(Map<String, Object> clientProperties, TopicNames topics) {
+    return withFeeds(new FeedRoutes(clientProperties, topics, EventRoutes.MAX_STREAMS, EventRoutes.HEARTBEAT));
+  }
+
+  synchronized QueryServer withFeeds(FeedRoutes routes) {
+    this.feeds = routes;
+    return this;
   }
 
   /** Starts serving on {@code port} of the loopback address (0 = any free port; see {@link #port()}). */
@@ -100,6 +116,9 @@ public final class QueryServer implements AutoCloseable {
         WorkUnitRoutes.register(routes, router);
         WorkerRoutes.register(routes, router);
         new CommandRoutes(gateway, commandTimeout).register(routes);
+        if (feeds != null) {
+          feeds.register(routes);
+        }
         HealthRoutes.register(routes, locator);
         routes.get("/metrics", ctx -> ctx.contentType(PROMETHEUS_TEXT).result(registry.scrape()));
         errors(routes);
@@ -132,6 +151,9 @@ public final class QueryServer implements AutoCloseable {
 
   @Override
   public synchronized void close() {
+    if (feeds != null) {
+      feeds.close(); // first: open event streams would hold the server's stop
+    }
     if (app != null) {
       app.stop();
       app = null;

@@ -10,6 +10,7 @@ import io.coordinate.cli.CoordinateCli;
 import io.coordinate.cli.ExitCodes;
 import io.coordinate.cli.RunCommand;
 import io.coordinate.protocol.Json;
+import io.coordinate.testing.SseStream;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -106,6 +107,32 @@ class SecureKafkaIT {
     assertThat(listed.get(1).get("priority").asInt()).isEqualTo(5);
     // The namespace sec was never destroyed: the 401 above sent nothing, so the spec set afterwards is the only one.
     assertThat(Json.parse(get("/api/namespaces/sec/work-specs").body()).get("work_specs")).hasSize(1);
+  }
+
+  /** The event feed and the dead letters read Kafka with the file's credentials; a retry is a mutation. */
+  @Test
+  void theEventFeedAndTheDeadLettersReadWithTheCredentialsAndRetryNeedsTheToken() {
+    HttpResponse<String> spec = post("/api/namespaces/sec-feed/commands",
+        "{\"command\":\"set_work_spec\",\"work_spec\":{\"name\":\"s\"}}", TOKEN);
+    assertThat(spec.statusCode()).as(spec.body()).isEqualTo(200);
+    try (SseStream stream = SseStream.open(uri("/api/namespaces/sec-feed/events?from=earliest"), null)) {
+      assertThat(stream.status()).isEqualTo(200);
+      SseStream.Message batch = stream.next(Duration.ofSeconds(60));
+      assertThat(batch.event()).isEqualTo("batch");
+      assertThat(Json.parse(batch.data()).get("events"))
+          .isEqualTo(Json.parse("[{\"type\":\"work_spec_set\",\"work_spec_name\":\"s\",\"created\":true}]"));
+      assertThat(stream.next(Duration.ofSeconds(60)).event()).isEqualTo("caught_up");
+    }
+
+    HttpResponse<String> list = get("/api/dead-letters?namespace=sec-feed");
+    assertThat(list.statusCode()).as(list.body()).isEqualTo(200);
+    assertThat(Json.parse(list.body())).isEqualTo(Json.parse("{\"dead_letters\":[]}"));
+    HttpResponse<String> unauthorized = post("/api/dead-letters/0/0/retry", "", null);
+    assertThat(unauthorized.statusCode()).isEqualTo(401);
+    assertThat(Json.parse(unauthorized.body()).at("/error/code").asText()).isEqualTo("unauthorized");
+    HttpResponse<String> none = post("/api/dead-letters/0/0/retry", "", TOKEN);
+    assertThat(none.statusCode()).as(none.body()).isEqualTo(404);
+    assertThat(Json.parse(none.body()).at("/error/code").asText()).isEqualTo("no_such_dead_letter");
   }
 
   @Test

@@ -3,16 +3,22 @@ package io.coordinate.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.coordinate.client.Attempt;
 import io.coordinate.client.AttemptRequest;
 import io.coordinate.client.CoordinateClient;
 import io.coordinate.protocol.Json;
+import io.coordinate.protocol.Times;
+import io.coordinate.testing.KafkaTestClient;
 import io.coordinate.testing.RunningApp;
 import io.coordinate.testing.Poll;
+import io.coordinate.testing.SseStream;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -21,6 +27,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -212,6 +223,161 @@ class OperatorCommandsIT {
         r -> r.out().lines().count() == 3);
     assertThat(ok("dl", "dead-letters", "tail", "--last", "2", "--json").out().lines()
         .map(line -> Json.parse(line).get("value").asText()).toList()).containsExactly("{oops2", "{oops3");
+  }
+
+  /** The committed batch records of {@code ns} on the events topic, in offset order, once there are {@code n}. */
+  private static List<ConsumerRecord<byte[], byte[]>> batches(String ns, int n) {
+    return app.client().readUntil("coordinate.events", records -> records.stream()
+            .filter(r -> ns.equals(KafkaTestClient.keyOf(r))).count() >= n).stream()
+        .filter(r -> ns.equals(KafkaTestClient.keyOf(r))).toList();
+  }
+
+  private static String value(ConsumerRecord<byte[], byte[]> record) {
+    return new String(record.value(), StandardCharsets.UTF_8);
+  }
+
+  private static URI events(String ns, String query) {
+    return URI.create("http://127.0.0.1:" + app.env().httpPort() + "/api/namespaces/" + ns + "/events" + query);
+  }
+
+  @Test
+  void theEventFeedSendsTheNamespacesBatchesInOrderAndResumesAfterTheLastEventId() {
+    String ns = "feed";
+    List<SseStream.Message> live = new ArrayList<>();
+    try (SseStream stream = SseStream.open(events(ns, ""), null)) {
+      assertThat(stream.status()).isEqualTo(200);
+      // From now: the namespace has no events yet, so the stream is caught up at once, before any command.
+      SseStream.Message caughtUp = stream.next(WAIT);
+      assertThat(caughtUp.event()).isEqualTo("caught_up");
+      assertThat(caughtUp.id()).isNull();
+      app.call(ns, "{\"command\":\"set_work_spec\",\"work_spec\":{\"name\":\"s\"}}");
+      app.call(ns, "{\"command\":\"add_work_units\",\"work_spec_name\":\"s\","
+          + "\"work_units\":[{\"name\":\"u1\"},{\"name\":\"u2\",\"priority\":5}]}");
+      live.add(stream.next(WAIT));
+      live.add(stream.next(WAIT));
+    }
+    List<ConsumerRecord<byte[], byte[]>> onTopic = batches(ns, 2);
+    assertThat(onTopic).hasSize(2);
+    assertThat(live).containsExactly(
+        new SseStream.Message("batch", Long.toString(onTopic.get(0).offset()), value(onTopic.get(0))),
+        new SseStream.Message("batch", Long.toString(onTopic.get(1).offset()), value(onTopic.get(1))));
+    JsonNode first = Json.parse(live.get(0).data());
+    assertThat(first.get("namespace").asText()).isEqualTo(ns);
+    assertThat(first.get("events")).isEqualTo(Json.parse(
+        "[{\"type\":\"work_spec_set\",\"work_spec_name\":\"s\",\"created\":true}]"));
+    assertThat(Json.parse(live.get(1).data()).get("events").findValuesAsText("work_unit_name"))
+        .containsExactly("u1", "u2");
+
+    // A reconnecting EventSource sends the last id it saw: the stream goes on after it.
+    try (SseStream resumed = SseStream.open(events(ns, "?from=earliest"), live.get(0).id())) {
+      assertThat(resumed.next(WAIT)).isEqualTo(live.get(1));
+      SseStream.Message caughtUp = resumed.next(WAIT);
+      assertThat(caughtUp.event()).isEqualTo("caught_up");
+      assertThat(Json.parse(caughtUp.data()).get("end_offset").asLong()).isGreaterThan(onTopic.get(1).offset());
+    }
+    // From the oldest batch kept, or from an offset: the namespace's batches only, though the partition has others.
+    try (SseStream all = SseStream.open(events(ns, "?from=earliest"), null)) {
+      assertThat(List.of(all.next(WAIT), all.next(WAIT))).isEqualTo(live);
+      assertThat(all.next(WAIT).event()).isEqualTo("caught_up");
+    }
+    try (SseStream fromSecond = SseStream.open(events(ns, "?from=" + live.get(1).id()), null)) {
+      assertThat(fromSecond.next(WAIT)).isEqualTo(live.get(1));
+      assertThat(fromSecond.next(WAIT).event()).isEqualTo("caught_up");
+    }
+  }
+
+  @Test
+  void eventsTailPrintsTheBatchesUpToTheEndAndStops() {
+    String ns = "tail";
+    app.call(ns, "{\"command\":\"set_work_spec\",\"work_spec\":{\"name\":\"s\"}}");
+    app.call(ns, "{\"command\":\"add_work_units\",\"work_spec_name\":\"s\",\"work_units\":[{\"name\":\"u1\"}]}");
+    List<ConsumerRecord<byte[], byte[]>> onTopic = batches(ns, 2);
+    String time0 = Json.parse(value(onTopic.get(0))).get("time").asText();
+    String time1 = Json.parse(value(onTopic.get(1))).get("time").asText();
+
+    Result lines = ok(ns, "events", "tail", "--from", "earliest");
+    assertThat(lines.out()).isEqualTo(
+        time0 + " @" + onTopic.get(0).offset() + " work_spec_set spec=s created=true" + NL
+            + time1 + " @" + onTopic.get(1).offset() + " unit_added spec=s unit=u1 status=available priority=0" + NL);
+    assertThat(ok(ns, "events", "tail", "--from", "earliest", "--json").out())
+        .isEqualTo(value(onTopic.get(0)) + NL + value(onTopic.get(1)) + NL);
+    assertThat(ok(ns, "events", "tail", "--from", Long.toString(onTopic.get(1).offset()), "--json").out())
+        .isEqualTo(value(onTopic.get(1)) + NL);
+    assertThat(ok(ns, "events", "tail").out()).isEmpty(); // from now: nothing has come yet
+  }
+
+  @Test
+  void deadLettersOverHttpAreListedAndRetried() {
+    String ns = "dlh";
+    app.client().send("coordinate.commands", ns, "{broken");
+    JsonNode listed = Poll.until("the dead letter over HTTP", WAIT,
+        () -> app.client().get("/api/dead-letters?namespace=" + ns).body().get("dead_letters"), l -> l.size() == 1);
+    ConsumerRecord<byte[], byte[]> original = deadLetters(ns, 1).get(0);
+    JsonNode entry = listed.get(0);
+    assertThat(entry.get("error_message").asText()).startsWith("value is not JSON: ");
+    ((ObjectNode) entry).remove("error_message");
+    assertThat(entry).isEqualTo(Json.parse("{\"partition\":" + original.partition() + ",\"offset\":"
+        + original.offset() + ",\"timestamp\":\"" + Times.format(original.timestamp()) + "\",\"key\":\"dlh\","
+        + "\"error_code\":\"malformed_json\",\"source_topic\":\"coordinate.commands\",\"value_preview\":\"{broken\","
+        + "\"retryable\":true}"));
+
+    KafkaTestClient.HttpAnswer retried =
+        app.client().post("/api/dead-letters/" + original.partition() + "/" + original.offset() + "/retry", "");
+    assertThat(retried.status()).as("%s", retried.body()).isEqualTo(200);
+    JsonNode sentTo = retried.body().get("sent_to");
+    assertThat(retried.body()).isEqualTo(Json.parse("{\"retried\":{\"partition\":" + original.partition()
+        + ",\"offset\":" + original.offset() + "},\"sent_to\":{\"topic\":\"coordinate.commands\",\"partition\":"
+        + sentTo.get("partition").asInt() + ",\"offset\":" + sentTo.get("offset").asLong() + "}}"));
+    // Sent again as it was, key and value, to the namespace's partition; still malformed: a second dead letter.
+    ConsumerRecord<byte[], byte[]> again = deadLetters(ns, 2).get(1);
+    assertThat(again.offset()).isGreaterThan(original.offset());
+    assertThat(value(again)).isEqualTo("{broken");
+    assertThat(header(again, "source.partition")).isEqualTo(sentTo.get("partition").asText());
+    assertThat(header(again, "source.offset")).isEqualTo(sentTo.get("offset").asText());
+    assertThat(again.headers().lastHeader("coordinate.rerouted")).isNull();
+    JsonNode both = Poll.until("two dead letters over HTTP", WAIT,
+        () -> app.client().get("/api/dead-letters?namespace=" + ns).body().get("dead_letters"), l -> l.size() == 2);
+    assertThat(both.findValuesAsText("offset"))
+        .containsExactly(Long.toString(again.offset()), Long.toString(original.offset())); // newest first
+    assertThat(app.client().get("/api/dead-letters?namespace=" + ns + "&limit=1").body().get("dead_letters")
+        .findValuesAsText("offset")).containsExactly(Long.toString(again.offset()));
+
+    KafkaTestClient.HttpAnswer missing = app.client().post("/api/dead-letters/" + original.partition() + "/"
+        + (again.offset() + 1000) + "/retry", "");
+    assertThat(missing.status()).isEqualTo(404);
+    assertThat(missing.body().at("/error/code").asText()).isEqualTo("no_such_dead_letter");
+    assertThat(app.client().post("/api/dead-letters/999/0/retry", "").status()).isEqualTo(404);
+  }
+
+  @Test
+  void aDeadLetterCutOnCopyIsNotRetryable() throws Exception {
+    String ns = "dlcut";
+    // Headers over 64 KiB: the dead letter keeps a cut copy, without them (docs/reference.md "Dead-letter record").
+    try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
+        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, app.env().bootstrapServers()),
+        new StringSerializer(), new StringSerializer())) {
+      ProducerRecord<String, String> record = new ProducerRecord<>("coordinate.commands", ns, "{cut");
+      record.headers().add("big", new byte[70 * 1024]);
+      producer.send(record).get();
+    }
+    ConsumerRecord<byte[], byte[]> cut = deadLetters(ns, 1).get(0);
+    assertThat(header(cut, "error.original.value.bytes")).isEqualTo("4");
+    JsonNode listed = app.client().get("/api/dead-letters?namespace=" + ns).body().get("dead_letters");
+    assertThat(listed.findValuesAsText("retryable")).containsExactly("false");
+    KafkaTestClient.HttpAnswer refused =
+        app.client().post("/api/dead-letters/" + cut.partition() + "/" + cut.offset() + "/retry", "");
+    assertThat(refused.status()).isEqualTo(409);
+    assertThat(refused.body().at("/error/code").asText()).isEqualTo("not_retryable");
+  }
+
+  private static List<ConsumerRecord<byte[], byte[]>> deadLetters(String ns, int n) {
+    return app.client().readUntil("coordinate.dead-letter", records -> records.stream()
+            .filter(r -> ns.equals(KafkaTestClient.keyOf(r))).count() >= n).stream()
+        .filter(r -> ns.equals(KafkaTestClient.keyOf(r))).toList();
+  }
+
+  private static String header(ConsumerRecord<byte[], byte[]> record, String name) {
+    return new String(record.headers().lastHeader(name).value(), StandardCharsets.UTF_8);
   }
 
   @Test

@@ -2,6 +2,7 @@ package io.coordinate.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.coordinate.protocol.Json;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -166,5 +167,26 @@ class OperatorCommandsTest {
   void namesInPathsArePercentEncoded() {
     assertThat(HttpReader.namespacePath("n s", "work-specs", "a/b+c"))
         .isEqualTo("/api/namespaces/n%20s/work-specs/a%2Fb%2Bc");
+  }
+
+  @Test
+  void eventsTailShowsTheFieldsOfAnEventOnOneLine() {
+    assertThat(EventsCommand.Tail.line("2026-11-26T05:10:09.920Z", "16", Json.parse("{\"type\":\"unit_status_changed\","
+        + "\"previous_status\":\"available\",\"work_spec_name\":\"s\",\"work_unit_name\":\"u 1\",\"status\":\"pending\","
+        + "\"priority\":10}"))).isEqualTo(
+            "2026-11-26T05:10:09.920Z @16 unit_status_changed spec=s unit=u 1 status=available->pending priority=10");
+    assertThat(EventsCommand.Tail.line("t", "3", Json.parse("{\"type\":\"attempt_started\",\"work_spec_name\":\"s\","
+        + "\"work_unit_name\":\"u\",\"attempt_id\":\"7\",\"worker\":\"w\",\"status\":\"pending\","
+        + "\"parent\":{\"work_unit_name\":\"p\"}}")))
+        .isEqualTo("t @3 attempt_started spec=s unit=u status=pending attempt=7 worker=w parent={\"work_unit_name\":\"p\"}");
+    assertThat(EventsCommand.Tail.line("t", "4", Json.parse("{\"type\":\"namespace_destroyed\"}")))
+        .isEqualTo("t @4 namespace_destroyed");
+  }
+
+  @Test
+  void eventsTailRefusesAFromThatIsNoOffset() {
+    assertThat(run("events", "tail", "-n", "ns", "--from", "1e3", "--http-url", "http://127.0.0.1:9"))
+        .isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString()).isEqualTo("error: --from must be now, earliest or an offset, got \"1e3\"" + NL);
   }
 }

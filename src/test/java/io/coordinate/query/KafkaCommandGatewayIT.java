@@ -6,10 +6,19 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.coordinate.broker.EmbeddedKafkaBroker;
+import io.coordinate.feeds.TopicReader;
 import io.coordinate.protocol.Json;
 import io.coordinate.protocol.TopicNames;
 import io.coordinate.streams.topics.TopicBootstrapper;
 import io.coordinate.streams.topics.TopicDefinitions;
+import io.coordinate.testing.Poll;
+import io.coordinate.testing.SseStream;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -37,11 +46,13 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The gateway on a real broker, with a stand-in for the app that answers each command on the replies topic
  * the way the app does: in a transaction, keyed by {@code reply_to}. Before each real answer it writes two
- * that must be ignored: one for another client (other key) and one in an aborted transaction.
+ * that must be ignored: one for another client (other key) and one in an aborted transaction. The event feed's
+ * reading of {@code coordinate.events} is checked on the same broker and prefixed topics.
  */
 class KafkaCommandGatewayIT {
 
   private static final TopicNames TOPICS = new TopicNames("gw-");
+  private static final Duration WAIT = Duration.ofSeconds(30);
 
   @TempDir static Path dir;
   private static EmbeddedKafkaBroker broker;
@@ -104,6 +115,62 @@ class KafkaCommandGatewayIT {
       reply = gateway.submit("ns", Json.object().put("command", "silent"), Duration.ofMinutes(5));
     }
     assertThat(reply).isCompletedExceptionally();
+  }
+
+  /**
+   * The event feed of {@link FeedRoutes} over the same broker and prefixed topics: a namespace's committed batches of
+   * its partition only (not another key's, not an aborted transaction's), heartbeats, and a cap on open streams
+   * whose slot comes back once a client has gone.
+   */
+  @Test
+  void theEventFeedSendsOneNamespacesCommittedBatchesAndCapsItsStreams() throws Exception {
+    String ns = "feed-ns";
+    String topic = TOPICS.events();
+    List<Long> offsets = new ArrayList<>();
+    try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
+        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
+        ProducerConfig.TRANSACTIONAL_ID_CONFIG, "feed-writer"), new StringSerializer(), new StringSerializer())) {
+      int partition = TopicReader.partitionOf(ns.getBytes(StandardCharsets.UTF_8),
+          producer.partitionsFor(topic).size());
+      producer.initTransactions();
+      producer.beginTransaction();
+      offsets.add(producer.send(new ProducerRecord<>(topic, partition, ns, "{\"n\":1}")).get().offset());
+      producer.send(new ProducerRecord<>(topic, partition, "other-ns", "{\"other\":1}")).get();
+      producer.commitTransaction();
+      producer.beginTransaction();
+      producer.send(new ProducerRecord<>(topic, partition, ns, "{\"aborted\":1}")).get();
+      producer.abortTransaction();
+      producer.beginTransaction();
+      offsets.add(producer.send(new ProducerRecord<>(topic, partition, ns, "{\"n\":2}")).get().offset());
+      producer.commitTransaction();
+    }
+    FeedRoutes feeds = new FeedRoutes(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()),
+        TOPICS, 1, Duration.ofMillis(200));
+    try (QueryServer server = new QueryServer(new FixedLocator(new EngineFixture().store), new FakeGateway(),
+        new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)).withFeeds(feeds).start(0)) {
+      Http http = new Http(server.port());
+      URI uri = http.uri("/api/namespaces/" + ns + "/events?from=earliest");
+      try (SseStream stream = SseStream.open(uri, null)) {
+        assertThat(stream.status()).isEqualTo(200);
+        assertThat(stream.next(WAIT)).isEqualTo(new SseStream.Message("batch", offsets.get(0).toString(), "{\"n\":1}"));
+        assertThat(stream.next(WAIT)).isEqualTo(new SseStream.Message("batch", offsets.get(1).toString(), "{\"n\":2}"));
+        // The end seen at open is past the second batch's commit marker.
+        assertThat(stream.next(WAIT)).isEqualTo(
+            new SseStream.Message("caught_up", null, "{\"end_offset\":" + (offsets.get(1) + 2) + "}"));
+        Poll.until("a heartbeat comment", WAIT, stream::comments, comments -> comments > 0);
+
+        HttpResponse<String> second = http.send(HttpRequest.newBuilder(uri).header("Accept", "text/event-stream"));
+        QueryTestSupport.assertError(second, 503, "too_many_streams",
+            "this instance serves at most 1 event streams at once");
+        assertThat(second.headers().firstValue("Retry-After")).hasValue("1");
+      }
+      // The client has gone: the next heartbeat finds out, closes the consumer and frees the slot.
+      Poll.until("a stream opens again", WAIT, () -> {
+        try (SseStream again = SseStream.open(uri, null)) {
+          return again.status();
+        }
+      }, status -> status == 200);
+    }
   }
 
   /** The stand-in app: echoes every command but "silent" back to its {@code reply_to}. */

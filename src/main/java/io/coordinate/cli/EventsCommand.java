@@ -1,0 +1,168 @@
+package io.coordinate.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.coordinate.protocol.Json;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code coordinate events tail}: the namespace's events, read from the HTTP API's event feed. */
+@Command(name = "events", description = "Read the namespace's events.", subcommands = EventsCommand.Tail.class)
+final class EventsCommand {
+
+  @Command(name = "tail", description = "Print the namespace's events, one line each: those that come from now on "
+      + "(the default), from the oldest kept, or from an offset; stop once caught up unless --follow.")
+  static final class Tail extends OperatorCommand {
+
+    /** The batch fields shown first, under a short name; the others follow as they come. */
+    private static final Map<String, String> SHORT_NAMES =
+        Map.of("work_spec_name", "spec", "work_unit_name", "unit");
+    private static final Set<String> SHOWN_FIRST =
+        Set.of("type", "work_spec_name", "work_unit_name", "status", "previous_status", "attempt_id");
+
+    @Option(names = "--from", defaultValue = "now", paramLabel = "now|earliest|OFFSET",
+        description = "Where to start: now (default: only new events), earliest (every batch kept), or the offset "
+            + "of a batch in the events topic.")
+    String from;
+
+    @Option(names = "--follow", description = "Keep printing new events until interrupted (Ctrl-C).")
+    boolean follow;
+
+    @Override
+    void run() {
+      if (!from.equals("now") && !from.equals("earliest") && !from.matches("[0-9]{1,18}")) {
+        throw new CliFailure(ExitCodes.USAGE, "error: --from must be now, earliest or an offset, got \"" + from
+            + "\"");
+      }
+      URI uri = URI.create(options.httpUrl() + HttpReader.namespacePath(options.namespace(), "events") + "?from="
+          + from);
+      HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+          .connectTimeout(ClientOptions.TIMEOUT).build();
+      HttpRequest request = HttpRequest.newBuilder(uri).header("Accept", "text/event-stream").GET().build();
+      HttpResponse<Stream<String>> response;
+      try {
+        response = http.send(request, HttpResponse.BodyHandlers.ofLines());
+      } catch (IOException e) {
+        throw new CliFailure(ExitCodes.UNREACHABLE, "cannot reach the HTTP API at " + options.httpUrl() + ": "
+            + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().lines().findFirst().orElse("")));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new CliFailure(ExitCodes.UNREACHABLE, "interrupted while opening " + uri);
+      }
+      try (Stream<String> lines = response.body()) {
+        if (response.statusCode() != 200) {
+          throw refused(response.statusCode(), lines.collect(Collectors.joining("\n")));
+        }
+        if (read(lines.iterator())) {
+          return;
+        }
+      } catch (UncheckedIOException e) {
+        throw new CliFailure(ExitCodes.UNREACHABLE, "the event feed at " + options.httpUrl() + " broke off: "
+            + e.getCause().getMessage());
+      }
+      throw new CliFailure(ExitCodes.UNREACHABLE, "the event feed at " + options.httpUrl() + " ended (the instance "
+          + "stopped?)");
+    }
+
+    /**
+     * Prints the messages of the stream (the SSE format: {@code field: value} lines, a blank line ends a message,
+     * {@code :} starts a comment); true once caught up without {@code --follow}, false when the stream ends.
+     */
+    private boolean read(Iterator<String> lines) {
+      String event = "message";
+      String id = null;
+      StringBuilder data = new StringBuilder();
+      while (lines.hasNext()) {
+        String line = lines.next();
+        if (line.isEmpty()) {
+          if (event.equals("batch")) {
+            print(id, data.toString());
+          } else if (event.equals("caught_up") && !follow) {
+            return true;
+          }
+          event = "message";
+          data.setLength(0);
+          continue;
+        }
+        if (line.startsWith(":")) {
+          continue;
+        }
+        int colon = line.indexOf(':');
+        String field = colon < 0 ? line : line.substring(0, colon);
+        String value = colon < 0 ? "" : line.substring(colon + 1);
+        value = value.startsWith(" ") ? value.substring(1) : value;
+        switch (field) {
+          case "event" -> event = value;
+          case "id" -> id = value;
+          case "data" -> data.append(data.isEmpty() ? "" : "\n").append(value);
+          default -> { } // retry and unknown fields: nothing to do
+        }
+      }
+      return false;
+    }
+
+    private void print(String offset, String data) {
+      if (json) {
+        printLine(data);
+        return;
+      }
+      JsonNode batch = Json.parse(data);
+      for (JsonNode event : batch.path("events")) {
+        printLine(line(batch.path("time").asText("-"), offset, event));
+      }
+    }
+
+    /** {@code <time> @<offset> <type> spec=S unit=U status=OLD->NEW attempt=A <other fields>}, what is set. */
+    static String line(String time, String offset, JsonNode event) {
+      StringBuilder line = new StringBuilder(time).append(" @").append(offset).append(' ')
+          .append(event.path("type").asText("?"));
+      for (String field : new String[] {"work_spec_name", "work_unit_name"}) {
+        if (event.has(field)) {
+          line.append(' ').append(SHORT_NAMES.get(field)).append('=').append(text(event.get(field)));
+        }
+      }
+      if (event.has("status")) {
+        line.append(" status=");
+        if (event.has("previous_status")) {
+          line.append(text(event.get("previous_status"))).append("->");
+        }
+        line.append(text(event.get("status")));
+      }
+      if (event.has("attempt_id")) {
+        line.append(" attempt=").append(text(event.get("attempt_id")));
+      }
+      event.fields().forEachRemaining(field -> {
+        if (!SHOWN_FIRST.contains(field.getKey())) {
+          line.append(' ').append(field.getKey()).append('=').append(text(field.getValue()));
+        }
+      });
+      return line.toString();
+    }
+
+    private static String text(JsonNode value) {
+      return value.isTextual() ? value.asText() : Json.text(value);
+    }
+
+    /** An error answer: {@code error: <code>: <message>}, exit 1, as {@link HttpReader} reports one. */
+    private CliFailure refused(int status, String body) {
+      try {
+        JsonNode error = Json.parse(body).path("error");
+        return new CliFailure(ExitCodes.REFUSED, "error: " + error.path("code").asText("http_" + status) + ": "
+            + error.path("message").asText("HTTP " + status));
+      } catch (IllegalArgumentException e) {
+        return new CliFailure(ExitCodes.REFUSED, "error: HTTP " + status + " from " + options.httpUrl()
+            + " is not JSON (is --http-url the app's?)");
+      }
+    }
+  }
+}
