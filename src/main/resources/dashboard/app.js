@@ -438,7 +438,8 @@ function deadLetters(container, ns) {
       fill(container, h('p', {'data-testid': 'dead-letters-missing'}, MISSING));
       return;
     }
-    const reload = h('button', {type: 'button', class: 'quiet', onclick: load}, 'Reload');
+    const reload = h('button', {type: 'button', class: 'quiet', 'data-testid': 'reload-dead-letters', onclick: load},
+      'Reload');
     fill(container, reload, body.dead_letters.length
       ? h('ol', {class: 'dead', 'data-testid': 'dead-letters'}, body.dead_letters.map(d => deadLetter(d, load)))
       : h('p', {class: 'hint'}, 'None.'));

@@ -222,6 +222,14 @@ class DashboardIT {
     List<WebElement> codes = browser.findElements(By.cssSelector("[data-testid=error-code]"));
     if (browser.findElements(By.cssSelector("[data-testid=dead-letters-missing]")).isEmpty()) {
       assertThat(codes).extracting(WebElement::getText).containsExactly("malformed_json");
+      // Retry sends the record again (with the kept token); it is dead-lettered again, so there are two.
+      click(() -> browser.findElement(By.cssSelector("[data-testid=retry-dead-letter]")));
+      waitUntil("the retry said", () -> String.valueOf(js("return document.querySelector('[data-testid=message]')"
+          + ".textContent")).matches("Sent again to coordinate\\.commands, partition \\d+, offset \\d+\\."));
+      waitUntil("the retried record dead-lettered again", () -> {
+        browser.findElement(By.cssSelector("[data-testid=reload-dead-letters]")).click();
+        return browser.findElements(By.cssSelector("[data-testid=error-code]")).size() == 2;
+      });
     } else {
       assertThat(browser.findElement(By.cssSelector("[data-testid=dead-letters-missing]")).getText()).isEqualTo("—");
     }
