@@ -127,10 +127,6 @@ class DashboardIT {
     call(oddUnits);
     JsonNode attempts = call("{'command':'request_attempts','worker':'w1','count':5,'work_specs':['" + SPEC + "']}")
         .get("attempts");
-    ObjectNode request = (ObjectNode) Json.parse("{\"command\":\"request_attempts\",\"worker\":\"w2\"}");
-    request.putArray("work_specs").add(ODD);
-    assertThat(call(request).get("attempts")).hasSize(1);
-    client.send(TopicNames.unprefixed().commands(), NS, "{oops");
     assertThat(attempts).hasSize(5);
     for (int i = 0; i < 5; i++) {
       String id = attempts.get(i).get("attempt_id").asText();
@@ -138,6 +134,10 @@ class DashboardIT {
           ? "{'command':'finish_attempt','attempt_id':'" + id + "','data':{'thumbnail':'img-0" + i + ".png'}}"
           : "{'command':'fail_attempt','attempt_id':'" + id + "','data':{'traceback':'boom'}}");
     }
+    ObjectNode request = (ObjectNode) Json.parse("{\"command\":\"request_attempts\",\"worker\":\"w2\"}");
+    request.putArray("work_specs").add(ODD);
+    assertThat(call(request).get("attempts")).hasSize(1); // w2 keeps running the odd spec's unit x
+    client.send(TopicNames.unprefixed().commands(), NS, "{oops"); // a dead letter
 
     // The namespace list, then the namespace: every count of every spec is the API's, and names are text.
     browser.get(base + "/");
