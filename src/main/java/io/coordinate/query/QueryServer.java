@@ -107,6 +107,7 @@ public final class QueryServer implements AutoCloseable {
           UriCompliance.DEFAULT.with("coordinate-names", UriCompliance.Violation.AMBIGUOUS_PATH_SEPARATOR,
               UriCompliance.Violation.AMBIGUOUS_PATH_SEGMENT, UriCompliance.Violation.AMBIGUOUS_PATH_ENCODING)));
       config.requestLogger.http(metrics::record);
+      Dashboard.serve(config);
       config.router.mount(routes -> {
         if (token != null) {
           routes.before(token::authorize);
