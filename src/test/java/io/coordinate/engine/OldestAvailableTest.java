@@ -3,11 +3,11 @@ package io.coordinate.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.coordinate.engine.state.codec.Keys;
+import io.coordinate.engine.state.codec.ValueCodec;
 import io.coordinate.engine.state.model.UnitStatus;
 import io.coordinate.storage.KeyValueIterator;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -132,19 +132,37 @@ class OldestAvailableTest {
   }
 
   @Test
+  void unitsAvailableSinceOneTimeShareOneCount() {
+    h.setSpec("{\"name\":\"spec\"}");
+    h.addUnits("spec", "a", "b", "c");
+    h.advanceSeconds(1);
+    h.addUnits("spec", "d");
+    assertThat(countsByTime()).containsExactly(3L, 1L);
+
+    h.request("count", 2);
+    assertThat(countsByTime()).containsExactly(1L, 1L);
+    assertThat(oldest("spec")).isEqualTo(t0);
+    h.requestOne();
+    assertThat(countsByTime()).as("a count at zero goes").containsExactly(1L);
+    assertThat(oldest("spec")).isEqualTo(t0 + 1_000);
+  }
+
+  @Test
   void deletingTheSpecOrTheNamespaceLeavesNoEntries() {
     h.setSpec("{\"name\":\"spec\"}");
     h.setSpec("{\"name\":\"other\"}");
     h.addUnits("spec", "a", "b");
-    h.addUnits("other", "c");
-    assertThat(entriesByTime()).hasSize(3);
+    h.advanceSeconds(1);
+    h.addUnits("spec", "c");
+    h.addUnits("other", "d");
+    assertThat(countsByTime()).containsExactly(1L, 2L, 1L); // other's, then spec's in time order
 
     h.send("delete_work_spec", "work_spec_name", "spec").ok();
-    assertThat(entriesByTime()).hasSize(1);
-    assertThat(oldest("other")).isEqualTo(t0);
+    assertThat(countsByTime()).containsExactly(1L);
+    assertThat(oldest("other")).isEqualTo(t0 + 1_000);
 
     h.send("destroy_namespace").ok();
-    assertThat(entriesByTime()).isEmpty();
+    assertThat(countsByTime()).isEmpty();
   }
 
   @Test
@@ -155,20 +173,20 @@ class OldestAvailableTest {
     h.addUnits("spec", "b");
     h.send("delete_work_units", "work_spec_name", "spec", "query", EngineHarness.json("{\"names\":[\"a\"]}")).ok();
     assertThat(oldest("spec")).isEqualTo(t0 + 1);
-    assertThat(entriesByTime()).hasSize(1);
+    assertThat(countsByTime()).containsExactly(1L);
   }
 
-  /** The keys of the index by available time, in every namespace. */
-  private List<String> entriesByTime() {
-    List<String> keys = new ArrayList<>();
+  /** The counts of the index by available time, in key order, of every namespace. */
+  private List<Long> countsByTime() {
+    List<Long> counts = new ArrayList<>();
     try (KeyValueIterator it = h.store().indexes().range(new byte[0], Keys.prefixEnd(new byte[0]))) {
       while (it.hasNext()) {
-        byte[] key = it.next().key();
-        if (Keys.kind(key).equals(String.valueOf((char) Keys.AVAILABLE_SINCE))) {
-          keys.add(HexFormat.of().formatHex(key));
+        KeyValueIterator.Entry entry = it.next();
+        if (Keys.kind(entry.key()).equals(String.valueOf((char) Keys.AVAILABLE_SINCE))) {
+          counts.add(ValueCodec.decodeLong(entry.value()));
         }
       }
     }
-    return keys;
+    return counts;
   }
 }

@@ -33,8 +33,9 @@ import java.util.Objects;
  * 10 [ns] 'U' [spec][unit]                  work unit                   → WorkUnitRecord + its latest attempt
  * 10 [ns] 'V' [spec][priority desc][unit]   available units, best first → the unit's value (a covering index;
  *                                           empty while the unit's value holds an attempt)
- * 10 [ns] 'T' [spec][since][unit]          available units by when they became available, oldest first → empty
- *                                           (since: {@link WorkUnitRecord#availableSince}; unknown = Long.MIN_VALUE)
+ * 10 [ns] 'T' [spec][since]                how many available units became available at that time, oldest
+ *                                           first → long (since: {@link WorkUnitRecord#availableSince}; unknown =
+ *                                           Long.MIN_VALUE)
  * 10 [ns] 'H' [spec][unit][attempt seq]     a unit's attempts in records of their own ('A'; not the one its value holds) → empty
  * 10 [ns] 'A' [attempt seq]                 attempt not held by its unit → AttemptRecord
  * 10 [ns] 'X' [block]                      the units holding the block's attempts → their keys ((AttemptBlocks))
@@ -356,12 +357,13 @@ public final class Keys {
   }
 
   /**
-   * An available unit's entry by the time it became available: the first entry of a spec is its oldest waiting
-   * unit. A unit whose time is unknown (stored before units had one) sorts first, under {@link Long#MIN_VALUE}.
+   * The count of a spec's available units that became available at {@code since}: the first entry of a spec is
+   * its oldest waiting units'. A count rather than an entry per unit, so that a batch added at once, or started
+   * from one such time, moves one key. Units whose time is unknown (stored before units had one) count first,
+   * under {@link Long#MIN_VALUE}.
    */
-  public static byte[] availableSince(String ns, String spec, Long since, String unit) {
-    return specPrefix(ns, AVAILABLE_SINCE, spec).int64(since == null ? Long.MIN_VALUE : since).string(unit)
-        .toBytes();
+  public static byte[] availableSince(String ns, String spec, Long since) {
+    return specPrefix(ns, AVAILABLE_SINCE, spec).int64(since == null ? Long.MIN_VALUE : since).toBytes();
   }
 
   public static byte[] availableSinceUnits(String ns, String spec) {

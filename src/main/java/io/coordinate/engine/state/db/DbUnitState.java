@@ -39,6 +39,10 @@ final class DbUnitState implements MutableUnitState {
   /** The spec whose counts moved last and its moves: a batch command moves one spec's counts hundreds of times. */
   private SpecKey lastCounted;
   private long[] lastCountDeltas;
+  /** The moves of the counts by available time not written yet (see {@link #addToSinceCount}). */
+  private final Map<SinceKey, long[]> sinceDeltas = new LinkedHashMap<>();
+  private SinceKey lastSince;
+  private long[] lastSinceDelta;
   /**
    * The units that the scans of one spec's available index listed (the spec last scanned), by their name's
    * instance, with their keys: a request then reads each unit it hands out by a key built once.
@@ -106,13 +110,16 @@ final class DbUnitState implements MutableUnitState {
   }
 
   /**
-   * One seek of the spec's entries by available time, then the units available at {@code now} that are stored
+   * One seek of the spec's counts by available time (the first is the oldest: a count at zero is deleted), then the units available at {@code now} that are stored
    * otherwise because the time step has not reached them yet: a delayed unit due by now (since its not-before time),
    * a unit whose attempt ran out before now (since the expiration). Those two time indexes hold exactly these, as for
    * {@code StateViews.counts}, and are read from the front only as far as they could hold an older time.
    */
   @Override
   public Long oldestAvailableSince(String ns, String spec, long now) {
+    if (db.writable != null) {
+      flushCounts(); // this command's moves, summed in memory so far
+    }
     Long oldest = null;
     try (KeyValueIterator it =
         db.store.range(Keys.availableSinceKnown(ns, spec), Keys.prefixEnd(Keys.availableSinceUnits(ns, spec)))) {
@@ -290,7 +297,7 @@ final class DbUnitState implements MutableUnitState {
       if (before.status() == UnitStatus.AVAILABLE) {
         db.writable.delete(Keys.available(ns, spec, before.priority(), name));
         if (!staysAvailableSince(before, after)) {
-          db.writable.delete(Keys.availableSince(ns, spec, before.availableSince(), name));
+          addToSinceCount(ns, spec, before.availableSince(), -1);
         }
       }
       if (before.status() == UnitStatus.DELAYED) {
@@ -366,7 +373,7 @@ final class DbUnitState implements MutableUnitState {
     return now;
   }
 
-  /** Whether the unit's entry by available time stays as it is: available before and after, since the same time. */
+  /** Whether the unit stays counted under the same available time: available before and after, since that time. */
   private static boolean staysAvailableSince(WorkUnitRecord before, WorkUnitRecord after) {
     return after != null && after.status() == UnitStatus.AVAILABLE
         && Objects.equals(before.availableSince(), after.availableSince());
@@ -378,7 +385,7 @@ final class DbUnitState implements MutableUnitState {
     String name = after.name();
     if (after.status() == UnitStatus.AVAILABLE) {
       if (before == null || before.status() != UnitStatus.AVAILABLE || !staysAvailableSince(before, after)) {
-        db.writable.put(Keys.availableSince(ns, spec, after.availableSince(), name), ValueCodec.EMPTY);
+        addToSinceCount(ns, spec, after.availableSince(), +1);
       }
       byte[] key = Keys.available(ns, spec, after.priority(), name);
       // The entry carries the unit's value, so that a request reads the units it hands out with its index scan
@@ -504,11 +511,37 @@ final class DbUnitState implements MutableUnitState {
     });
     countDeltas.clear();
     lastCounted = null;
+    sinceDeltas.forEach((since, delta) -> {
+      if (delta[0] != 0) {
+        db.addToCounter(Keys.availableSince(since.ns(), since.spec(), since.time()), delta[0]);
+      }
+    });
+    sinceDeltas.clear();
+    lastSince = null;
   }
 
   /** Drops the counts' moves of a spec ({@code spec == null}: of every spec of the namespace) that went. */
   void forgetCounts(String ns, String spec) {
     countDeltas.keySet().removeIf(count -> count.ns().equals(ns) && (spec == null || count.name().equals(spec)));
     lastCounted = null;
+    sinceDeltas.keySet().removeIf(since -> since.ns().equals(ns) && (spec == null || since.spec().equals(spec)));
+    lastSince = null;
   }
+
+  /**
+   * Moves the count of a spec's available units by the time they became available ({@link Keys#availableSince}).
+   * The units of a batch share their time: summed here, their moves cost one write per command and time, not one
+   * per unit.
+   */
+  private void addToSinceCount(String ns, String spec, Long time, long delta) {
+    SinceKey last = lastSince;
+    if (last == null || !Objects.equals(last.time(), time) || !last.spec().equals(spec) || !last.ns().equals(ns)) {
+      lastSince = new SinceKey(ns, spec, time);
+      lastSinceDelta = sinceDeltas.computeIfAbsent(lastSince, key -> new long[1]);
+    }
+    lastSinceDelta[0] += delta;
+  }
+
+  /** A spec and an available time, whose count moves. */
+  private record SinceKey(String ns, String spec, Long time) {}
 }
