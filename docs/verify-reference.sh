@@ -452,7 +452,7 @@ send '{"command":"delete_work_units","namespace":"ref","request_id":"del-1","rep
 expect_reply del-1 '"ok":true' '"result":{"deleted":2}'
 expect_event unit_deleted '{"type":"unit_deleted","work_spec_name":"fetch","work_unit_name":"u2"}' '{"type":"unit_deleted","work_spec_name":"fetch","work_unit_name":"u3"}'
 expect_http /api/namespaces/ref/work-specs/fetch/work-units/u3 404 '"code":"no_such_work_unit"'
-expect_http /api/namespaces/ref/summary 200 '"namespace":"ref"' '"work_specs":[{"name":"fetch","counts":{"delayed":1,"available":1,"finished":1}}'
+expect_http /api/namespaces/ref/summary 200 '"namespace":"ref"' '"work_specs":[{"name":"fetch","counts":{"delayed":1,"available":1,"finished":1},"oldest_available_since":"' '{"name":"tick","counts":{"pending":1},"oldest_available_since":null,"oldest_available_age_seconds":null}'
 
 # --- delete_work_spec -----------------------------------------------------------------------------------
 step delete_work_spec

@@ -87,7 +87,7 @@ public final class Engine {
   public EngineResult process(Command command, long now) {
     EngineResult timeStep = advanceTime(now, Integer.MAX_VALUE);
     Output output = new Output(now);
-    EngineState.Transaction transaction = engineState.begin();
+    EngineState.Transaction transaction = engineState.begin(now);
     CoordinateState state = transaction.state();
     state.setListener(new EventRecorder(output));
     CommandRejection rejection = null;
@@ -225,7 +225,7 @@ public final class Engine {
    */
   public EngineResult advanceTime(long now, int limit) {
     Output output = new Output(now);
-    EngineState.Transaction transaction = engineState.begin();
+    EngineState.Transaction transaction = engineState.begin(now);
     CoordinateState state = transaction.state();
     state.setListener(new EventRecorder(output));
     List<Keys.AttemptDeadlineKey> dueDeadlines = state.timeIndexes().dueAttemptDeadlines(now, limit);

@@ -9,6 +9,7 @@ import io.coordinate.engine.state.model.UnitStatus;
 import io.coordinate.engine.state.model.WorkSpecRecord;
 import io.coordinate.engine.view.StateViews;
 import io.coordinate.protocol.Json;
+import io.coordinate.protocol.Times;
 import io.javalin.http.Context;
 import io.javalin.router.JavalinDefaultRouting;
 import java.util.EnumMap;
@@ -21,8 +22,9 @@ import java.util.TreeSet;
  * how instances ask each other, so a listing fans out one level and no further).
  *
  * <p>{@code GET /api/namespaces/{ns}/summary}: every work spec with its unit counts by status as of now, zero
- * counts omitted, plus the namespace's totals:
- * {@code {"namespace": "n", "counts": {"available": 3}, "work_specs": [{"name": "s", "counts": {"available": 3}}]}}.
+ * counts omitted, and when its oldest available unit became available and how long ago (null when none is), plus
+ * the namespace's totals: {@code {"namespace": "n", "counts": {"available": 3}, "work_specs": [{"name": "s",
+ * "counts": {"available": 3}, "oldest_available_since": "2026-...Z", "oldest_available_age_seconds": 12.5}]}}.
  */
 final class NamespaceRoutes {
 
@@ -66,6 +68,14 @@ final class NamespaceRoutes {
       ObjectNode entry = specs.addObject();
       entry.put("name", spec.name());
       entry.set("counts", StateViews.counts(counts));
+      Long since = query.state().units().oldestAvailableSince(query.ns(), spec.name(), query.now());
+      if (since == null) {
+        entry.putNull("oldest_available_since");
+        entry.putNull("oldest_available_age_seconds");
+      } else {
+        entry.put("oldest_available_since", Times.format(since));
+        entry.put("oldest_available_age_seconds", (query.now() - since) / 1000.0);
+      }
     }
     totalsNode.setAll(StateViews.counts(totals));
     return body;

@@ -79,7 +79,25 @@ class QueryServerTest {
     engine.apply(T0, "{'command':'set_work_spec','namespace':'n','work_spec':{'name':'empty'}}");
     assertAnswer(http.get("/api/namespaces/n/summary"), 200, "{'namespace':'n',"
         + "'counts':{'delayed':1,'available':2,'pending':1},"
-        + "'work_specs':[{'name':'empty','counts':{}},{'name':'spec','counts':{'delayed':1,'available':2,'pending':1}}]}");
+        + "'work_specs':[{'name':'empty','counts':{},'oldest_available_since':null,'oldest_available_age_seconds':null},"
+        + "{'name':'spec','counts':{'delayed':1,'available':2,'pending':1},"
+        + "'oldest_available_since':'2026-01-01T00:00:00.000Z','oldest_available_age_seconds':2.0}]}");
+  }
+
+  @Test
+  void summaryTellsWhenEachSpecsOldestAvailableUnitBecameAvailableAsOfNow() {
+    engine.apply(T0, "{'command':'set_work_spec','namespace':'n','work_spec':{'name':'later'}}");
+    engine.apply(T0, "{'command':'add_work_units','namespace':'n','work_spec_name':'later','work_units':["
+        + "{'name':'d1','delay':120},{'name':'d2','delay':30}]}");
+    engine.apply(T0 + 1000, "{'command':'request_attempts','namespace':'n','worker':'w1','count':2,"
+        + "'work_specs':['spec']}");
+    clock.set(T0 + 61_500);
+    assertAnswer(http.get("/api/namespaces/n/summary"), 200, "{'namespace':'n',"
+        + "'counts':{'delayed':1,'available':2,'pending':3},'work_specs':["
+        + "{'name':'later','counts':{'delayed':1,'available':1},"
+        + "'oldest_available_since':'2026-01-01T00:00:30.000Z','oldest_available_age_seconds':31.5},"
+        + "{'name':'spec','counts':{'available':1,'pending':3},"
+        + "'oldest_available_since':'2026-01-01T00:01:00.000Z','oldest_available_age_seconds':1.5}]}");
   }
 
   @Test
@@ -207,7 +225,8 @@ class QueryServerTest {
   void countsAreExactAtTheServersNow() {
     clock.set(T0 + 16 * 60_000);
     assertAnswer(http.get("/api/namespaces/n/summary"), 200,
-        "{'namespace':'n','counts':{'available':4},'work_specs':[{'name':'spec','counts':{'available':4}}]}");
+        "{'namespace':'n','counts':{'available':4},'work_specs':[{'name':'spec','counts':{'available':4},"
+            + "'oldest_available_since':'2026-01-01T00:00:00.000Z','oldest_available_age_seconds':960.0}]}");
   }
 
   @Test
@@ -246,7 +265,8 @@ class QueryServerTest {
     assertThat(QueryTestSupport.body(http.get(base + "/workers/" + enc("w/ö 1"))).get("name").textValue())
         .isEqualTo("w/ö 1");
     assertAnswer(http.get(base + "/summary"), 200,
-        "{'namespace':'a b/ü','counts':{'available':9},'work_specs':[{'name':'s/p ä','counts':{'available':9}}]}");
+        "{'namespace':'a b/ü','counts':{'available':9},'work_specs':[{'name':'s/p ä','counts':{'available':9},"
+            + "'oldest_available_since':'2026-01-01T00:00:00.000Z','oldest_available_age_seconds':2.0}]}");
   }
 
   @Test

@@ -24,6 +24,14 @@ public interface UnitState {
 
   long count(String ns, String spec, UnitStatus status);
 
+  /**
+   * When the spec's unit that has waited longest among those available at {@code now} became available (epoch
+   * millis; see {@link WorkUnitRecord#availableSince}), or null when none is available or only units whose time is
+   * unknown are. Exact at {@code now} as the counts of the views are, except for a replicated unit whose replica ran
+   * out since the last time step: it counts once the time step has given it back.
+   */
+  Long oldestAvailableSince(String ns, String spec, long now);
+
   /** The best available units of a spec: priority descending, then name ascending. Costs O(limit · log n). */
   List<String> bestAvailable(String ns, String spec, int limit);
 

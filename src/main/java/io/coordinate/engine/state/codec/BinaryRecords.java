@@ -35,9 +35,9 @@ import java.util.List;
  *
  * <pre>
  * WorkUnitRecord: mask (2 bytes, big-endian), spec?, name?, data?, priority, notBefore?, status?,
- *                 activeAttempt?, attemptCount, family?, replication?, purgeAt?
+ *                 activeAttempt?, attemptCount, family?, replication?, purgeAt?, availableSince?
  *     mask bits:  0 spec, 1 name, 2 data, 3 notBefore, 4 status, 5 activeAttempt, 6 family, 7 replication,
- *                 8 purgeAt
+ *                 8 purgeAt, 9 availableSince (version 2; a version 1 value has none)
  * AttemptRecord:  mask (1 byte), seq, spec?, unit?, worker?, status?, data?, startTime, expirationTime, endTime?
  *     mask bits:  0 spec, 1 unit, 2 worker, 3 status, 4 data, 5 endTime, 6 replica ({@code isReplica()})
  * UnitFamily:     mask (1 byte), parent?, predecessor?, childState?, parkedUnder?, failure?
@@ -79,12 +79,15 @@ import java.util.List;
  * other value (a {@code DoubleNode}, which comes back a {@code DecimalNode}; a {@code POJONode}...) is stored
  * whole in Smile and read by the same mapper, as before.
  *
- * <p>A change of this layout takes a new {@link #VERSION}; values of older versions must still be read.
+ * <p>A change of this layout takes a new {@link #VERSION}; values of older versions must still be read. Version 2
+ * added {@code availableSince}; a version 1 value reads as a version 2 value without it.
  */
 public final class BinaryRecords {
 
   static final byte FORMAT = (byte) 0xFE; // reserved in Smile: not a token either, should a header be omitted
-  static final byte VERSION = 1;
+  static final byte VERSION = 2;
+  /** The oldest version still read. */
+  private static final byte FIRST_VERSION = 1;
 
   /** Deeper JSON goes whole to Smile, whose nesting limits apply to it as before; it bounds the recursion here. */
   static final int MAX_DEPTH = 100;
@@ -104,6 +107,7 @@ public final class BinaryRecords {
   private static final int U_FAMILY = 1 << 6;
   private static final int U_REPLICATION = 1 << 7;
   private static final int U_PURGE_AT = 1 << 8;
+  private static final int U_AVAILABLE_SINCE = 1 << 9;
 
   private static final int A_SPEC = 1;
   private static final int A_UNIT = 1 << 1;
@@ -171,7 +175,7 @@ public final class BinaryRecords {
     try {
       in.byte8(); // FORMAT
       int version = in.byte8();
-      if (version != VERSION) {
+      if (version < FIRST_VERSION || version > VERSION) {
         throw new IOException("unknown version " + version);
       }
       Object record = type == WorkUnitRecord.class ? readUnit(in) : readAttempt(in);
@@ -190,7 +194,8 @@ public final class BinaryRecords {
     int mask = bit(unit.spec(), U_SPEC) | bit(unit.name(), U_NAME) | bit(unit.data(), U_DATA)
         | bit(unit.notBefore(), U_NOT_BEFORE) | bit(unit.status(), U_STATUS)
         | bit(unit.activeAttempt(), U_ACTIVE_ATTEMPT) | bit(unit.family(), U_FAMILY)
-        | bit(unit.replication(), U_REPLICATION) | bit(unit.purgeAt(), U_PURGE_AT);
+        | bit(unit.replication(), U_REPLICATION) | bit(unit.purgeAt(), U_PURGE_AT)
+        | bit(unit.availableSince(), U_AVAILABLE_SINCE);
     out.header();
     out.byte8(mask >>> 8);
     out.byte8(mask);
@@ -211,6 +216,7 @@ public final class BinaryRecords {
       writeReplication(out, unit.replication());
     }
     out.varlong(unit.purgeAt());
+    out.varlong(unit.availableSince());
     return out.toBytes();
   }
 
@@ -248,8 +254,9 @@ public final class BinaryRecords {
     UnitFamily family = has(mask, U_FAMILY) ? readFamily(in) : null;
     ReplicationState replication = has(mask, U_REPLICATION) ? readReplication(in) : null;
     Long purgeAt = has(mask, U_PURGE_AT) ? in.varlong() : null;
+    Long availableSince = has(mask, U_AVAILABLE_SINCE) ? in.varlong() : null;
     return new WorkUnitRecord(spec, name, data, priority, notBefore, status, activeAttempt, attemptCount, family,
-        replication, purgeAt);
+        replication, purgeAt, availableSince);
   }
 
   private static AttemptRecord readAttempt(BinaryIn in) throws IOException {

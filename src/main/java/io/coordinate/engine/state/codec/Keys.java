@@ -33,6 +33,9 @@ import java.util.Objects;
  * 10 [ns] 'U' [spec][unit]                  work unit                   → WorkUnitRecord + its latest attempt
  * 10 [ns] 'V' [spec][priority desc][unit]   available units, best first → the unit's value (a covering index;
  *                                           empty while the unit's value holds an attempt)
+ * 10 [ns] 'T' [spec][since]                how many available units became available at that time, oldest
+ *                                           first → long (since: {@link WorkUnitRecord#availableSince}; unknown =
+ *                                           Long.MIN_VALUE)
  * 10 [ns] 'H' [spec][unit][attempt seq]     a unit's attempts in records of their own ('A'; not the one its value holds) → empty
  * 10 [ns] 'A' [attempt seq]                 attempt not held by its unit → AttemptRecord
  * 10 [ns] 'X' [block]                      the units holding the block's attempts → their keys ((AttemptBlocks))
@@ -89,6 +92,7 @@ public final class Keys {
   public static final byte COUNT = 'K';
   public static final byte UNIT = 'U';
   public static final byte AVAILABLE = 'V';
+  public static final byte AVAILABLE_SINCE = 'T';
   public static final byte UNIT_ATTEMPTS = 'H';
   public static final byte ATTEMPT = 'A';
   public static final byte ATTEMPT_UNIT = 'X';
@@ -350,6 +354,30 @@ public final class Keys {
   public static String availableUnitName(byte[] key, String ns, String spec) {
     int offset = availableUnits(ns, spec).length + 8;
     return new KeyReader(key, offset).string();
+  }
+
+  /**
+   * The count of a spec's available units that became available at {@code since}: the first entry of a spec is
+   * its oldest waiting units'. A count rather than an entry per unit, so that a batch added at once, or started
+   * from one such time, moves one key. Units whose time is unknown (stored before units had one) count first,
+   * under {@link Long#MIN_VALUE}.
+   */
+  public static byte[] availableSince(String ns, String spec, Long since) {
+    return specPrefix(ns, AVAILABLE_SINCE, spec).int64(since == null ? Long.MIN_VALUE : since).toBytes();
+  }
+
+  public static byte[] availableSinceUnits(String ns, String spec) {
+    return specPrefix(ns, AVAILABLE_SINCE, spec).toBytes();
+  }
+
+  /** Where a spec's entries of a known time start: past those of the units whose time is unknown. */
+  public static byte[] availableSinceKnown(String ns, String spec) {
+    return specPrefix(ns, AVAILABLE_SINCE, spec).int64(Long.MIN_VALUE + 1).toBytes();
+  }
+
+  /** The time in an {@link #availableSince} key of the spec. */
+  public static long availableSinceTime(byte[] key, String ns, String spec) {
+    return new KeyReader(key, availableSinceUnits(ns, spec).length).int64();
   }
 
   public static byte[] unitAttempt(String ns, String spec, String unit, long attemptSeq) {

@@ -30,6 +30,11 @@ final class DbContext {
   final DecodedSpecs decodedSpecs;
   final UnitValues values;
   StateListener listener = StateListener.NONE;
+  /**
+   * The time of the command or time step these writes belong to (the engine's), which a unit that becomes available
+   * takes as its {@code availableSince}; null where writes only derive (a rebuild) or no time is given (tests).
+   */
+  Long now;
 
   private DbContext(ReadableKeyValueStore store, KeyValueStore writable, ScanHints hints, DecodedSpecs decodedSpecs,
       StartedUnits started) {

@@ -95,6 +95,11 @@ public final class DbState implements CoordinateState {
     return answers;
   }
 
+  /** The time of the command or time step that writes through this state (see {@code DbContext.now}). */
+  void setTime(long now) {
+    db.now = now;
+  }
+
   @Override
   public void setListener(StateListener listener) {
     db.listener = Objects.requireNonNull(listener);

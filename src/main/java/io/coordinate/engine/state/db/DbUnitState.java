@@ -6,6 +6,7 @@ import io.coordinate.engine.state.codec.Keys;
 import io.coordinate.engine.state.codec.UnitValue;
 import io.coordinate.engine.state.codec.ValueCodec;
 import io.coordinate.engine.state.model.AttemptRecord;
+import io.coordinate.engine.state.model.AttemptStatus;
 import io.coordinate.engine.state.model.UnitStatus;
 import io.coordinate.engine.state.model.WorkUnitRecord;
 import io.coordinate.storage.KeyValueIterator;
@@ -21,11 +22,11 @@ import java.util.Objects;
 import java.util.function.Predicate;
 
 /**
- * Work units: their records, the available, delayed and purge indexes, and the counts by status. A unit's stored
- * value ({@link UnitValue}) holds its latest attempt; while it is pending on that attempt, the attempt's units entry
- * carries a copy ({@link AttemptBlocks}), and a unit a request started keeps what the start added in a
- * started-units entry instead of its record ({@link StartedUnits}). Only this class and {@link DbAttemptState}
- * write unit values.
+ * Work units: their records, the available (by priority and by time), delayed and purge indexes, and the counts by
+ * status. A unit's stored value ({@link UnitValue}) holds its latest attempt; while it is pending on that attempt,
+ * the attempt's units entry carries a copy ({@link AttemptBlocks}), and a unit a request started keeps what the
+ * start added in a started-units entry instead of its record ({@link StartedUnits}). Only this class and
+ * {@link DbAttemptState} write unit values.
  */
 final class DbUnitState implements MutableUnitState {
 
@@ -38,6 +39,10 @@ final class DbUnitState implements MutableUnitState {
   /** The spec whose counts moved last and its moves: a batch command moves one spec's counts hundreds of times. */
   private SpecKey lastCounted;
   private long[] lastCountDeltas;
+  /** The moves of the counts by available time not written yet (see {@link #addToSinceCount}). */
+  private final Map<SinceKey, long[]> sinceDeltas = new LinkedHashMap<>();
+  private SinceKey lastSince;
+  private long[] lastSinceDelta;
   /**
    * The units that the scans of one spec's available index listed (the spec last scanned), by their name's
    * instance, with their keys: a request then reads each unit it hands out by a key built once.
@@ -102,6 +107,86 @@ final class DbUnitState implements MutableUnitState {
     long[] deltas = countDeltas.get(new SpecKey(ns, spec));
     return ValueCodec.decodeLong(db.store.get(Keys.count(ns, spec, status)))
         + (deltas == null ? 0 : deltas[status.ordinal()]);
+  }
+
+  /**
+   * One seek of the spec's counts by available time (the first is the oldest: a count at zero is deleted), then the units available at {@code now} that are stored
+   * otherwise because the time step has not reached them yet: a delayed unit due by now (since its not-before time),
+   * a unit whose attempt ran out before now (since the expiration). Those two time indexes hold exactly these, as for
+   * {@code StateViews.counts}, and are read from the front only as far as they could hold an older time.
+   */
+  @Override
+  public Long oldestAvailableSince(String ns, String spec, long now) {
+    if (db.writable != null) {
+      flushCounts(); // this command's moves, summed in memory so far
+    }
+    Long oldest = null;
+    try (KeyValueIterator it =
+        db.store.range(Keys.availableSinceKnown(ns, spec), Keys.prefixEnd(Keys.availableSinceUnits(ns, spec)))) {
+      if (it.hasNext()) {
+        oldest = Keys.availableSinceTime(it.next().key(), ns, spec);
+      }
+    }
+    try (KeyValueIterator it = db.store.range(Keys.delayedUnitsStart(), Keys.delayedUnitsBefore(now + 1))) {
+      while (it.hasNext()) {
+        Keys.DelayedUnitKey due = Keys.parseDelayedUnit(it.next().key());
+        if (oldest != null && due.notBefore() >= oldest) {
+          break;
+        }
+        if (due.namespace().equals(ns) && due.spec().equals(spec)) {
+          WorkUnitRecord unit = get(ns, spec, due.unit());
+          if (unit != null && unit.status() == UnitStatus.DELAYED && Objects.equals(unit.notBefore(), due.notBefore())) {
+            oldest = due.notBefore(); // the first such entry is the spec's oldest
+            break;
+          }
+        }
+      }
+    }
+    db.flushBlocks();
+    try (KeyValueIterator it = db.store.range(Keys.attemptDeadlinesStart(), Keys.attemptDeadlinesBefore(now))) {
+      while (it.hasNext()) {
+        KeyValueIterator.Entry entry = it.next();
+        Keys.AttemptDeadlineBlockKey key = Keys.parseAttemptDeadlineBlock(entry.key());
+        if (oldest != null && key.expiration() >= oldest) {
+          break;
+        }
+        if (!key.namespace().equals(ns)) {
+          continue;
+        }
+        List<Long> seqs = new ArrayList<>();
+        AttemptBlocks.addSeqs(key.block(), entry.value(), seqs);
+        for (long seq : seqs) {
+          Long since = expiredInto(ns, spec, seq, key.expiration(), now);
+          if (since != null && (oldest == null || since < oldest)) {
+            oldest = since;
+          }
+        }
+      }
+    }
+    return oldest;
+  }
+
+  /**
+   * When the unit of a plain attempt of the spec past its expiration became available, as {@link #becameAvailableAt}
+   * will record it; null when the attempt is not the pending, active one of a unit of the spec, or the unit rests
+   * delayed now. A replica's unit is left to the time step (its round's rules decide what it becomes).
+   */
+  private Long expiredInto(String ns, String spec, long seq, long expiration, long now) {
+    AttemptRecord attempt = state.attempts.get(ns, seq);
+    if (attempt == null || attempt.isReplica() || !attempt.spec().equals(spec)
+        || attempt.status() != AttemptStatus.PENDING || attempt.expirationTime() != expiration) {
+      return null;
+    }
+    WorkUnitRecord unit = get(ns, spec, attempt.unit());
+    if (unit == null || unit.status() != UnitStatus.PENDING || unit.activeAttempt() == null
+        || unit.activeAttempt() != seq) {
+      return null;
+    }
+    Long notBefore = unit.notBefore();
+    if (notBefore != null && now < notBefore) {
+      return null;
+    }
+    return notBefore != null && notBefore > expiration ? notBefore : expiration;
   }
 
   @Override
@@ -202,12 +287,18 @@ final class DbUnitState implements MutableUnitState {
    * {@code requestStart} says it is a request's start, which the attempt's started-units entry can hold.
    */
   void write(String ns, WorkUnitRecord before, WorkUnitRecord after, AttemptRecord attempt, boolean requestStart) {
+    if (after != null) {
+      after = withAvailableSince(ns, before, after);
+    }
     WorkUnitRecord any = after != null ? after : before;
     String spec = any.spec();
     String name = any.name();
     if (before != null) {
       if (before.status() == UnitStatus.AVAILABLE) {
         db.writable.delete(Keys.available(ns, spec, before.priority(), name));
+        if (!staysAvailableSince(before, after)) {
+          addToSinceCount(ns, spec, before.availableSince(), -1);
+        }
       }
       if (before.status() == UnitStatus.DELAYED) {
         db.writable.delete(Keys.delayedUnit(before.notBefore(), ns, spec, name));
@@ -238,7 +329,7 @@ final class DbUnitState implements MutableUnitState {
       if (UnitValue.hasAttempt(value)) {
         keepCarried(ns, before, after, UnitValue.attemptSeq(value), value);
       }
-      writeIndexes(ns, after, value);
+      writeIndexes(ns, before, after, value);
       addToCount(ns, spec, after.status(), +1);
     } else {
       state.attempts.deleteOfUnit(ns, before);
@@ -249,11 +340,53 @@ final class DbUnitState implements MutableUnitState {
     db.listener.unitChanged(ns, before, after);
   }
 
-  /** The entries of the unit's status in the available, delayed and purge indexes. */
-  private void writeIndexes(String ns, WorkUnitRecord after, byte[] value) {
+  /**
+   * The unit with its {@code availableSince} as the rule of docs/reference.md ("Unit statuses") has it: kept while
+   * the unit stays available (whatever record the caller built), else the time it becomes available, which is the
+   * command's or time step's. Two exceptions, so that the time does not depend on when the time step ran: a delayed
+   * unit released by the time step counts from its not-before time, and a unit whose attempt ran out from the
+   * attempt's expiration. Without a time (a rebuild) the record is as given.
+   */
+  private WorkUnitRecord withAvailableSince(String ns, WorkUnitRecord before, WorkUnitRecord after) {
+    if (after.status() != UnitStatus.AVAILABLE || db.now == null) {
+      return after;
+    }
+    Long since = before != null && before.status() == UnitStatus.AVAILABLE
+        ? before.availableSince() : becameAvailableAt(ns, before, db.now);
+    return Objects.equals(since, after.availableSince()) ? after : after.withAvailableSince(since);
+  }
+
+  private long becameAvailableAt(String ns, WorkUnitRecord before, long now) {
+    if (before == null) {
+      return now;
+    }
+    Long notBefore = before.notBefore();
+    if (before.status() == UnitStatus.DELAYED && notBefore != null && notBefore <= now) {
+      return notBefore;
+    }
+    if (before.status() == UnitStatus.PENDING && before.activeAttempt() != null) {
+      AttemptRecord ended = state.attempts.get(ns, before.activeAttempt());
+      if (ended != null && ended.status() == AttemptStatus.EXPIRED && ended.expirationTime() < now) {
+        return notBefore != null && notBefore > ended.expirationTime() ? notBefore : ended.expirationTime();
+      }
+    }
+    return now;
+  }
+
+  /** Whether the unit stays counted under the same available time: available before and after, since that time. */
+  private static boolean staysAvailableSince(WorkUnitRecord before, WorkUnitRecord after) {
+    return after != null && after.status() == UnitStatus.AVAILABLE
+        && Objects.equals(before.availableSince(), after.availableSince());
+  }
+
+  /** The entries of the unit's status in the available, available-since, delayed and purge indexes. */
+  private void writeIndexes(String ns, WorkUnitRecord before, WorkUnitRecord after, byte[] value) {
     String spec = after.spec();
     String name = after.name();
     if (after.status() == UnitStatus.AVAILABLE) {
+      if (before == null || before.status() != UnitStatus.AVAILABLE || !staysAvailableSince(before, after)) {
+        addToSinceCount(ns, spec, after.availableSince(), +1);
+      }
       byte[] key = Keys.available(ns, spec, after.priority(), name);
       // The entry carries the unit's value, so that a request reads the units it hands out with its index scan
       // (a RocksDB lookup less per unit). Only while the unit holds no attempt: every change of such a value is
@@ -347,6 +480,7 @@ final class DbUnitState implements MutableUnitState {
     db.deleteRange(Keys.units(ns, spec));
     db.started.removeAll(Keys.units(ns, spec));
     db.deleteRange(Keys.availableUnits(ns, spec));
+    db.deleteRange(Keys.availableSinceUnits(ns, spec));
     db.deleteRange(Keys.counts(ns, spec));
     forgetCounts(ns, spec);
   }
@@ -377,11 +511,37 @@ final class DbUnitState implements MutableUnitState {
     });
     countDeltas.clear();
     lastCounted = null;
+    sinceDeltas.forEach((since, delta) -> {
+      if (delta[0] != 0) {
+        db.addToCounter(Keys.availableSince(since.ns(), since.spec(), since.time()), delta[0]);
+      }
+    });
+    sinceDeltas.clear();
+    lastSince = null;
   }
 
   /** Drops the counts' moves of a spec ({@code spec == null}: of every spec of the namespace) that went. */
   void forgetCounts(String ns, String spec) {
     countDeltas.keySet().removeIf(count -> count.ns().equals(ns) && (spec == null || count.name().equals(spec)));
     lastCounted = null;
+    sinceDeltas.keySet().removeIf(since -> since.ns().equals(ns) && (spec == null || since.spec().equals(spec)));
+    lastSince = null;
   }
+
+  /**
+   * Moves the count of a spec's available units by the time they became available ({@link Keys#availableSince}).
+   * The units of a batch share their time: summed here, their moves cost one write per command and time, not one
+   * per unit.
+   */
+  private void addToSinceCount(String ns, String spec, Long time, long delta) {
+    SinceKey last = lastSince;
+    if (last == null || !Objects.equals(last.time(), time) || !last.spec().equals(spec) || !last.ns().equals(ns)) {
+      lastSince = new SinceKey(ns, spec, time);
+      lastSinceDelta = sinceDeltas.computeIfAbsent(lastSince, key -> new long[1]);
+    }
+    lastSinceDelta[0] += delta;
+  }
+
+  /** A spec and an available time, whose count moves. */
+  private record SinceKey(String ns, String spec, Long time) {}
 }

@@ -19,9 +19,9 @@ public final class EngineState {
     this.started = StartedUnits.load(store);
   }
 
-  /** A command's transaction: its writes buffered, its state over them. */
-  public Transaction begin() {
-    return new Transaction();
+  /** A command's (or a time step's) transaction at time {@code now}: its writes buffered, its state over them. */
+  public Transaction begin(long now) {
+    return new Transaction(now);
   }
 
   /** The units this engine knows as started: for checks against the store's. */
@@ -33,6 +33,10 @@ public final class EngineState {
   public final class Transaction {
     private final WriteBuffer buffer = new WriteBuffer(store);
     private final DbState state = DbState.over(buffer, hints, decodedSpecs, started);
+
+    private Transaction(long now) {
+      state.setTime(now);
+    }
 
     public DbState state() {
       return state;

@@ -24,11 +24,12 @@ import java.util.List;
 public final class IndexRebuild {
 
   /**
-   * The indexes' layout: 2 since the attempt indexes hold one entry per block of attempts ({@link AttemptBlocks})
-   * and a unit's attempt list only the attempts not held by the unit's value; indexes of another layout (1: no
-   * layout key, one entry per attempt) are rebuilt.
+   * The indexes' layout: 3 since available units are also listed by the time they became available
+   * ({@link Keys#availableSince}); 2 since the attempt indexes hold one entry per block of attempts
+   * ({@link AttemptBlocks}) and a unit's attempt list only the attempts not held by the unit's value; indexes of
+   * another layout (1: no layout key, one entry per attempt) are rebuilt.
    */
-  public static final long LAYOUT = 2;
+  public static final long LAYOUT = 3;
 
   /** Keys handled per pass: a rebuild never holds more than this in memory, whatever the store's size. */
   private static final int CHUNK = 10_000;

@@ -15,6 +15,9 @@ import com.fasterxml.jackson.databind.JsonNode;
  * @param family parent, predecessor and place in the job tree (SEMANTICS §5); null for a unit outside any
  * @param replication its round of replicas (SEMANTICS §6); null for a unit that never ran as replicas
  * @param purgeAt when a finished or failed unit of a spec with {@code retention} is purged; null = never
+ * @param availableSince epoch millis when the unit last became available (docs/reference.md, "Unit statuses"); set
+ *     by the unit state's writes, kept while the unit is not available; null = unknown (a unit stored before the
+ *     field existed, or one that never was available)
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record WorkUnitRecord(
@@ -28,19 +31,27 @@ public record WorkUnitRecord(
     int attemptCount,
     UnitFamily family,
     ReplicationState replication,
-    Long purgeAt) {
+    Long purgeAt,
+    Long availableSince) {
+
+  public WorkUnitRecord(
+      String spec, String name, JsonNode data, double priority, Long notBefore, UnitStatus status,
+      Long activeAttempt, int attemptCount, UnitFamily family, ReplicationState replication, Long purgeAt) {
+    this(spec, name, data, priority, notBefore, status, activeAttempt, attemptCount, family, replication, purgeAt,
+        null);
+  }
 
   /** A unit outside any job tree. */
   public WorkUnitRecord(
       String spec, String name, JsonNode data, double priority, Long notBefore, UnitStatus status,
       Long activeAttempt, int attemptCount) {
-    this(spec, name, data, priority, notBefore, status, activeAttempt, attemptCount, null, null, null);
+    this(spec, name, data, priority, notBefore, status, activeAttempt, attemptCount, null, null, null, null);
   }
 
   public WorkUnitRecord(
       String spec, String name, JsonNode data, double priority, Long notBefore, UnitStatus status,
       Long activeAttempt, int attemptCount, UnitFamily family) {
-    this(spec, name, data, priority, notBefore, status, activeAttempt, attemptCount, family, null, null);
+    this(spec, name, data, priority, notBefore, status, activeAttempt, attemptCount, family, null, null, null);
   }
 
   /**
@@ -53,41 +64,46 @@ public record WorkUnitRecord(
 
   public WorkUnitRecord withStatus(UnitStatus newStatus) {
     return new WorkUnitRecord(spec, name, data, priority, notBefore, newStatus, activeAttempt, attemptCount, family,
-        replication, purgeAt);
+        replication, purgeAt, availableSince);
   }
 
   public WorkUnitRecord withPriority(double newPriority) {
     return new WorkUnitRecord(spec, name, data, newPriority, notBefore, status, activeAttempt, attemptCount, family,
-        replication, purgeAt);
+        replication, purgeAt, availableSince);
   }
 
   public WorkUnitRecord withActiveAttempt(Long attempt, UnitStatus newStatus) {
     return new WorkUnitRecord(spec, name, data, priority, notBefore, newStatus, attempt, attemptCount, family,
-        replication, purgeAt);
+        replication, purgeAt, availableSince);
   }
 
   public WorkUnitRecord withNotBefore(Long time, UnitStatus newStatus) {
     return new WorkUnitRecord(spec, name, data, priority, time, newStatus, activeAttempt, attemptCount, family,
-        replication, purgeAt);
+        replication, purgeAt, availableSince);
   }
 
   public WorkUnitRecord withAttemptCount(int count) {
     return new WorkUnitRecord(spec, name, data, priority, notBefore, status, activeAttempt, count, family,
-        replication, purgeAt);
+        replication, purgeAt, availableSince);
   }
 
   public WorkUnitRecord withFamily(UnitFamily newFamily) {
     return new WorkUnitRecord(spec, name, data, priority, notBefore, status, activeAttempt, attemptCount, newFamily,
-        replication, purgeAt);
+        replication, purgeAt, availableSince);
   }
 
   public WorkUnitRecord withReplication(ReplicationState newReplication) {
     return new WorkUnitRecord(spec, name, data, priority, notBefore, status, activeAttempt, attemptCount, family,
-        newReplication, purgeAt);
+        newReplication, purgeAt, availableSince);
   }
 
   public WorkUnitRecord withPurgeAt(Long time) {
     return new WorkUnitRecord(spec, name, data, priority, notBefore, status, activeAttempt, attemptCount, family,
-        replication, time);
+        replication, time, availableSince);
+  }
+
+  public WorkUnitRecord withAvailableSince(Long time) {
+    return new WorkUnitRecord(spec, name, data, priority, notBefore, status, activeAttempt, attemptCount, family,
+        replication, purgeAt, time);
   }
 }

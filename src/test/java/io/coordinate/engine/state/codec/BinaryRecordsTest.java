@@ -308,7 +308,7 @@ class BinaryRecordsTest {
           .isInstanceOf(UncheckedIOException.class).hasMessage("corrupt WorkUnitRecord value");
     }
     assertThatThrownBy(() -> ValueCodec.decode(newerVersion, WorkUnitRecord.class))
-        .isInstanceOf(UncheckedIOException.class).hasRootCauseMessage("unknown version 2");
+        .isInstanceOf(UncheckedIOException.class).hasRootCauseMessage("unknown version " + (BinaryRecords.VERSION + 1));
     assertThatThrownBy(() -> ValueCodec.decode(longer, WorkUnitRecord.class))
         .isInstanceOf(UncheckedIOException.class).hasRootCauseMessage("1 bytes after the record");
   }

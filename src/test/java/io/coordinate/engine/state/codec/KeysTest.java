@@ -178,6 +178,26 @@ class KeysTest {
   }
 
   @Test
+  void availableByTimeOrdersByTimeWithUnknownTimesFirst() {
+    List<Long> times = new ArrayList<>(longs());
+    times.add(null);
+    Comparator<Long> logical =
+        Comparator.comparingLong(time -> time == null ? Long.MIN_VALUE : time);
+    assertOrderPreserved(times, logical, time -> Keys.availableSince("ns", "spec", time));
+    byte[] known = Keys.availableSinceKnown("ns", "spec");
+    for (Long time : times) {
+      byte[] key = Keys.availableSince("ns", "spec", time);
+      assertThat(key).startsWith(Keys.availableSinceUnits("ns", "spec"));
+      boolean unknown = time == null || time == Long.MIN_VALUE;
+      assertThat(Arrays.compareUnsigned(key, known) >= 0).as("%s at or past the known times' start", time)
+          .isEqualTo(!unknown);
+      if (!unknown) {
+        assertThat(Keys.availableSinceTime(key, "ns", "spec")).isEqualTo(time);
+      }
+    }
+  }
+
+  @Test
   void availableIndexOrdersByPriorityDescendingThenName() {
     List<Object[]> entries = new ArrayList<>();
     for (double priority : doubles().subList(0, 60)) {

@@ -54,10 +54,11 @@ class StoredValuesGoldenTest {
   /**
    * The fixtures, oldest first; the last is what this version writes. v1: before units entries had a version
    * byte ({@link AttemptBlocks#UNITS_VERSION}); v2: before a unit's value with its attempt had one
-   * ({@link UnitValue#VERSION}).
+   * ({@link UnitValue#VERSION}); v3: before units and attempts took {@link BinaryRecords} version 2 (a unit's
+   * {@code availableSince}).
    */
-  private static final List<String> FIXTURES =
-      List.of("golden/stored-values-v1.txt", "golden/stored-values-v2.txt", "golden/stored-values-v3.txt");
+  private static final List<String> FIXTURES = List.of("golden/stored-values-v1.txt", "golden/stored-values-v2.txt",
+      "golden/stored-values-v3.txt", "golden/stored-values-v4.txt");
   private static final String CURRENT = FIXTURES.get(FIXTURES.size() - 1);
   private static final HexFormat HEX = HexFormat.of();
   private static final byte[] UNIT_KEY = Keys.unit("ns", "spec", "plain");
@@ -76,6 +77,9 @@ class StoredValuesGoldenTest {
 
   private static final WorkUnitRecord PLAIN_UNIT =
       new WorkUnitRecord("spec", "plain", Json.parse("{\"n\":1}"), 0, null, UnitStatus.AVAILABLE, null, 0);
+
+  /** A unit that waits since a known time (the units of the older fixtures read back without one). */
+  private static final WorkUnitRecord WAITING_UNIT = PLAIN_UNIT.withAvailableSince(1_800_000_000_456L);
 
   private static final AttemptRecord ATTEMPT = new AttemptRecord(99, "spec", "unit", "worker-1",
       AttemptStatus.FINISHED, Json.parse("{\"result\":[1,2.50]}"), 1_800_000_000_000L, 1_800_000_900_000L,
@@ -123,6 +127,7 @@ class StoredValuesGoldenTest {
     Map<String, Sample> samples = new LinkedHashMap<>();
     samples.put("unit", record(UNIT));
     samples.put("unit-plain", record(PLAIN_UNIT));
+    samples.put("unit-available-since", record(WAITING_UNIT));
     samples.put("attempt", record(ATTEMPT));
     samples.put("spec", record(SPEC));
     samples.put("worker", record(WORKER));
