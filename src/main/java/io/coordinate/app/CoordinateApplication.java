@@ -2,6 +2,10 @@ package io.coordinate.app;
 
 import io.coordinate.config.AppConfig;
 import io.coordinate.config.KafkaClientSettings;
+import io.coordinate.metrics.MetricsSettings;
+import io.coordinate.metrics.OldestAvailable;
+import io.coordinate.metrics.QueueGauges;
+import io.coordinate.metrics.QueueMetrics;
 import io.coordinate.protocol.TopicNames;
 import io.coordinate.query.KafkaCommandGateway;
 import io.coordinate.query.QueryServer;
@@ -18,6 +22,7 @@ import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
+import java.util.SplittableRandom;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
@@ -38,6 +43,8 @@ public final class CoordinateApplication implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(CoordinateApplication.class);
   private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
+  /** Scrapes closer together than this show the queue gauges' last read again (docs/monitoring.md). */
+  private static final long GAUGES_MIN_INTERVAL_MS = 1000;
 
   private final AppConfig requested;
   private AppConfig config;
@@ -63,9 +70,11 @@ public final class CoordinateApplication implements AutoCloseable {
       abortHangingTransactions(admin, topics);
     }
 
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    QueueMetrics queueMetrics = new QueueMetrics(registry, MetricsSettings.maxSpecs(System::getenv));
     streams = new KafkaStreams(
         CoordinateTopology.build(topics, Duration.ofMillis(config.punctuateIntervalMs()),
-            Duration.ofMillis(config.commitIntervalMs()), partitions),
+            Duration.ofMillis(config.commitIntervalMs()), partitions, SplittableRandom::new, queueMetrics),
         StreamsSettings.of(config));
     // A failing stream thread is replaced rather than taking the instance down; the engine itself turns bad
     // input into rejections, so this only guards against infrastructure errors.
@@ -82,7 +91,6 @@ public final class CoordinateApplication implements AutoCloseable {
         running.countDown();
       }
     });
-    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     streamsMetrics = new KafkaStreamsMetrics(streams);
     streamsMetrics.bindTo(registry);
     streams.start();
@@ -90,10 +98,15 @@ public final class CoordinateApplication implements AutoCloseable {
       throw new IllegalStateException("Kafka Streams not RUNNING after " + START_TIMEOUT + ": " + streams.state());
     }
     gateway = new KafkaCommandGateway(KafkaClientSettings.base(config), topics);
-    queryServer = new QueryServer(
-        new StreamsNamespaceLocator(streams, new HostInfo(config.httpHost(), port), failures::loopError), gateway,
-        registry,
-        System::currentTimeMillis, QueryServer.DEFAULT_COMMAND_TIMEOUT, config.httpToken());
+    StreamsNamespaceLocator locator =
+        new StreamsNamespaceLocator(streams, new HostInfo(config.httpHost(), port), failures::loopError);
+    // OldestAvailable.NOT_WIRED: to be (state, ns, spec, now) -> state.units().oldestAvailableSince(ns, spec, now)
+    // once the state keeps its index of waiting units.
+    QueueGauges queueGauges = new QueueGauges(registry, queueMetrics, locator::localStores,
+        System::currentTimeMillis, OldestAvailable.NOT_WIRED, GAUGES_MIN_INTERVAL_MS);
+    queryServer = new QueryServer(locator, gateway, registry,
+        System::currentTimeMillis, QueryServer.DEFAULT_COMMAND_TIMEOUT, config.httpToken())
+        .withQueueMetrics(queueMetrics, queueGauges);
     queryServer.start(config.httpBindHost(), port);
     LOG.info("serving HTTP on {}:{} (other instances reach it as {}:{}); mutations {}", config.httpBindHost(), port,
         config.httpHost(), port, config.httpToken() == null ? "open to anyone who reaches it" : "need the token");

@@ -1,5 +1,7 @@
 package io.coordinate.query;
 
+import io.coordinate.metrics.QueueGauges;
+import io.coordinate.metrics.QueueMetrics;
 import io.coordinate.protocol.Json;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
@@ -50,6 +52,8 @@ public final class QueryServer implements AutoCloseable {
   private final Duration commandTimeout;
   private final BearerToken token;
   private HttpMetrics metrics;
+  private QueueMetrics queueMetrics;
+  private QueueGauges queueGauges;
   private Javalin app;
 
   public QueryServer(NamespaceLocator locator, CommandGateway gateway, PrometheusMeterRegistry registry) {
@@ -71,6 +75,16 @@ public final class QueryServer implements AutoCloseable {
     this.registry = registry;
     this.clock = clock;
     this.commandTimeout = commandTimeout;
+  }
+
+  /**
+   * Serves the queue's metrics: the gauges are read at each scrape of {@code /metrics}, the throughput at {@code GET
+   * /api/namespaces/{ns}/throughput}. Call before {@link #start}.
+   */
+  public QueryServer withQueueMetrics(QueueMetrics queueMetrics, QueueGauges queueGauges) {
+    this.queueMetrics = queueMetrics;
+    this.queueGauges = queueGauges;
+    return this;
   }
 
   /** Starts serving on {@code port} of the loopback address (0 = any free port; see {@link #port()}). */
@@ -102,14 +116,24 @@ public final class QueryServer implements AutoCloseable {
         WorkSpecRoutes.register(routes, router);
         WorkUnitRoutes.register(routes, router);
         WorkerRoutes.register(routes, router);
+        if (queueMetrics != null) {
+          ThroughputRoutes.register(routes, router, queueMetrics);
+        }
         new CommandRoutes(gateway, commandTimeout).register(routes);
         routes.get("/health", this::health);
-        routes.get("/metrics", ctx -> ctx.contentType(PROMETHEUS_TEXT).result(registry.scrape()));
+        routes.get("/metrics", this::metrics);
         errors(routes);
       });
     });
     app.start(host, port);
     return this;
+  }
+
+  private void metrics(Context ctx) {
+    if (queueGauges != null) {
+      queueGauges.refreshIfDue();
+    }
+    ctx.contentType(PROMETHEUS_TEXT).result(registry.scrape());
   }
 
   private void health(Context ctx) {
