@@ -71,6 +71,24 @@ class QueueMetricsTest {
   }
 
   @Test
+  void replicasValidatedAndTheUnitAssimilated() {
+    engine.apply(T0, "{'command':'set_work_spec','namespace':'n','work_spec':{'name':'s','min_quorum':2}}");
+    engine.apply(T0, "{'command':'add_work_units','namespace':'n','work_spec_name':'s','work_units':[{'name':'u'}]}");
+    engine.apply(T0, "{'command':'worker_heartbeat','namespace':'n','worker':'w1','parent':'h1'}");
+    engine.apply(T0, "{'command':'worker_heartbeat','namespace':'n','worker':'w2','parent':'h2'}");
+    for (String worker : List.of("w1", "w2")) {
+      EngineResult request = engine.apply(T0 + 1000,
+          "{'command':'request_attempts','namespace':'n','worker':'" + worker + "','count':1}");
+      engine.apply(T0 + 2000, "{'command':'finish_attempt','namespace':'n','attempt_id':'"
+          + EngineDriver.attemptIds(request).get(0) + "','data':{'result':7}}");
+    }
+    assertThat(count("coordinate.attempts.started", "n", "s")).isEqualTo(2);
+    assertThat(count("coordinate.replicas.validated", "n", "s")).isEqualTo(2);
+    assertThat(count("coordinate.units.assimilated", "n", "s")).isEqualTo(1);
+    assertThat(count("coordinate.units.finished", "n", "s")).isEqualTo(1);
+  }
+
+  @Test
   void aRequestThatGetsNoWorkIsNoAssignment() {
     engine.apply(T0, "{'command':'set_work_spec','namespace':'n','work_spec':{'name':'s'}}");
     engine.apply(T0, T0 + 500, "{'command':'request_attempts','namespace':'n','worker':'w','count':3}");
