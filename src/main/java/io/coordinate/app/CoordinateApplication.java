@@ -2,6 +2,9 @@ package io.coordinate.app;
 
 import io.coordinate.config.AppConfig;
 import io.coordinate.config.KafkaClientSettings;
+import io.coordinate.metrics.MetricsSettings;
+import io.coordinate.metrics.QueueGauges;
+import io.coordinate.metrics.QueueMetrics;
 import io.coordinate.protocol.TopicNames;
 import io.coordinate.query.KafkaCommandGateway;
 import io.coordinate.query.QueryServer;
@@ -18,6 +21,7 @@ import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
+import java.util.SplittableRandom;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
@@ -38,6 +42,8 @@ public final class CoordinateApplication implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(CoordinateApplication.class);
   private static final Duration START_PROGRESS_LOG = Duration.ofSeconds(30);
+  /** Scrapes closer together than this show the queue gauges' last read again (docs/monitoring.md). */
+  private static final long GAUGES_MIN_INTERVAL_MS = 1000;
 
   private final AppConfig requested;
   private AppConfig config;
@@ -63,9 +69,11 @@ public final class CoordinateApplication implements AutoCloseable {
       abortHangingTransactions(admin, topics);
     }
 
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    QueueMetrics queueMetrics = new QueueMetrics(registry, MetricsSettings.maxSpecs(System::getenv));
     streams = new KafkaStreams(
         CoordinateTopology.build(topics, Duration.ofMillis(config.punctuateIntervalMs()),
-            Duration.ofMillis(config.commitIntervalMs()), partitions),
+            Duration.ofMillis(config.commitIntervalMs()), partitions, SplittableRandom::new, queueMetrics),
         StreamsSettings.of(config));
     // A failing stream thread is replaced rather than taking the instance down; the engine itself turns bad
     // input into rejections, so this only guards against infrastructure errors.
@@ -83,19 +91,20 @@ public final class CoordinateApplication implements AutoCloseable {
         settled.countDown();
       }
     });
-    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     streamsMetrics = new KafkaStreamsMetrics(streams);
     streamsMetrics.bindTo(registry);
     streams.start();
     // HTTP serves before the stores are ready, so that the probes answer during a long restore or index rebuild:
     // live says the process is well, ready says it is not serving yet, and queries answer 503 meanwhile.
     gateway = new KafkaCommandGateway(KafkaClientSettings.base(config), topics);
-    queryServer = new QueryServer(
-        new StreamsNamespaceLocator(streams, new HostInfo(config.httpHost(), port), failures::loopError,
-            restoreLog::restoring), gateway,
-        registry,
+    StreamsNamespaceLocator locator = new StreamsNamespaceLocator(streams, new HostInfo(config.httpHost(), port),
+        failures::loopError, restoreLog::restoring);
+    QueueGauges queueGauges = new QueueGauges(registry, queueMetrics, locator::localStores,
+        System::currentTimeMillis, GAUGES_MIN_INTERVAL_MS);
+    queryServer = new QueryServer(locator, gateway, registry,
         System::currentTimeMillis, QueryServer.DEFAULT_COMMAND_TIMEOUT, config.httpToken())
-        .withFeeds(KafkaClientSettings.base(config), topics);
+        .withFeeds(KafkaClientSettings.base(config), topics)
+        .withQueueMetrics(queueMetrics, queueGauges);
     queryServer.start(config.httpBindHost(), port);
     LOG.info("serving HTTP on {}:{} (other instances reach it as {}:{}); mutations {}", config.httpBindHost(), port,
         config.httpHost(), port, config.httpToken() == null ? "open to anyone who reaches it" : "need the token");

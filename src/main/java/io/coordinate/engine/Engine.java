@@ -294,7 +294,8 @@ public final class Engine {
         concat(first.events(), second.events()),
         concat(first.chained(), second.chained()),
         concat(first.results(), second.results()),
-        second.rejection());
+        second.rejection(),
+        first.counts().plus(second.counts()));
   }
 
   private static <T> List<T> concat(List<T> a, List<T> b) {

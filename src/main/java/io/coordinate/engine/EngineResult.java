@@ -5,7 +5,8 @@ import java.util.List;
 
 /**
  * What one command (or one time step) produced, by destination topic. {@code rejection} is set when the
- * command was not applied; its state changes were then discarded.
+ * command was not applied; its state changes were then discarded. {@code counts}: the units and attempts it moved,
+ * for the metrics.
  */
 public record EngineResult(
     List<OutRecord> replies,
@@ -13,7 +14,8 @@ public record EngineResult(
     List<OutRecord> events,
     List<OutRecord> chained,
     List<OutRecord> results,
-    CommandRejection rejection) {
+    CommandRejection rejection,
+    ChangeCounts counts) {
 
   public boolean rejected() {
     return rejection != null;

@@ -16,6 +16,7 @@ import io.coordinate.engine.state.model.ReplicationState;
 import io.coordinate.engine.state.StateListener;
 import io.coordinate.engine.state.model.UnitRef;
 import io.coordinate.engine.state.model.UnitStatus;
+import io.coordinate.engine.state.model.ValidateState;
 import io.coordinate.engine.state.model.WorkSpecRecord;
 import io.coordinate.engine.state.model.WorkUnitRecord;
 import io.coordinate.engine.state.model.WorkerRecord;
@@ -82,9 +83,25 @@ final class EventRecorder implements StateListener {
 
   @Override
   public void unitChanged(String ns, WorkUnitRecord before, WorkUnitRecord after) {
+    countUnit(ns, before, after);
     unitEvent(ns, before, after);
     if (before != null && after != null && after.replication() != null) {
       replicaEvents(ns, before.replication(), after);
+    }
+  }
+
+  private void countUnit(String ns, WorkUnitRecord before, WorkUnitRecord after) {
+    if (after == null) {
+      return;
+    }
+    if (before == null) {
+      output.count(ns, after.spec(), ChangeCounts.Kind.UNIT_ADDED);
+    } else if (before.status() != after.status()) {
+      if (after.status() == UnitStatus.FINISHED) {
+        output.count(ns, after.spec(), ChangeCounts.Kind.UNIT_FINISHED);
+      } else if (after.status() == UnitStatus.FAILED) {
+        output.count(ns, after.spec(), ChangeCounts.Kind.UNIT_FAILED);
+      }
     }
   }
 
@@ -133,11 +150,16 @@ final class EventRecorder implements StateListener {
     for (Replica replica : after.replicas()) {
       Replica old = sameRound ? before.replica(replica.seq()) : null;
       if (old != null && (old.outcome() != replica.outcome() || old.validateState() != replica.validateState())) {
+        if (old.validateState() != replica.validateState() && (replica.validateState() == ValidateState.VALID
+            || replica.validateState() == ValidateState.INVALID)) {
+          output.count(ns, unit.spec(), ChangeCounts.Kind.REPLICA_VALIDATED);
+        }
         output.event(ns, REPLICA_UPDATED).repeated(WORK_SPEC_NAME, unit.spec())
             .string(WORK_UNIT_NAME, unit.name()).fields(Assimilation.replica(replica));
       }
     }
     if (after.assimilatedAt() != null && (!sameRound || before.assimilatedAt() == null)) {
+      output.count(ns, unit.spec(), ChangeCounts.Kind.UNIT_ASSIMILATED);
       EventBatch event = output.event(ns, UNIT_ASSIMILATED);
       event.repeated(WORK_SPEC_NAME, unit.spec()).string(WORK_UNIT_NAME, unit.name()).number(ROUND, after.round());
       if (after.canonical() != null) {
@@ -161,9 +183,15 @@ final class EventRecorder implements StateListener {
     SerializableString type;
     if (before == null) {
       type = ATTEMPT_STARTED;
+      output.count(ns, after.spec(), ChangeCounts.Kind.ATTEMPT_STARTED);
     } else if (before.status() == after.status()) {
       type = ATTEMPT_RENEWED;
     } else {
+      if (after.status() == AttemptStatus.RETRYABLE) {
+        output.count(ns, after.spec(), ChangeCounts.Kind.UNIT_RETRIED);
+      } else if (after.status() == AttemptStatus.EXPIRED) {
+        output.count(ns, after.spec(), ChangeCounts.Kind.ATTEMPT_EXPIRED);
+      }
       type = switch (after.status()) {
         case FINISHED -> ATTEMPT_FINISHED;
         case FAILED -> ATTEMPT_FAILED;

@@ -36,6 +36,8 @@ final class Output implements CommandContext.Records {
   /** The batch of the last event's namespace: a command's events are nearly always all in one. */
   private EventBatch lastBatch;
   private String lastNs;
+  /** Created at the first change counted: most commands' results share {@link ChangeCounts#NONE}. */
+  private ChangeCounts counts;
 
   Output(long now) {
     this.now = now;
@@ -78,6 +80,14 @@ final class Output implements CommandContext.Records {
       eventsByNamespace.put(ns, lastBatch);
     }
     return lastBatch.event(type);
+  }
+
+  /** Counts a change of this kind to a unit or attempt of the spec (see {@link EngineResult#counts()}). */
+  void count(String ns, String spec, ChangeCounts.Kind kind) {
+    if (counts == null) {
+      counts = new ChangeCounts();
+    }
+    counts.add(ns, spec, kind);
   }
 
   /**
@@ -125,7 +135,7 @@ final class Output implements CommandContext.Records {
     events.addAll(fullEventBatches);
     eventsByNamespace.forEach((ns, batch) -> events.add(OutRecord.ofJson(ns, batch.toJson())));
     return new EngineResult(List.copyOf(replies), List.copyOf(assignments), events, List.copyOf(chained),
-        List.copyOf(results), rejection);
+        List.copyOf(results), rejection, counts == null ? ChangeCounts.NONE : counts);
   }
 
   /** Keeps replies only: what a rejected command still produces. */
@@ -136,5 +146,6 @@ final class Output implements CommandContext.Records {
     eventsByNamespace.clear();
     fullEventBatches.clear();
     lastBatch = null;
+    counts = null;
   }
 }

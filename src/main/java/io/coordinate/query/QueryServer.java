@@ -1,7 +1,10 @@
 package io.coordinate.query;
 
+import io.coordinate.metrics.QueueGauges;
+import io.coordinate.metrics.QueueMetrics;
 import io.coordinate.protocol.TopicNames;
 import io.javalin.Javalin;
+import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
 import io.javalin.router.JavalinDefaultRouting;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -50,6 +53,8 @@ public final class QueryServer implements AutoCloseable {
   private final BearerToken token;
   private HttpMetrics metrics;
   private FeedRoutes feeds;
+  private QueueMetrics queueMetrics;
+  private QueueGauges queueGauges;
   private Javalin app;
 
   public QueryServer(NamespaceLocator locator, CommandGateway gateway, PrometheusMeterRegistry registry) {
@@ -86,6 +91,16 @@ public final class QueryServer implements AutoCloseable {
     return this;
   }
 
+  /**
+   * Serves the queue's metrics: the gauges are read at each scrape of {@code /metrics}, the throughput at {@code GET
+   * /api/namespaces/{ns}/throughput}. Call before {@link #start}.
+   */
+  public QueryServer withQueueMetrics(QueueMetrics queueMetrics, QueueGauges queueGauges) {
+    this.queueMetrics = queueMetrics;
+    this.queueGauges = queueGauges;
+    return this;
+  }
+
   /** Starts serving on {@code port} of the loopback address (0 = any free port; see {@link #port()}). */
   public QueryServer start(int port) {
     return start(LOOPBACK, port);
@@ -116,17 +131,27 @@ public final class QueryServer implements AutoCloseable {
         WorkSpecRoutes.register(routes, router);
         WorkUnitRoutes.register(routes, router);
         WorkerRoutes.register(routes, router);
+        if (queueMetrics != null) {
+          ThroughputRoutes.register(routes, router, queueMetrics);
+        }
         new CommandRoutes(gateway, commandTimeout).register(routes);
         if (feeds != null) {
           feeds.register(routes);
         }
         HealthRoutes.register(routes, locator);
-        routes.get("/metrics", ctx -> ctx.contentType(PROMETHEUS_TEXT).result(registry.scrape()));
+        routes.get("/metrics", this::metrics);
         errors(routes);
       });
     });
     app.start(host, port);
     return this;
+  }
+
+  private void metrics(Context ctx) {
+    if (queueGauges != null) {
+      queueGauges.refreshIfDue();
+    }
+    ctx.contentType(PROMETHEUS_TEXT).result(registry.scrape());
   }
 
   private static void errors(JavalinDefaultRouting routes) {

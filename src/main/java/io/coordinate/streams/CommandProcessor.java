@@ -3,6 +3,7 @@ package io.coordinate.streams;
 import io.coordinate.engine.Engine;
 import io.coordinate.engine.EngineResult;
 import io.coordinate.engine.OutRecord;
+import io.coordinate.metrics.CommandObserver;
 import io.coordinate.protocol.Command;
 import io.coordinate.protocol.CommandParser;
 import io.coordinate.protocol.CommandRejection;
@@ -56,13 +57,15 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
   private final int commandPartitions;
   private final String commandsTopic;
   private final Supplier<RandomGenerator> randomSource;
+  private final CommandObserver metrics;
   private ProcessorContext<byte[], byte[]> context;
   private Engine engine;
   private CommitPolicy commits;
   private final RefusedOutputs.Source applying = new RefusedOutputs.Source();
 
   CommandProcessor(Duration punctuateInterval, Duration commitInterval, String commandsTopic, int commandPartitions,
-      Supplier<RandomGenerator> randomSource) {
+      Supplier<RandomGenerator> randomSource, CommandObserver metrics) {
+    this.metrics = metrics;
     this.punctuateInterval = punctuateInterval;
     this.commitInterval = commitInterval;
     this.commandsTopic = commandsTopic;
@@ -116,6 +119,7 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
     if (refused != null) {
       // Its copy is cut whatever its size: the producer's limit may be lower than the app's.
       CommandRejection rejection = new CommandRejection(ErrorCode.TOO_LARGE, refused + "; the command was skipped");
+      metrics.refused(rejection.code());
       deadLetter(record, rejection, true);
       reply(record, rejection, now);
       return;
@@ -143,7 +147,9 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
       reject(record, rejection, now);
       return;
     }
+    long start = System.nanoTime();
     EngineResult result = engine.process(command, now);
+    metrics.command(command.type(), result, record.timestamp(), now, System.nanoTime() - start);
     if (result.rejected() && result.rejection().code().deadLetter()) {
       deadLetter(record, result.rejection());
     }
@@ -152,6 +158,7 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
 
   /** A record the processor cannot apply: dead-lettered, and answered when its {@code reply_to} can be read. */
   private void reject(Record<byte[], byte[]> record, CommandRejection rejection, long now) {
+    metrics.refused(rejection.code());
     deadLetter(record, rejection, false);
     reply(record, rejection, now);
   }
@@ -187,6 +194,7 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
     EngineResult result = engine.advanceTime(now, Engine.TIME_STEP_BATCH);
     emit(result, now);
     if (!result.isEmpty()) {
+      metrics.timeStep(result, now);
       commits.processed(System.nanoTime());
     }
   }
@@ -232,6 +240,7 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
       key = truncate(key, DEAD_LETTER_KEY_BYTES);
       value = truncate(value, DEAD_LETTER_VALUE_BYTES);
     }
+    metrics.deadLettered(rejection.code());
     headers.add("error.code", utf8(rejection.code().code()));
     headers.add("error.message", utf8(String.valueOf(rejection.getMessage())));
     RecordMetadata source = context.recordMetadata().orElse(null);

@@ -1,5 +1,6 @@
 package io.coordinate.streams;
 
+import io.coordinate.metrics.CommandObserver;
 import io.coordinate.protocol.TopicNames;
 import java.time.Duration;
 import java.util.SplittableRandom;
@@ -32,12 +33,18 @@ public final class CoordinateTopology {
    */
   public static Topology build(TopicNames topics, Duration punctuateInterval, Duration commitInterval,
       int commandPartitions, Supplier<RandomGenerator> randomSource) {
+    return build(topics, punctuateInterval, commitInterval, commandPartitions, randomSource, CommandObserver.NONE);
+  }
+
+  /** @param metrics told of every command and time step (the app's queue metrics) */
+  public static Topology build(TopicNames topics, Duration punctuateInterval, Duration commitInterval,
+      int commandPartitions, Supplier<RandomGenerator> randomSource, CommandObserver metrics) {
     Topology topology = new Topology();
     var bytes = Serdes.ByteArray();
     topology.addSource(StoreNames.COMMANDS_SOURCE, bytes.deserializer(), bytes.deserializer(), topics.commands());
     topology.addSource(StoreNames.CHAINED_SOURCE, bytes.deserializer(), bytes.deserializer(), topics.chained());
     topology.addProcessor(StoreNames.ENGINE, () -> new CommandProcessor(punctuateInterval, commitInterval,
-        topics.commands(), commandPartitions, randomSource),
+        topics.commands(), commandPartitions, randomSource, metrics),
         StoreNames.COMMANDS_SOURCE, StoreNames.CHAINED_SOURCE);
     // Records: changelogged, not cached. A command's writes are already merged by its WriteBuffer, and a unit's
     // writes fall in different commits (add, request, finish), so the record cache merged nothing and cost a

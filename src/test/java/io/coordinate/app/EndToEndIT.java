@@ -7,8 +7,11 @@ import io.coordinate.cli.DevEnvironment;
 import io.coordinate.protocol.Json;
 import io.coordinate.protocol.TopicNames;
 import io.coordinate.testing.KafkaTestClient;
+import io.coordinate.testing.MetricFamilies;
+import io.coordinate.testing.Poll;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.AfterAll;
@@ -81,6 +84,33 @@ class EndToEndIT {
     KafkaTestClient.HttpAnswer live = client.get("/health/live");
     assertThat(live.status()).isEqualTo(200);
     assertThat(live.body()).isEqualTo(Json.parse("{\"status\":\"UP\",\"streams\":\"RUNNING\"}"));
+  }
+
+  /** The queue metrics move with the commands, and no metric name appears under two spellings. */
+  @Test
+  void metricsShowTheQueue() {
+    command("metrics", "{\"command\":\"set_work_spec\",\"namespace\":\"metrics\",\"work_spec\":{\"name\":\"s\"}}");
+    command("metrics", "{\"command\":\"add_work_units\",\"namespace\":\"metrics\",\"work_spec_name\":\"s\","
+        + "\"work_units\":[{\"name\":\"a\"},{\"name\":\"b\"},{\"name\":\"c\"}]}");
+    command("metrics", "{\"command\":\"request_attempts\",\"namespace\":\"metrics\",\"worker\":\"w-metrics\","
+        + "\"count\":2}");
+    JsonNode attempts = client.awaitValues(TOPICS.assignments(), "w-metrics", 1).get(0).get("attempts");
+    command("metrics", "{\"command\":\"finish_attempt\",\"namespace\":\"metrics\",\"attempt_id\":\""
+        + attempts.get(0).get("attempt_id").asText() + "\"}");
+
+    String labels = "{namespace=\"metrics\",work_spec=\"s\"}";
+    List<String> lines = Poll.until("the finish in /metrics", Duration.ofSeconds(30),
+        () -> client.getText("/metrics").lines().toList(),
+        l -> l.contains("coordinate_units{namespace=\"metrics\",status=\"finished\",work_spec=\"s\"} 1.0"));
+    assertThat(lines)
+        .contains("coordinate_units{namespace=\"metrics\",status=\"available\",work_spec=\"s\"} 1.0")
+        .contains("coordinate_units{namespace=\"metrics\",status=\"pending\",work_spec=\"s\"} 1.0")
+        .contains("coordinate_running_attempts" + labels + " 1.0")
+        .contains("coordinate_active_workers{namespace=\"metrics\"} 1.0")
+        .contains("coordinate_units_added_total" + labels + " 3.0")
+        .contains("coordinate_attempts_started_total" + labels + " 2.0")
+        .contains("coordinate_units_finished_total" + labels + " 1.0");
+    assertThat(MetricFamilies.sameNormalisedName(String.join("\n", lines))).isEmpty();
   }
 
   @Test

@@ -1,5 +1,6 @@
 package io.coordinate.streams;
 
+import io.coordinate.metrics.CommandObserver;
 import io.coordinate.protocol.TopicNames;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,6 +24,11 @@ final class TopologyDrivers {
 
   /** @param partitions the commands topic's partition count the processor routes by (the driver reads partition 0) */
   static TopologyTestDriver start(Path stateDir, int partitions) {
+    return start(stateDir, partitions, CommandObserver.NONE);
+  }
+
+  /** @param metrics told of every command and time step, as the app's queue metrics are */
+  static TopologyTestDriver start(Path stateDir, int partitions, CommandObserver metrics) {
     Properties props = new Properties();
     props.put(StreamsConfig.APPLICATION_ID_CONFIG, "topology-test");
     props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
@@ -30,6 +36,6 @@ final class TopologyDrivers {
     // The app's RocksDB settings (StreamsSettings): the stores run on the shared, bounded cache.
     props.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedRocksDbMemory.class);
     return new TopologyTestDriver(CoordinateTopology.build(TOPICS, Duration.ofSeconds(1), Duration.ofMillis(100),
-        partitions, () -> new SplittableRandom(7)), props, START);
+        partitions, () -> new SplittableRandom(7), metrics), props, START);
   }
 }

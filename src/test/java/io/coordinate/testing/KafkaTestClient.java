@@ -108,6 +108,16 @@ public final class KafkaTestClient implements AutoCloseable {
     }
   }
 
+  /** GET {@code path} and return the body as text (for answers that are not JSON: {@code /metrics}). */
+  public String getText(String path) {
+    try {
+      return http.send(HttpRequest.newBuilder(URI.create(httpBase + path)).GET().build(),
+          HttpResponse.BodyHandlers.ofString()).body();
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
   public HttpAnswer post(String path, String body) {
     try {
       HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(httpBase + path))
