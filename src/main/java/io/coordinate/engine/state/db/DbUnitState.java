@@ -110,8 +110,8 @@ final class DbUnitState implements MutableUnitState {
   }
 
   /**
-   * One seek of the spec's counts by available time (the first is the oldest: a count at zero is deleted), then the units available at {@code now} that are stored
-   * otherwise because the time step has not reached them yet: a delayed unit due by now (since its not-before time),
+   * One seek of the spec's counts by available time (the first is the oldest: a count at zero is deleted), then
+   * the units available at {@code now} that are stored otherwise because the time step has not reached them yet: a delayed unit due by now (since its not-before time),
    * a unit whose attempt ran out before now (since the expiration). Those two time indexes hold exactly these, as for
    * {@code StateViews.counts}, and are read from the front only as far as they could hold an older time.
    */
@@ -135,7 +135,8 @@ final class DbUnitState implements MutableUnitState {
         }
         if (due.namespace().equals(ns) && due.spec().equals(spec)) {
           WorkUnitRecord unit = get(ns, spec, due.unit());
-          if (unit != null && unit.status() == UnitStatus.DELAYED && Objects.equals(unit.notBefore(), due.notBefore())) {
+          if (unit != null && unit.status() == UnitStatus.DELAYED
+              && Objects.equals(unit.notBefore(), due.notBefore())) {
             oldest = due.notBefore(); // the first such entry is the spec's oldest
             break;
           }
