@@ -74,38 +74,18 @@ final class EventsCommand {
           + "stopped?)");
     }
 
-    /**
-     * Prints the messages of the stream (the SSE format: {@code field: value} lines, a blank line ends a message,
-     * {@code :} starts a comment); true once caught up without {@code --follow}, false when the stream ends.
-     */
+    /** Prints the stream's batches; true once caught up without {@code --follow}, false when the stream ends. */
     private boolean read(Iterator<String> lines) {
-      String event = "message";
-      String id = null;
-      StringBuilder data = new StringBuilder();
+      SseParser parser = new SseParser();
       while (lines.hasNext()) {
-        String line = lines.next();
-        if (line.isEmpty()) {
-          if (event.equals("batch")) {
-            print(id, data.toString());
-          } else if (event.equals("caught_up") && !follow) {
-            return true;
-          }
-          event = "message";
-          data.setLength(0);
+        SseParser.Message message = parser.line(lines.next());
+        if (message == null) {
           continue;
         }
-        if (line.startsWith(":")) {
-          continue;
-        }
-        int colon = line.indexOf(':');
-        String field = colon < 0 ? line : line.substring(0, colon);
-        String value = colon < 0 ? "" : line.substring(colon + 1);
-        value = value.startsWith(" ") ? value.substring(1) : value;
-        switch (field) {
-          case "event" -> event = value;
-          case "id" -> id = value;
-          case "data" -> data.append(data.isEmpty() ? "" : "\n").append(value);
-          default -> { } // retry and unknown fields: nothing to do
+        if (message.event().equals("batch")) {
+          print(message.id(), message.data());
+        } else if (message.event().equals("caught_up") && !follow) {
+          return true;
         }
       }
       return false;

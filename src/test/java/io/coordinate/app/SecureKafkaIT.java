@@ -1,5 +1,6 @@
 package io.coordinate.app;
 
+import io.coordinate.cli.SseParser;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assumptions.assumeThat;
@@ -117,7 +118,7 @@ class SecureKafkaIT {
     assertThat(spec.statusCode()).as(spec.body()).isEqualTo(200);
     try (SseStream stream = SseStream.open(uri("/api/namespaces/sec-feed/events?from=earliest"), null)) {
       assertThat(stream.status()).isEqualTo(200);
-      SseStream.Message batch = stream.next(Duration.ofSeconds(60));
+      SseParser.Message batch = stream.next(Duration.ofSeconds(60));
       assertThat(batch.event()).isEqualTo("batch");
       assertThat(Json.parse(batch.data()).get("events"))
           .isEqualTo(Json.parse("[{\"type\":\"work_spec_set\",\"work_spec_name\":\"s\",\"created\":true}]"));

@@ -243,11 +243,11 @@ class OperatorCommandsIT {
   @Test
   void theEventFeedSendsTheNamespacesBatchesInOrderAndResumesAfterTheLastEventId() {
     String ns = "feed";
-    List<SseStream.Message> live = new ArrayList<>();
+    List<SseParser.Message> live = new ArrayList<>();
     try (SseStream stream = SseStream.open(events(ns, ""), null)) {
       assertThat(stream.status()).isEqualTo(200);
       // From now: the namespace has no events yet, so the stream is caught up at once, before any command.
-      SseStream.Message caughtUp = stream.next(WAIT);
+      SseParser.Message caughtUp = stream.next(WAIT);
       assertThat(caughtUp.event()).isEqualTo("caught_up");
       assertThat(caughtUp.id()).isNull();
       app.call(ns, "{\"command\":\"set_work_spec\",\"work_spec\":{\"name\":\"s\"}}");
@@ -259,8 +259,8 @@ class OperatorCommandsIT {
     List<ConsumerRecord<byte[], byte[]>> onTopic = batches(ns, 2);
     assertThat(onTopic).hasSize(2);
     assertThat(live).containsExactly(
-        new SseStream.Message("batch", Long.toString(onTopic.get(0).offset()), value(onTopic.get(0))),
-        new SseStream.Message("batch", Long.toString(onTopic.get(1).offset()), value(onTopic.get(1))));
+        new SseParser.Message("batch", Long.toString(onTopic.get(0).offset()), value(onTopic.get(0))),
+        new SseParser.Message("batch", Long.toString(onTopic.get(1).offset()), value(onTopic.get(1))));
     JsonNode first = Json.parse(live.get(0).data());
     assertThat(first.get("namespace").asText()).isEqualTo(ns);
     assertThat(first.get("events")).isEqualTo(Json.parse(
@@ -271,7 +271,7 @@ class OperatorCommandsIT {
     // A reconnecting EventSource sends the last id it saw: the stream goes on after it.
     try (SseStream resumed = SseStream.open(events(ns, "?from=earliest"), live.get(0).id())) {
       assertThat(resumed.next(WAIT)).isEqualTo(live.get(1));
-      SseStream.Message caughtUp = resumed.next(WAIT);
+      SseParser.Message caughtUp = resumed.next(WAIT);
       assertThat(caughtUp.event()).isEqualTo("caught_up");
       assertThat(Json.parse(caughtUp.data()).get("end_offset").asLong()).isGreaterThan(onTopic.get(1).offset());
     }

@@ -1,5 +1,6 @@
 package io.coordinate.query;
 
+import io.coordinate.cli.SseParser;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -152,11 +153,11 @@ class KafkaCommandGatewayIT {
       URI uri = http.uri("/api/namespaces/" + ns + "/events?from=earliest");
       try (SseStream stream = SseStream.open(uri, null)) {
         assertThat(stream.status()).isEqualTo(200);
-        assertThat(stream.next(WAIT)).isEqualTo(new SseStream.Message("batch", offsets.get(0).toString(), "{\"n\":1}"));
-        assertThat(stream.next(WAIT)).isEqualTo(new SseStream.Message("batch", offsets.get(1).toString(), "{\"n\":2}"));
+        assertThat(stream.next(WAIT)).isEqualTo(new SseParser.Message("batch", offsets.get(0).toString(), "{\"n\":1}"));
+        assertThat(stream.next(WAIT)).isEqualTo(new SseParser.Message("batch", offsets.get(1).toString(), "{\"n\":2}"));
         // The end seen at open is past the second batch's commit marker.
         assertThat(stream.next(WAIT)).isEqualTo(
-            new SseStream.Message("caught_up", null, "{\"end_offset\":" + (offsets.get(1) + 2) + "}"));
+            new SseParser.Message("caught_up", null, "{\"end_offset\":" + (offsets.get(1) + 2) + "}"));
         Poll.until("a heartbeat comment", WAIT, stream::comments, comments -> comments > 0);
 
         HttpResponse<String> second = http.send(HttpRequest.newBuilder(uri).header("Accept", "text/event-stream"));

@@ -1,5 +1,6 @@
 package io.coordinate.testing;
 
+import io.coordinate.cli.SseParser;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -20,10 +21,7 @@ public final class SseStream implements AutoCloseable {
 
   private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
-  /** One message: {@code event} is "message" when the server named none; {@code id} null when it gave none. */
-  public record Message(String event, String id, String data) {}
-
-  private final BlockingQueue<Message> messages = new LinkedBlockingQueue<>();
+  private final BlockingQueue<SseParser.Message> messages = new LinkedBlockingQueue<>();
   private final AtomicInteger comments = new AtomicInteger();
   private final CompletableFuture<Integer> status = new CompletableFuture<>();
   private final CompletableFuture<HttpResponse<Void>> response;
@@ -63,9 +61,9 @@ public final class SseStream implements AutoCloseable {
   }
 
   /** The next message, waiting up to {@code timeout}; fails when none comes. */
-  public Message next(Duration timeout) {
+  public SseParser.Message next(Duration timeout) {
     try {
-      Message message = messages.poll(timeout.toMillis(), TimeUnit.MILLISECONDS);
+      SseParser.Message message = messages.poll(timeout.toMillis(), TimeUnit.MILLISECONDS);
       if (message == null) {
         throw new AssertionError("no event within " + timeout);
       }
@@ -90,11 +88,9 @@ public final class SseStream implements AutoCloseable {
     response.cancel(true);
   }
 
-  /** Parses the SSE lines: {@code field: value}, a blank line ends a message, {@code :} starts a comment. */
+  /** Queues each message of the lines as it completes, and counts the comments. */
   private final class Lines implements Flow.Subscriber<String> {
-    private String event = "message";
-    private String id;
-    private StringBuilder data = new StringBuilder();
+    private final SseParser parser = new SseParser();
 
     @Override
     public void onSubscribe(Flow.Subscription s) {
@@ -104,24 +100,12 @@ public final class SseStream implements AutoCloseable {
 
     @Override
     public void onNext(String line) {
-      if (line.isEmpty()) {
-        messages.add(new Message(event, id, data.toString()));
-        event = "message";
-        id = null;
-        data = new StringBuilder();
-      } else if (line.startsWith(":")) {
+      if (SseParser.isComment(line)) {
         comments.incrementAndGet();
-      } else {
-        int colon = line.indexOf(':');
-        String field = colon < 0 ? line : line.substring(0, colon);
-        String value = colon < 0 ? "" : line.substring(colon + 1);
-        value = value.startsWith(" ") ? value.substring(1) : value;
-        switch (field) {
-          case "event" -> event = value;
-          case "id" -> id = value;
-          case "data" -> data.append(data.isEmpty() ? "" : "\n").append(value);
-          default -> { }
-        }
+      }
+      SseParser.Message message = parser.line(line);
+      if (message != null) {
+        messages.add(message);
       }
     }
 
