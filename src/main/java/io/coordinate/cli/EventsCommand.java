@@ -8,6 +8,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.Set;
@@ -38,8 +39,15 @@ final class EventsCommand {
     @Option(names = "--follow", description = "Keep printing new events until interrupted (Ctrl-C).")
     boolean follow;
 
+    private static final Duration RECONNECT_DELAY = Duration.ofSeconds(1);
+
+    /** The offset of the last batch printed: where a reconnect resumes ({@code Last-Event-ID}). */
+    private String lastOffset;
+    /** Whether a stream was ever opened: a feed that never answered is a wrong address, not a restart. */
+    private boolean reachedOnce;
+
     @Override
-    void run() {
+    void run() throws InterruptedException {
       if (!from.equals("now") && !from.equals("earliest") && !from.matches("[0-9]{1,18}")) {
         throw new CliFailure(ExitCodes.USAGE, "error: --from must be now, earliest or an offset, got \"" + from
             + "\"");
@@ -48,30 +56,54 @@ final class EventsCommand {
           + from);
       HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
           .connectTimeout(ClientOptions.TIMEOUT).build();
-      HttpRequest request = HttpRequest.newBuilder(uri).header("Accept", "text/event-stream").GET().build();
-      HttpResponse<Stream<String>> response;
-      try {
-        response = http.send(request, HttpResponse.BodyHandlers.ofLines());
-      } catch (IOException e) {
-        throw new CliFailure(ExitCodes.UNREACHABLE, "cannot reach the HTTP API at " + options.httpUrl() + ": "
-            + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().lines().findFirst().orElse("")));
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new CliFailure(ExitCodes.UNREACHABLE, "interrupted while opening " + uri);
+      while (true) {
+        String broke;
+        try {
+          if (stream(http, uri)) {
+            return;
+          }
+          broke = "ended (the instance stopped?)";
+        } catch (IOException | UncheckedIOException e) {
+          String reason = firstLine(e instanceof UncheckedIOException ? e.getCause() : e);
+          if (!reachedOnce) {
+            throw new CliFailure(ExitCodes.UNREACHABLE, "cannot reach the HTTP API at " + options.httpUrl() + ": "
+                + reason);
+          }
+          broke = "broke off: " + reason;
+        }
+        if (!follow) {
+          throw new CliFailure(ExitCodes.UNREACHABLE, "the event feed at " + options.httpUrl() + " " + broke);
+        }
+        // A follower outlives a restart of the instance, as tail -F does a rotated file, and goes on after the last
+        // batch it printed (from where it started when it printed none).
+        err().println("the event feed at " + options.httpUrl() + " " + broke + "; reconnecting in "
+            + RECONNECT_DELAY.toSeconds() + " s");
+        err().flush();
+        Thread.sleep(RECONNECT_DELAY.toMillis());
       }
+    }
+
+    /** One stream: true once caught up without {@code --follow}, false when it ends; resumes after the last batch. */
+    private boolean stream(HttpClient http, URI uri) throws IOException, InterruptedException {
+      HttpRequest.Builder request = HttpRequest.newBuilder(uri).header("Accept", "text/event-stream").GET();
+      if (lastOffset != null) {
+        request.header("Last-Event-ID", lastOffset);
+      }
+      HttpResponse<Stream<String>> response = http.send(request.build(), HttpResponse.BodyHandlers.ofLines());
       try (Stream<String> lines = response.body()) {
+        if (response.statusCode() == 503 && follow && reachedOnce) {
+          throw new IOException("HTTP 503: " + lines.collect(Collectors.joining(" "))); // busy or restarting: retry
+        }
         if (response.statusCode() != 200) {
           throw refused(response.statusCode(), lines.collect(Collectors.joining("\n")));
         }
-        if (read(lines.iterator())) {
-          return;
-        }
-      } catch (UncheckedIOException e) {
-        throw new CliFailure(ExitCodes.UNREACHABLE, "the event feed at " + options.httpUrl() + " broke off: "
-            + e.getCause().getMessage());
+        reachedOnce = true;
+        return read(lines.iterator());
       }
-      throw new CliFailure(ExitCodes.UNREACHABLE, "the event feed at " + options.httpUrl() + " ended (the instance "
-          + "stopped?)");
+    }
+
+    private static String firstLine(Throwable e) {
+      return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().lines().findFirst().orElse("");
     }
 
     /** Prints the stream's batches; true once caught up without {@code --follow}, false when the stream ends. */
@@ -84,6 +116,7 @@ final class EventsCommand {
         }
         if (message.event().equals("batch")) {
           print(message.id(), message.data());
+          lastOffset = message.id();
         } else if (message.event().equals("caught_up") && !follow) {
           return true;
         }

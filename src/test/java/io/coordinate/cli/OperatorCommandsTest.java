@@ -1,14 +1,19 @@
 package io.coordinate.cli;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.sun.net.httpserver.HttpServer;
 import io.coordinate.protocol.Json;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -188,5 +193,41 @@ class OperatorCommandsTest {
     assertThat(run("events", "tail", "-n", "ns", "--from", "1e3", "--http-url", "http://127.0.0.1:9"))
         .isEqualTo(ExitCodes.USAGE);
     assertThat(err.toString()).isEqualTo("error: --from must be now, earliest or an offset, got \"1e3\"" + NL);
+  }
+
+  @Test
+  void eventsTailFollowReconnectsAfterTheLastBatchItPrinted() throws IOException {
+    List<String> lastEventIds = new ArrayList<>();
+    HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    server.createContext("/", exchange -> {
+      lastEventIds.add(String.valueOf(exchange.getRequestHeaders().getFirst("Last-Event-ID")));
+      int call = lastEventIds.size();
+      if (call == 3) { // the third stream is refused, which ends the command
+        byte[] body = "{\"error\":{\"code\":\"bad_request\",\"message\":\"stop\"}}".getBytes(UTF_8);
+        exchange.sendResponseHeaders(400, body.length);
+        exchange.getResponseBody().write(body);
+      } else { // one batch, then the stream ends as when the instance stops
+        String offset = call == 1 ? "4" : "6";
+        exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
+        exchange.sendResponseHeaders(200, 0);
+        exchange.getResponseBody().write(("id: " + offset + "\nevent: batch\ndata: {\"time\":\"t\",\"events\":"
+            + "[{\"type\":\"worker_updated\",\"worker\":\"w" + call + "\"}]}\n\n").getBytes(UTF_8));
+      }
+      exchange.close();
+    });
+    server.start();
+    String url = "http://127.0.0.1:" + server.getAddress().getPort();
+    try {
+      int exit = run("events", "tail", "-n", "ns", "--follow", "--http-url", url);
+      assertThat(exit).isEqualTo(ExitCodes.REFUSED);
+    } finally {
+      server.stop(0);
+    }
+    assertThat(out.toString()).isEqualTo("t @4 worker_updated worker=w1" + NL + "t @6 worker_updated worker=w2" + NL);
+    assertThat(lastEventIds).containsExactly("null", "4", "6");
+    assertThat(err.toString()).isEqualTo(
+        "the event feed at " + url + " ended (the instance stopped?); reconnecting in 1 s" + NL
+            + "the event feed at " + url + " ended (the instance stopped?); reconnecting in 1 s" + NL
+            + "error: bad_request: stop" + NL);
   }
 }
