@@ -5,9 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.coordinate.protocol.Json;
 import io.coordinate.query.CommandGateway;
-import io.coordinate.query.NamespaceLocator;
 import io.coordinate.query.QueryServer;
-import io.coordinate.storage.ReadableKeyValueStore;
+import io.coordinate.testing.FixedLocator;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
@@ -87,7 +86,7 @@ class DockerfileTest {
   /** The check's own command against a real server: healthy while live, unhealthy in a terminal state or when down. */
   @Test
   void theHealthcheckPassesWhileLiveAndFailsOtherwise() throws Exception {
-    StateLocator locator = new StateLocator();
+    FixedLocator locator = new FixedLocator();
     QueryServer server = new QueryServer(locator, new NoGateway(),
         new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)).start(0);
     int port = server.port();
@@ -112,35 +111,6 @@ class DockerfileTest {
     process.getOutputStream().close();
     assertThat(process.waitFor(30, TimeUnit.SECONDS)).as("the check ended").isTrue();
     return process.exitValue();
-  }
-
-  private static final class StateLocator implements NamespaceLocator {
-    volatile String state = "RUNNING";
-
-    @Override
-    public Location locate(String namespace) {
-      return new Unavailable("none here");
-    }
-
-    @Override
-    public List<ReadableKeyValueStore> localStores() {
-      return List.of();
-    }
-
-    @Override
-    public List<String> otherInstances() {
-      return List.of();
-    }
-
-    @Override
-    public boolean isRunning() {
-      return state.equals("RUNNING");
-    }
-
-    @Override
-    public String state() {
-      return state;
-    }
   }
 
   private static final class NoGateway implements CommandGateway {

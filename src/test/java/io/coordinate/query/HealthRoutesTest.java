@@ -2,7 +2,7 @@ package io.coordinate.query;
 
 import static io.coordinate.query.QueryTestSupport.assertAnswer;
 
-import io.coordinate.storage.ReadableKeyValueStore;
+import io.coordinate.testing.FixedLocator;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
@@ -14,49 +14,7 @@ import org.junit.jupiter.api.Test;
 /** The probes over real HTTP, with the Kafka Streams state, the restores and the failure loop set by the test. */
 class HealthRoutesTest {
 
-  /** A locator whose state the test sets; it holds no namespace. */
-  private static final class StateLocator implements NamespaceLocator {
-    volatile String state = "RUNNING";
-    volatile String restoring;
-    volatile String failure;
-
-    @Override
-    public Location locate(String namespace) {
-      return new Unavailable("no namespaces here");
-    }
-
-    @Override
-    public List<ReadableKeyValueStore> localStores() {
-      return List.of();
-    }
-
-    @Override
-    public List<String> otherInstances() {
-      return List.of();
-    }
-
-    @Override
-    public boolean isRunning() {
-      return state.equals("RUNNING");
-    }
-
-    @Override
-    public String state() {
-      return state;
-    }
-
-    @Override
-    public String restoring() {
-      return restoring;
-    }
-
-    @Override
-    public String failure() {
-      return failure;
-    }
-  }
-
-  private final StateLocator locator = new StateLocator();
+  private final FixedLocator locator = new FixedLocator();
   private QueryServer server;
   private Http http;
 

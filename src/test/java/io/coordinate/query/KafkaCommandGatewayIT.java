@@ -1,5 +1,6 @@
 package io.coordinate.query;
 
+import io.coordinate.testing.FixedLocator;
 import io.coordinate.cli.SseParser;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,5 +1,6 @@
 package io.coordinate.query;
 
+import io.coordinate.testing.FixedLocator;
 import static io.coordinate.query.EngineFixture.T0;
 import static io.coordinate.query.Http.enc;
 import static io.coordinate.query.QueryTestSupport.assertAnswer;
