@@ -32,7 +32,6 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.apache.kafka.common.utils.Utils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -151,7 +150,7 @@ final class ClientConnection implements AutoCloseable {
       return CompletableFuture.failedFuture(new IllegalStateException("worker " + worker + " is already served"));
     }
     PendingWatch watch = new PendingWatch(
-        new TopicPartition(topics.assignments(), partition(worker, assignmentPartitions)), new CompletableFuture<>());
+        new TopicPartition(topics.assignments(), NamespacePartitioner.partition(worker.getBytes(StandardCharsets.UTF_8), assignmentPartitions)), new CompletableFuture<>());
     pendingWatches.add(watch);
     consumer.wakeup();
     return watch.done();
@@ -256,7 +255,7 @@ final class ClientConnection implements AutoCloseable {
   }
 
   private TopicPartition partitionOf(String topic, String key) {
-    return new TopicPartition(topic, partition(key, partitionCount(topic)));
+    return new TopicPartition(topic, NamespacePartitioner.partition(key.getBytes(StandardCharsets.UTF_8), partitionCount(topic)));
   }
 
   private int partitionCount(String topic) {
@@ -265,11 +264,6 @@ final class ClientConnection implements AutoCloseable {
       throw new IllegalStateException("topic " + topic + " does not exist (is the app set up on this cluster?)");
     }
     return infos.size();
-  }
-
-  /** The partition Kafka's default partitioner gives a key, which is where the app's answers to it go. */
-  static int partition(String key, int partitions) {
-    return Utils.toPositive(Utils.murmur2(key.getBytes(StandardCharsets.UTF_8))) % partitions;
   }
 
   private void failWaiting(Throwable cause) {

@@ -14,7 +14,6 @@ import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.utils.Utils;
 
 /**
  * Reading the app's output topics from outside Kafka Streams (the HTTP event feed and dead letters, the CLI): a
@@ -52,14 +51,6 @@ public final class TopicReader {
     }
     return infos.stream().map(info -> new TopicPartition(topic, info.partition()))
         .sorted(Comparator.comparingInt(TopicPartition::partition)).toList();
-  }
-
-  /**
-   * The partition of a key: Kafka's default partitioner, as every Java producer and the app's sinks compute it
-   * (the same function as {@code io.coordinate.streams.NamespacePartitioner}, which this package may not use).
-   */
-  public static int partitionOf(byte[] key, int partitions) {
-    return Utils.toPositive(Utils.murmur2(key)) % partitions;
   }
 
   /** UTF-8, with U+FFFD for bytes that are not; null stays null. */

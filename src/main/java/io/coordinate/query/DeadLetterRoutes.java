@@ -1,5 +1,6 @@
 package io.coordinate.query;
 
+import io.coordinate.client.NamespacePartitioner;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.coordinate.feeds.DeadLetters;
@@ -75,7 +76,7 @@ final class DeadLetterRoutes implements AutoCloseable {
       List<TopicPartition> partitions = TopicReader.partitions(consumer, topic);
       if (key != null) {
         // A dead letter keeps the original key, and the sink partitions by key: one partition holds them all.
-        partitions = List.of(partitions.get(TopicReader.partitionOf(key, partitions.size())));
+        partitions = List.of(partitions.get(NamespacePartitioner.partition(key, partitions.size())));
       }
       consumer.assign(partitions);
       records = DeadLetters.last(consumer, partitions, consumer.endOffsets(partitions), limit,

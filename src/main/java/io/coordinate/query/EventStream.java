@@ -1,5 +1,6 @@
 package io.coordinate.query;
 
+import io.coordinate.client.NamespacePartitioner;
 import io.coordinate.feeds.TopicReader;
 import io.coordinate.protocol.Json;
 import io.javalin.http.sse.SseClient;
@@ -73,7 +74,7 @@ final class EventStream {
       int partitions = TopicReader.partitions(consumer, topic).size();
       // The app's sink writes a namespace's batches with the namespace as key, through Kafka's default partitioner.
       TopicPartition partition = new TopicPartition(topic,
-          TopicReader.partitionOf(namespace.getBytes(StandardCharsets.UTF_8), partitions));
+          NamespacePartitioner.partition(namespace.getBytes(StandardCharsets.UTF_8), partitions));
       consumer.assign(List.of(partition));
       long first = consumer.beginningOffsets(List.of(partition)).get(partition);
       long end = consumer.endOffsets(List.of(partition)).get(partition);

@@ -1,5 +1,6 @@
 package io.coordinate.streams;
 
+import io.coordinate.client.NamespacePartitioner;
 import io.coordinate.engine.Engine;
 import io.coordinate.engine.EngineResult;
 import io.coordinate.engine.OutRecord;

@@ -1,5 +1,6 @@
 package io.coordinate.query;
 
+import io.coordinate.client.NamespacePartitioner;
 import io.coordinate.testing.FixedLocator;
 import io.coordinate.cli.SseParser;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -132,7 +133,7 @@ class KafkaCommandGatewayIT {
     try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
         ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
         ProducerConfig.TRANSACTIONAL_ID_CONFIG, "feed-writer"), new StringSerializer(), new StringSerializer())) {
-      int partition = TopicReader.partitionOf(ns.getBytes(StandardCharsets.UTF_8),
+      int partition = NamespacePartitioner.partition(ns.getBytes(StandardCharsets.UTF_8),
           producer.partitionsFor(topic).size());
       producer.initTransactions();
       producer.beginTransaction();

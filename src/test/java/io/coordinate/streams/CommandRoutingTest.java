@@ -1,5 +1,6 @@
 package io.coordinate.streams;
 
+import io.coordinate.client.NamespacePartitioner;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
