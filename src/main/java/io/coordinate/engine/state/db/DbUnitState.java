@@ -40,9 +40,7 @@ final class DbUnitState implements MutableUnitState {
   private SpecKey lastCounted;
   private long[] lastCountDeltas;
   /** The moves of the counts by available time not written yet (see {@link #addToSinceCount}). */
-  private final Map<SinceKey, long[]> sinceDeltas = new LinkedHashMap<>();
-  private SinceKey lastSince;
-  private long[] lastSinceDelta;
+  private final Map<SinceKey, Long> sinceDeltas = new LinkedHashMap<>();
   /**
    * The units that the scans of one spec's available index listed (the spec last scanned), by their name's
    * instance, with their keys: a request then reads each unit it hands out by a key built once.
@@ -513,12 +511,11 @@ final class DbUnitState implements MutableUnitState {
     countDeltas.clear();
     lastCounted = null;
     sinceDeltas.forEach((since, delta) -> {
-      if (delta[0] != 0) {
-        db.addToCounter(Keys.availableSince(since.ns(), since.spec(), since.time()), delta[0]);
+      if (delta != 0) {
+        db.addToCounter(Keys.availableSince(since.ns(), since.spec(), since.time()), delta);
       }
     });
     sinceDeltas.clear();
-    lastSince = null;
   }
 
   /** Drops the counts' moves of a spec ({@code spec == null}: of every spec of the namespace) that went. */
@@ -526,7 +523,6 @@ final class DbUnitState implements MutableUnitState {
     countDeltas.keySet().removeIf(count -> count.ns().equals(ns) && (spec == null || count.name().equals(spec)));
     lastCounted = null;
     sinceDeltas.keySet().removeIf(since -> since.ns().equals(ns) && (spec == null || since.spec().equals(spec)));
-    lastSince = null;
   }
 
   /**
@@ -535,12 +531,7 @@ final class DbUnitState implements MutableUnitState {
    * per unit.
    */
   private void addToSinceCount(String ns, String spec, Long time, long delta) {
-    SinceKey last = lastSince;
-    if (last == null || !Objects.equals(last.time(), time) || !last.spec().equals(spec) || !last.ns().equals(ns)) {
-      lastSince = new SinceKey(ns, spec, time);
-      lastSinceDelta = sinceDeltas.computeIfAbsent(lastSince, key -> new long[1]);
-    }
-    lastSinceDelta[0] += delta;
+    sinceDeltas.merge(new SinceKey(ns, spec, time), delta, Long::sum);
   }
 
   /** A spec and an available time, whose count moves. */
