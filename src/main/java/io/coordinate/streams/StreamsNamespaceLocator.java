@@ -30,16 +30,10 @@ public final class StreamsNamespaceLocator implements NamespaceLocator {
   private final Supplier<String> failure;
   private final Supplier<String> restoring;
 
-  public StreamsNamespaceLocator(KafkaStreams streams, HostInfo self) {
-    this(streams, self, () -> null);
-  }
-
-  /** @param failure why the stream thread serves nothing although RUNNING, or null (see {@link #failure()}) */
-  public StreamsNamespaceLocator(KafkaStreams streams, HostInfo self, Supplier<String> failure) {
-    this(streams, self, failure, () -> null);
-  }
-
-  /** @param restoring the restores under way, or null (see {@link RestoreLog#restoring()}) */
+  /**
+   * @param failure why the stream thread serves nothing although RUNNING, or null (see {@link #failure()})
+   * @param restoring the restores under way, or null (see {@link RestoreLog#restoring()})
+   */
   public StreamsNamespaceLocator(KafkaStreams streams, HostInfo self, Supplier<String> failure,
       Supplier<String> restoring) {
     this.failure = failure;
