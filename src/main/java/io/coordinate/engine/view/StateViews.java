@@ -293,8 +293,8 @@ public final class StateViews {
       node.putNull("end_time");
     }
     WorkUnitRecord unit = state.units().get(ns, attempt.spec(), attempt.unit());
-    Replica replica = attempt.isReplica() && unit != null && unit.replication() != null
-        ? replication.roundNow(unit).replica(attempt.seq()) : null;
+    ReplicationState round = attempt.isReplica() && unit != null ? replication.roundNow(unit) : null;
+    Replica replica = round == null ? null : round.replica(attempt.seq());
     if (replica != null) {
       // a replica of the unit's current round is active while it runs; its outcome and validation are the round's
       node.put("active", attemptStatus(attempt) == AttemptStatus.PENDING);
@@ -306,8 +306,7 @@ public final class StateViews {
         replicaNode.put("outcome", replica.outcome().wireName());
       }
       replicaNode.put("validate_state", replica.validateState().wireName());
-      replicaNode.put("canonical", unit.replication().canonical() != null
-          && unit.replication().canonical() == attempt.seq());
+      replicaNode.put("canonical", round.canonical() != null && round.canonical() == attempt.seq());
       return node;
     }
     node.put("active", unit != null && unit.activeAttempt() != null && unit.activeAttempt() == attempt.seq()
