@@ -59,7 +59,9 @@ public final class StateViews {
     AttemptRecord active = unit.activeAttempt() == null ? null : state.attempts().get(ns, unit.activeAttempt());
     UnitStatus replicated = unit.replication() == null ? null : replication.statusNow(unit);
     if (replicated != null) {
-      return new UnitNow(replicated, active); // a replica past its deadline: the round as the time step will leave it
+      // a replica past its deadline: the round as the time step will leave it, its canonical replica active if any
+      Long canonical = replicated == UnitStatus.FINISHED ? replication.roundNow(unit).canonical() : null;
+      return new UnitNow(replicated, canonical == null ? active : state.attempts().get(ns, canonical));
     }
     UnitStatus status = unit.status();
     if (status == UnitStatus.PENDING && active != null && attemptStatus(active) == AttemptStatus.EXPIRED) {
