@@ -16,9 +16,8 @@ import java.util.Objects;
 
 /**
  * BOINC's transitioner and validator as one pure function of a unit's round (SEMANTICS §6): the engine runs it
- * after every change to a replica, and the time step and the views apply passed deadlines with the same
- * {@link #afterDeadlines}. It reads nothing but the
- * round, so a decision needs no attempt read.
+ * after every change to a replica, and both the time step and the views apply the deadlines that passed with
+ * {@link #afterDeadlines}. It reads nothing but the round, so a decision needs no attempt read.
  *
  * <ol>
  *   <li>Validator: when successes >= {@code min_quorum} and one of them is new, the first success (in the order
@@ -47,9 +46,9 @@ public final class Quorum {
   }
 
   /**
-   * The order in which deadlines take effect: by time, then by attempt id (the replicas were handed out in that
-   * order). It is the order of the time step's deadline index, so a time step that runs between two deadlines
-   * leaves the round as one that runs after both.
+   * The order in which deadlines take effect: by time, then by attempt id, as the time step's deadline index
+   * orders them. Taking them one at a time in this order makes the round the same whether a time step ran between
+   * two deadlines or only after both.
    */
   public static final Comparator<Replica> DEADLINE_ORDER =
       Comparator.comparingLong(Replica::deadline).thenComparingLong(Replica::seq);
@@ -158,7 +157,8 @@ public final class Quorum {
 
   /** The running replicas of the round past their deadline at {@code now}, in {@link #DEADLINE_ORDER}. */
   public static List<Replica> overdue(ReplicationState round, long now) {
-    return round.replicas().stream().filter(r -> r.running() && r.deadline() < now).sorted(DEADLINE_ORDER).toList();
+    return round.replicas().stream().filter(r -> r.running() && r.deadline() < now).sorted(DEADLINE_ORDER)
+        .toList();
   }
 
   /** Replicas still to hand out: target − running − successes; 0 once decided. */

@@ -15,9 +15,10 @@ import io.coordinate.protocol.Json;
 import io.coordinate.protocol.Times;
 
 /**
- * Views of redundant execution (SEMANTICS §6), exact at {@code now} as the other views are: a running replica
- * past its deadline shows as {@code no_reply} and the round as the transitioner will leave it (needing another
- * replica, or failed) even before the time step has run.
+ * Views of redundant execution (SEMANTICS §6), exact at {@code now} as the other views are: a round with replicas
+ * past their deadline shows as the next time step will leave it (a replica {@code no_reply}, or {@code didnt_need}
+ * when an earlier deadline decided the round; the unit needing another replica, or failed), through the same
+ * {@link Replication#atTime} that the time step stores.
  */
 final class ReplicationView {
 

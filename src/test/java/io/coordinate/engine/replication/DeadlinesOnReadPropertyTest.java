@@ -8,7 +8,6 @@ import io.coordinate.engine.Engine;
 import io.coordinate.engine.EngineHarness;
 import io.coordinate.engine.EngineHarness.Attempt;
 import io.coordinate.engine.state.StateReader;
-import io.coordinate.engine.state.codec.Keys;
 import io.coordinate.engine.state.db.DbState;
 import io.coordinate.engine.state.db.SplitStore;
 import io.coordinate.engine.state.model.Replica;
@@ -17,9 +16,6 @@ import io.coordinate.engine.state.model.ReplicationState;
 import io.coordinate.engine.state.model.UnitStatus;
 import io.coordinate.engine.state.model.WorkUnitRecord;
 import io.coordinate.engine.view.StateViews;
-import io.coordinate.storage.InMemoryKeyValueStore;
-import io.coordinate.storage.KeyValueIterator;
-import io.coordinate.storage.KeyValueStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -175,7 +171,7 @@ class DeadlinesOnReadPropertyTest {
     private void compareWithTheNextTimeStep(int step) {
       StateReader state = h.reader();
       Map<String, String> read = views(state);
-      SplitStore copy = new SplitStore(copyOf(h.store().records()), copyOf(h.store().indexes()));
+      SplitStore copy = h.storeCopy();
       new Engine(copy, new Random(seed)).advanceTime(h.now(), Integer.MAX_VALUE);
       StateReader stepped = DbState.reader(copy);
       assertSame(read, views(stepped), "seed " + seed + ", step " + step + ", at " + h.nowText());
@@ -255,17 +251,6 @@ class DeadlinesOnReadPropertyTest {
 
     private static JsonNode names(String unit) {
       return EngineHarness.json("{\"names\":[\"" + unit + "\"]}");
-    }
-
-    private static KeyValueStore copyOf(KeyValueStore store) {
-      InMemoryKeyValueStore copy = new InMemoryKeyValueStore();
-      try (KeyValueIterator it = store.range(new byte[0], Keys.prefixEnd(new byte[0]))) {
-        while (it.hasNext()) {
-          KeyValueIterator.Entry entry = it.next();
-          copy.put(entry.key(), entry.value());
-        }
-      }
-      return copy;
     }
   }
 }
