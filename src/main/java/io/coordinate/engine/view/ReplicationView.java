@@ -15,10 +15,10 @@ import io.coordinate.protocol.Json;
 import io.coordinate.protocol.Times;
 
 /**
- * Views of redundant execution (SEMANTICS §6), exact at {@code now} as the other views are: a round with replicas
- * past their deadline shows as the next time step will leave it (a replica {@code no_reply}, or {@code didnt_need}
- * when an earlier deadline decided the round; the unit needing another replica, or failed), through the same
- * {@link Replication#atTime} that the time step stores.
+ * Views of redundant execution (docs/replication.md), exact at {@code now} as the other views are: a round with
+ * replicas past their deadline shows as the next time step will leave it (a replica {@code no_reply}, or
+ * {@code didnt_need} when an earlier deadline decided the round; the unit needing another replica, or failed),
+ * through the same {@link Replication#atTime} that the time step stores.
  */
 final class ReplicationView {
 

@@ -14,9 +14,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Deadlines that passed since the last time step (SEMANTICS §6): a read shows the unit as the time step will leave
- * it, and the time step takes the deadlines one at a time, in the order they passed, with a pass of the
- * transitioner after each. A replica still running when an earlier deadline decided the round is
+ * Deadlines that passed since the last time step (docs/replication.md, "Deadlines"): a read shows the unit as the
+ * time step will leave it, and the time step takes the deadlines one at a time, in the order they passed, with a
+ * pass of the transitioner after each. A replica still running when an earlier deadline decided the round is
  * {@code didnt_need}, whether or not its own deadline has passed by the time anyone looks.
  */
 class DeadlinesOnReadTest {
