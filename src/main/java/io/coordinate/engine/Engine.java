@@ -236,9 +236,10 @@ public final class Engine {
         state.timeIndexes().dropStaleDeadline(due);
       } else {
         Family family = family(state, output, due.namespace(), now);
-        if (attempt.isReplica()
-            && Replication.isReplica(state.units().get(due.namespace(), attempt.spec(), attempt.unit()), attempt)) {
-          replication(family, output).released(attempt, AttemptStatus.EXPIRED, attempt.data(), null);
+        WorkUnitRecord unit = attempt.isReplica()
+            ? state.units().get(due.namespace(), attempt.spec(), attempt.unit()) : null;
+        if (Replication.isReplica(unit, attempt)) {
+          replication(family, output).deadlinesPassed(unit, attempt); // with the round's other passed deadlines
         } else {
           UnitTransitions.expire(family, attempt);
         }

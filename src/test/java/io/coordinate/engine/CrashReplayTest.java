@@ -98,13 +98,13 @@ class CrashReplayTest {
 
   private void commit() {
     committedUpTo = log.size();
-    committedRecords = copy(records);
+    committedRecords = EngineHarness.copyOf(records);
   }
 
   /** The records as committed, the indexes rebuilt, a new engine; the commands since the commit come again, later. */
   private void crash(Random random) {
     now += 1000 + random.nextInt(10_000);
-    records = copy(committedRecords);
+    records = EngineHarness.copyOf(committedRecords);
     indexes = new InMemoryKeyValueStore();
     IndexRebuild.rebuild(records, indexes);
     engine = new Engine(new SplitStore(records, indexes), new Random(random.nextLong()));
@@ -157,16 +157,5 @@ class CrashReplayTest {
 
   private static ObjectNode command(String type) {
     return Json.object().put("command", type).put("namespace", NS);
-  }
-
-  private static InMemoryKeyValueStore copy(InMemoryKeyValueStore from) {
-    InMemoryKeyValueStore to = new InMemoryKeyValueStore();
-    try (KeyValueIterator it = from.range(new byte[0], Keys.prefixEnd(new byte[0]))) {
-      while (it.hasNext()) {
-        KeyValueIterator.Entry e = it.next();
-        to.put(e.key(), e.value());
-      }
-    }
-    return to;
   }
 }

@@ -470,6 +470,26 @@ public final class EngineHarness {
   }
 
   /**
+   * A copy of the records and the indexes as they are now: an engine over it, as after a reopen, runs a command or a
+   * time step on the side and leaves this harness as it is.
+   */
+  public SplitStore storeCopy() {
+    return new SplitStore(copyOf(store.records()), copyOf(store.indexes()));
+  }
+
+  /** Every entry of {@code from}, in a new in-memory store. */
+  public static InMemoryKeyValueStore copyOf(KeyValueStore from) {
+    InMemoryKeyValueStore to = new InMemoryKeyValueStore();
+    try (KeyValueIterator it = from.range(new byte[0], Keys.prefixEnd(new byte[0]))) {
+      while (it.hasNext()) {
+        KeyValueIterator.Entry e = it.next();
+        to.put(e.key(), e.value());
+      }
+    }
+    return to;
+  }
+
+  /**
    * The indexes kept up command by command equal the ones {@link IndexRebuild} derives from the records alone,
    * but for time-index entries of deleted units, which the live store keeps until its time step drops them.
    * {@link IndexRebuildCheck} runs this after every test that made a harness.

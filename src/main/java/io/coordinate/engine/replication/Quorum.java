@@ -10,13 +10,14 @@ import io.coordinate.engine.state.model.ReplicationConfig;
 import io.coordinate.engine.state.model.ReplicationState;
 import io.coordinate.engine.state.model.ValidateState;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 
 /**
  * BOINC's transitioner and validator as one pure function of a unit's round (SEMANTICS §6): the engine runs it
- * after every change to a replica, the views run it to show a round exactly as of now. It reads nothing but the
- * round, so a decision needs no attempt read.
+ * after every change to a replica, and both the time step and the views apply the deadlines that passed with
+ * {@link #afterDeadlines}. It reads nothing but the round, so a decision needs no attempt read.
  *
  * <ol>
  *   <li>Validator: when successes >= {@code min_quorum} and one of them is new, the first success (in the order
@@ -43,6 +44,14 @@ public final class Quorum {
       return round.decided();
     }
   }
+
+  /**
+   * The order in which deadlines take effect: by time, then by attempt id, as the time step's deadline index
+   * orders them. Taking them one at a time in this order makes the round the same whether a time step ran between
+   * two deadlines or only after both.
+   */
+  public static final Comparator<Replica> DEADLINE_ORDER =
+      Comparator.comparingLong(Replica::deadline).thenComparingLong(Replica::seq);
 
   private Quorum() {}
 
@@ -119,24 +128,37 @@ public final class Quorum {
     return round.withReplica(seq, r -> r.withSuccess(digest).withValidateState(judged));
   }
 
-  /** The round as of {@code now}: running replicas past their deadline count as {@code no_reply} (for views). */
-  public static ReplicationState asOf(ReplicationState round, long now) {
-    List<Replica> replicas = new ArrayList<>(round.replicas().size());
-    boolean changed = false;
-    for (Replica replica : round.replicas()) {
-      if (replica.running() && replica.deadline() < now) {
-        replicas.add(replica.withOutcome(round.decided() ? DIDNT_NEED : NO_REPLY));
-        changed = true;
-      } else {
-        replicas.add(replica);
-      }
-    }
-    return changed ? round.withReplicas(replicas) : round;
+  /**
+   * A replica timed out, or was expired or retried: {@code no_reply} if it still ran, then a pass — unless the unit
+   * is closed (decided, or ended by its family), when only the replica changes.
+   */
+  public static Pass noReply(ReplicationConfig config, long maxRetries, ReplicationState round, long seq,
+      boolean closed) {
+    ReplicationState after = round.replica(seq).running()
+        ? round.withReplica(seq, r -> r.withOutcome(NO_REPLY)) : round;
+    return closed ? new Pass(after, 0) : evaluate(config, maxRetries, after);
   }
 
-  /** Whether a running replica of the round is past its deadline at {@code now}. */
-  public static boolean overdue(ReplicationState round, long now) {
-    return round.replicas().stream().anyMatch(r -> r.running() && r.deadline() < now);
+  /**
+   * The round once every deadline that passed before {@code now} has been applied: the time step applies them with
+   * this, and every read shows the round through it, so both agree. The deadlines go one at a time, each a
+   * {@link #noReply}, in the order they passed ({@link #DEADLINE_ORDER}); once one decides the round, the replicas
+   * still running are {@code didnt_need}, whether their own deadline has passed since or not. The pass of a round
+   * with no deadline passed is the round as it is.
+   */
+  public static Pass afterDeadlines(ReplicationConfig config, long maxRetries, ReplicationState round,
+      boolean closed, long now) {
+    Pass pass = new Pass(round, closed ? 0 : needed(config, round));
+    for (Replica replica : overdue(round, now)) {
+      pass = noReply(config, maxRetries, pass.round(), replica.seq(), closed);
+    }
+    return pass;
+  }
+
+  /** The running replicas of the round past their deadline at {@code now}, in {@link #DEADLINE_ORDER}. */
+  public static List<Replica> overdue(ReplicationState round, long now) {
+    return round.replicas().stream().filter(r -> r.running() && r.deadline() < now).sorted(DEADLINE_ORDER)
+        .toList();
   }
 
   /** Replicas still to hand out: target − running − successes; 0 once decided. */

@@ -22,6 +22,7 @@ import io.coordinate.protocol.Times;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -130,30 +131,54 @@ public final class Replication {
     String digest = ResultDigest.of(data);
     ReplicationState round = closed(unit) ? Quorum.lateSuccess(before, attempt.seq(), digest)
         : before.withReplica(attempt.seq(), r -> r.withSuccess(digest));
-    apply(unit, unit, before, round);
+    apply(unit, unit, pass(unit, round));
   }
 
   /** A replica failed: {@code client_error}. */
   public void failed(AttemptRecord attempt, JsonNode data) {
     state.attempts().write(ns, attempt, attempt.withStatus(AttemptStatus.FAILED, data, now));
     WorkUnitRecord unit = state.units().get(ns, attempt.spec(), attempt.unit());
-    ReplicationState before = unit.replication();
-    apply(unit, unit, before, before.withReplica(attempt.seq(), r -> r.withOutcome(CLIENT_ERROR)));
+    apply(unit, unit, pass(unit, unit.replication().withReplica(attempt.seq(), r -> r.withOutcome(CLIENT_ERROR))));
   }
 
   /**
-   * A replica expired (by command or past its deadline) or was retried: {@code no_reply}, unless it was not needed
-   * any more. A retry's {@code notBefore} holds back the unit's next replica.
+   * A replica was expired or retried by a command: {@code no_reply}, unless it was not needed any more. A retry's
+   * {@code notBefore} holds back the unit's next replica.
    */
   public void released(AttemptRecord attempt, AttemptStatus status, JsonNode data, Long notBefore) {
     state.attempts().write(ns, attempt, attempt.withStatus(status, data, now));
     WorkUnitRecord unit = state.units().get(ns, attempt.spec(), attempt.unit());
-    ReplicationState before = unit.replication();
-    Replica replica = before.replica(attempt.seq());
-    ReplicationState round = replica.running() ? before.withReplica(attempt.seq(), r -> r.withOutcome(NO_REPLY))
-        : before;
     WorkUnitRecord changed = notBefore != null && !closed(unit) ? unit.withNotBefore(notBefore, unit.status()) : unit;
-    apply(unit, changed, before, round);
+    apply(unit, changed, Quorum.noReply(config(unit.spec()), maxRetries(unit.spec()), unit.replication(),
+        attempt.seq(), closed(unit)));
+  }
+
+  /**
+   * The time step met {@code due}, a replica of the unit's round past its deadline: it applies every deadline of the
+   * round that passed, in order, as {@link #atTime} shows them to reads, and expires their attempts (and
+   * {@code due}'s, whose replica may have been left {@code didnt_need} by an earlier time step).
+   */
+  public void deadlinesPassed(WorkUnitRecord unit, AttemptRecord due) {
+    List<Replica> overdue = Quorum.overdue(unit.replication(), now);
+    Quorum.Pass pass = atTime(spec(unit.spec()), unit, now);
+    if (overdue.stream().noneMatch(r -> r.seq() == due.seq())) {
+      state.attempts().write(ns, due, due.withStatus(AttemptStatus.EXPIRED, due.data(), now));
+    }
+    for (Replica replica : overdue) {
+      AttemptRecord attempt = replica.seq() == due.seq() ? due : state.attempts().get(ns, replica.seq());
+      state.attempts().write(ns, attempt, attempt.withStatus(AttemptStatus.EXPIRED, attempt.data(), now));
+    }
+    apply(unit, unit, pass);
+  }
+
+  /**
+   * The unit's round at {@code now} as the time step will leave it, and the replicas it then needs: its deadlines
+   * that passed applied by {@link Quorum#afterDeadlines}. Reads show this; the time step stores it.
+   *
+   * @param spec the unit's spec (null if it is gone)
+   */
+  public static Quorum.Pass atTime(WorkSpecRecord spec, WorkUnitRecord unit, long now) {
+    return Quorum.afterDeadlines(config(spec), maxRetries(spec), unit.replication(), closed(unit), now);
   }
 
   /**
@@ -200,24 +225,29 @@ public final class Replication {
 
   // --- the transitioner ---
 
+  /** A pass over the changed round of the unit; for a closed unit, the round as it is (a late replica). */
+  private Quorum.Pass pass(WorkUnitRecord stored, ReplicationState round) {
+    return closed(stored) ? new Quorum.Pass(round, 0)
+        : Quorum.evaluate(config(stored.spec()), maxRetries(stored.spec()), round);
+  }
+
   /**
-   * Writes a replica's change: for a decided round, only the round (a late replica); otherwise a pass of the
-   * transitioner and validator, and the unit's move.
+   * Writes a replica's change after its pass: for a closed unit, only the round (a late replica); otherwise the
+   * round and the unit's move.
    *
    * @param stored the unit as stored
    * @param changed the unit with any change of its own fields (a retry's not-before)
    */
-  private void apply(WorkUnitRecord stored, WorkUnitRecord changed, ReplicationState before, ReplicationState round) {
+  private void apply(WorkUnitRecord stored, WorkUnitRecord changed, Quorum.Pass pass) {
+    ReplicationState before = stored.replication();
     if (closed(stored)) {
-      WorkUnitRecord after = changed.withReplication(round);
+      WorkUnitRecord after = changed.withReplication(pass.round());
       if (!after.equals(stored)) {
         state.units().write(ns, stored, after);
       }
-      count(before, round);
+      count(before, pass.round());
       return;
     }
-    ReplicationConfig config = config(stored.spec());
-    Quorum.Pass pass = Quorum.evaluate(config, maxRetries(stored.spec()), round);
     if (pass.decided()) {
       decide(stored, changed, before, pass.round());
       return;
@@ -253,7 +283,7 @@ public final class Replication {
   }
 
   /** Decided, or finished or failed by its family: a report only updates its replica. */
-  private static boolean closed(WorkUnitRecord unit) {
+  public static boolean closed(WorkUnitRecord unit) {
     return unit.replication() != null && unit.replication().decided() || unit.status() == UnitStatus.FINISHED
         || unit.status() == UnitStatus.FAILED || unit.status() == UnitStatus.WAITING;
   }
@@ -299,14 +329,21 @@ public final class Replication {
 
   /** The spec's replication settings; a unit whose spec is no longer replicated finishes its round with a quorum of 1. */
   public ReplicationConfig config(String spec) {
-    WorkSpecRecord record = spec(spec);
-    return record == null || record.meta().replication() == null ? ReplicationConfig.SINGLE
-        : record.meta().replication();
+    return config(spec(spec));
+  }
+
+  /** The replication settings of a spec (null: gone); {@link ReplicationConfig#SINGLE} when it is not replicated. */
+  public static ReplicationConfig config(WorkSpecRecord spec) {
+    return spec == null || spec.meta().replication() == null ? ReplicationConfig.SINGLE : spec.meta().replication();
   }
 
   private long maxRetries(String spec) {
-    WorkSpecRecord record = spec(spec);
-    return record == null ? 0 : record.meta().maxRetries();
+    return maxRetries(spec(spec));
+  }
+
+  /** The spec's {@code max_retries}, which caps a round's replicas (0: no cap, or the spec is gone). */
+  public static long maxRetries(WorkSpecRecord spec) {
+    return spec == null ? 0 : spec.meta().maxRetries();
   }
 
   private WorkSpecRecord spec(String name) {

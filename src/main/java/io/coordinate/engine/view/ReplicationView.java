@@ -3,6 +3,7 @@ package io.coordinate.engine.view;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.coordinate.engine.replication.Assimilation;
 import io.coordinate.engine.replication.Quorum;
+import io.coordinate.engine.replication.Replication;
 import io.coordinate.engine.state.model.ReplicationConfig;
 import io.coordinate.engine.state.model.ReplicationState;
 import io.coordinate.engine.state.StateReader;
@@ -14,9 +15,10 @@ import io.coordinate.protocol.Json;
 import io.coordinate.protocol.Times;
 
 /**
- * Views of redundant execution (SEMANTICS §6), exact at {@code now} as the other views are: a running replica
- * past its deadline shows as {@code no_reply} and the round as the transitioner will leave it (needing another
- * replica, or failed) even before the time step has run.
+ * Views of redundant execution (docs/replication.md), exact at {@code now} as the other views are: a round with
+ * replicas past their deadline shows as the next time step will leave it (a replica {@code no_reply}, or
+ * {@code didnt_need} when an earlier deadline decided the round; the unit needing another replica, or failed),
+ * through the same {@link Replication#atTime} that the time step stores.
  */
 final class ReplicationView {
 
@@ -33,10 +35,7 @@ final class ReplicationView {
   /** The unit's round as of now, or null when it runs no replicas (it may be a unit of a replicated spec). */
   ReplicationState roundNow(WorkUnitRecord unit) {
     ReplicationState round = unit.replication();
-    if (round == null || round.decided() || !Quorum.overdue(round, now)) {
-      return round;
-    }
-    return Quorum.evaluate(config(unit.spec()), maxRetries(unit.spec()), Quorum.asOf(round, now)).round();
+    return round == null || Quorum.overdue(round, now).isEmpty() ? round : passNow(unit).round();
   }
 
   /**
@@ -46,12 +45,11 @@ final class ReplicationView {
   UnitStatus statusNow(WorkUnitRecord unit) {
     ReplicationState round = unit.replication();
     UnitStatus stored = unit.status();
-    if (round == null || round.decided() || !Quorum.overdue(round, now)
+    if (round == null || Quorum.overdue(round, now).isEmpty()
         || (stored != UnitStatus.PENDING && stored != UnitStatus.AVAILABLE && stored != UnitStatus.DELAYED)) {
       return null;
     }
-    ReplicationConfig config = config(unit.spec());
-    Quorum.Pass pass = Quorum.evaluate(config, maxRetries(unit.spec()), Quorum.asOf(round, now));
+    Quorum.Pass pass = passNow(unit);
     if (pass.decided()) {
       return pass.round().canonical() != null ? UnitStatus.FINISHED : UnitStatus.FAILED;
     }
@@ -64,6 +62,11 @@ final class ReplicationView {
     return unit.notBefore() != null && now < unit.notBefore() ? UnitStatus.DELAYED : UnitStatus.AVAILABLE;
   }
 
+  /** The unit's round now, as the time step will leave it: the engine's own function of it. */
+  private Quorum.Pass passNow(WorkUnitRecord unit) {
+    return Replication.atTime(state.specs().get(ns, unit.spec()), unit, now);
+  }
+
   /**
    * {@code {"round", "min_quorum", "target_nresults", "needed", "error_mask", "canonical_attempt_id",
    * "assimilated_at", "replicas": [...]}} for a unit that runs as replicas or belongs to a replicated spec; null
@@ -74,7 +77,7 @@ final class ReplicationView {
     if (unit.replication() == null && (spec == null || spec.meta().replication() == null)) {
       return null;
     }
-    ReplicationConfig config = config(unit.spec());
+    ReplicationConfig config = Replication.config(spec);
     ReplicationState round = roundNow(unit);
     if (round == null) {
       round = ReplicationState.first();
@@ -125,16 +128,5 @@ final class ReplicationView {
     node.put("errors", counters.errors());
     node.put("timeouts", counters.timeouts());
     return node;
-  }
-
-  private ReplicationConfig config(String spec) {
-    WorkSpecRecord record = state.specs().get(ns, spec);
-    return record == null || record.meta().replication() == null ? ReplicationConfig.SINGLE
-        : record.meta().replication();
-  }
-
-  private long maxRetries(String spec) {
-    WorkSpecRecord record = state.specs().get(ns, spec);
-    return record == null ? 0 : record.meta().maxRetries();
   }
 }

@@ -59,7 +59,9 @@ public final class StateViews {
     AttemptRecord active = unit.activeAttempt() == null ? null : state.attempts().get(ns, unit.activeAttempt());
     UnitStatus replicated = unit.replication() == null ? null : replication.statusNow(unit);
     if (replicated != null) {
-      return new UnitNow(replicated, active); // a replica past its deadline: the round as the time step will leave it
+      // a replica past its deadline: the round as the time step will leave it, its canonical replica active if any
+      Long canonical = replicated == UnitStatus.FINISHED ? replication.roundNow(unit).canonical() : null;
+      return new UnitNow(replicated, canonical == null ? active : state.attempts().get(ns, canonical));
     }
     UnitStatus status = unit.status();
     if (status == UnitStatus.PENDING && active != null && attemptStatus(active) == AttemptStatus.EXPIRED) {
@@ -293,8 +295,8 @@ public final class StateViews {
       node.putNull("end_time");
     }
     WorkUnitRecord unit = state.units().get(ns, attempt.spec(), attempt.unit());
-    Replica replica = attempt.isReplica() && unit != null && unit.replication() != null
-        ? replication.roundNow(unit).replica(attempt.seq()) : null;
+    ReplicationState round = attempt.isReplica() && unit != null ? replication.roundNow(unit) : null;
+    Replica replica = round == null ? null : round.replica(attempt.seq());
     if (replica != null) {
       // a replica of the unit's current round is active while it runs; its outcome and validation are the round's
       node.put("active", attemptStatus(attempt) == AttemptStatus.PENDING);
@@ -306,8 +308,7 @@ public final class StateViews {
         replicaNode.put("outcome", replica.outcome().wireName());
       }
       replicaNode.put("validate_state", replica.validateState().wireName());
-      replicaNode.put("canonical", unit.replication().canonical() != null
-          && unit.replication().canonical() == attempt.seq());
+      replicaNode.put("canonical", round.canonical() != null && round.canonical() == attempt.seq());
       return node;
     }
     node.put("active", unit != null && unit.activeAttempt() != null && unit.activeAttempt() == attempt.seq()
