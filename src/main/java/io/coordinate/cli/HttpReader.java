@@ -50,7 +50,7 @@ final class HttpReader {
       response = http.send(HttpRequest.newBuilder(uri).timeout(timeout).GET().build(),
           HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
     } catch (IOException e) {
-      throw new CliFailure(ExitCodes.UNREACHABLE, "cannot reach the HTTP API at " + baseUrl + ": " + reason(e));
+      throw new CliFailure(ExitCodes.UNREACHABLE, "cannot reach the HTTP API at " + baseUrl + ": " + reason(e), true);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new CliFailure(ExitCodes.UNREACHABLE, "interrupted while reading " + uri);
@@ -65,7 +65,8 @@ final class HttpReader {
     if (response.statusCode() != 200) {
       JsonNode error = body.path("error");
       throw new CliFailure(ExitCodes.REFUSED, "error: " + error.path("code").asText("http_" + response.statusCode())
-          + ": " + error.path("message").asText("HTTP " + response.statusCode() + " from " + uri));
+          + ": " + error.path("message").asText("HTTP " + response.statusCode() + " from " + uri),
+          response.statusCode() == 503);
     }
     return body;
   }

@@ -47,8 +47,14 @@ final class AppJvm implements AutoCloseable {
    */
   static AppJvm start(String bootstrapServers, Path dataDir, String instanceId, String... extraArgs)
       throws IOException, InterruptedException {
+    return start(bootstrapServers, dataDir, instanceId, 0, extraArgs);
+  }
+
+  /** As {@link #start(String, Path, String, String...)}, serving HTTP on {@code httpPort} (0: any free port). */
+  static AppJvm start(String bootstrapServers, Path dataDir, String instanceId, int httpPort, String... extraArgs)
+      throws IOException, InterruptedException {
     List<String> args = new ArrayList<>(List.of("run", "--bootstrap-servers", bootstrapServers,
-        "--data-dir", dataDir.toString(), "--http-port", "0", "--instance-id", instanceId));
+        "--data-dir", dataDir.toString(), "--http-port", Integer.toString(httpPort), "--instance-id", instanceId));
     args.addAll(List.of(extraArgs));
     return launch(dataDir, instanceId, args, CliClassPath.of(false));
   }
