@@ -2,7 +2,6 @@ package io.coordinate.cli;
 
 import io.coordinate.client.CoordinateClient;
 import io.coordinate.config.KafkaClientSettings;
-import io.coordinate.streams.topics.TopicBootstrapper;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -38,11 +37,10 @@ public final class ClientOptions {
   String topicPrefix;
 
   /**
-   * A connected client (the caller closes it); fails with CoordinateUnreachableException within the timeout, or at
-   * once with a KafkaUnreachableException when nothing listens at the address or its name does not resolve.
+   * A connected client (the caller closes it); fails with CoordinateUnreachableException within the timeout, at once
+   * when nothing listens at the address or its name does not resolve.
    */
   public CoordinateClient client() {
-    TopicBootstrapper.probe(bootstrapServers, TIMEOUT);
     return CoordinateClient.builder()
         .bootstrapServers(bootstrapServers)
         .namespace(namespace)

@@ -4,12 +4,14 @@ import io.coordinate.app.AppLauncher;
 import io.coordinate.client.CommandRefusedException;
 import io.coordinate.client.CoordinateUnreachableException;
 import io.coordinate.config.AppConfig;
+import io.coordinate.config.SettingsException;
 import io.coordinate.streams.topics.KafkaUnreachableException;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import org.apache.kafka.common.config.ConfigException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
@@ -91,6 +93,7 @@ public final class CoordinateCli implements Callable<Integer> {
         Integer exitCode = exitCode(cause);
         if (exitCode != null) {
           String message = cause instanceof CommandRefusedException ? "error: " + cause.getMessage()
+              : cause instanceof ConfigException ? "invalid Kafka client setting: " + cause.getMessage()
               : cause.getMessage();
           command.getErr().println(message.lines().findFirst().orElse(""));
           command.getErr().flush();
@@ -138,6 +141,9 @@ public final class CoordinateCli implements Callable<Integer> {
     }
     if (failure instanceof CommandRefusedException) {
       return ExitCodes.REFUSED;
+    }
+    if (failure instanceof SettingsException || failure instanceof ConfigException) {
+      return ExitCodes.USAGE;
     }
     return failure instanceof CliFailure cliFailure ? cliFailure.exitCode() : null;
   }

@@ -15,9 +15,9 @@ import java.util.Map;
 import java.util.StringJoiner;
 
 /**
- * GETs of the HTTP API (docs/reference.md "HTTP") for the operator commands' reads. An error answer (404 for what
- * does not exist, 400, 503) becomes exit 1 with {@code error: <code>: <message>}; an API that cannot be reached
- * within the timeout, exit 3 with one line naming the address.
+ * GETs of the HTTP API (docs/reference.md "HTTP") for the operator commands' reads. An error answer becomes
+ * {@code error: <code>: <message>}: exit 2 for a 400 (a bad value on the command line), else exit 1 (404 for what
+ * does not exist, 503); an API that cannot be reached within the timeout, exit 3 with one line naming the address.
  */
 final class HttpReader {
 
@@ -50,7 +50,7 @@ final class HttpReader {
       response = http.send(HttpRequest.newBuilder(uri).timeout(timeout).GET().build(),
           HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
     } catch (IOException e) {
-      throw new CliFailure(ExitCodes.UNREACHABLE, "cannot reach the HTTP API at " + baseUrl + ": " + reason(e));
+      throw new CliFailure(ExitCodes.UNREACHABLE, "cannot reach the HTTP API at " + baseUrl + ": " + reason(e), true);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new CliFailure(ExitCodes.UNREACHABLE, "interrupted while reading " + uri);
@@ -64,8 +64,11 @@ final class HttpReader {
     }
     if (response.statusCode() != 200) {
       JsonNode error = body.path("error");
-      throw new CliFailure(ExitCodes.REFUSED, "error: " + error.path("code").asText("http_" + response.statusCode())
-          + ": " + error.path("message").asText("HTTP " + response.statusCode() + " from " + uri));
+      // A 400 is about a value the command line gave (a status, a limit): a usage error, as the docs say.
+      int exitCode = response.statusCode() == 400 ? ExitCodes.USAGE : ExitCodes.REFUSED;
+      throw new CliFailure(exitCode, "error: " + error.path("code").asText("http_" + response.statusCode())
+          + ": " + error.path("message").asText("HTTP " + response.statusCode() + " from " + uri),
+          response.statusCode() == 503);
     }
     return body;
   }

@@ -2,6 +2,7 @@ package io.coordinate.cli;
 
 import io.coordinate.client.Attempt;
 import io.coordinate.client.FailAttemptException;
+import io.coordinate.client.RetryLaterException;
 import io.coordinate.client.Worker;
 import io.coordinate.protocol.Json;
 import java.io.IOException;
@@ -20,11 +21,18 @@ import java.util.concurrent.TimeUnit;
  * Works an attempt by running a shell command: the unit's data as JSON on its stdin, and {@code COORDINATE_UNIT},
  * {@code COORDINATE_SPEC}, {@code COORDINATE_ATTEMPT}, {@code COORDINATE_NAMESPACE} in its environment. Exit 0
  * finishes the attempt with {@code {"stdout": ...}}; another exit, or a run past the timeout (the command and its
- * children are killed), fails it with the end of stderr as {@code traceback}.
+ * children are killed), fails it with the end of stderr as {@code traceback}; an end by SIGHUP, SIGINT or SIGTERM
+ * gives the unit back ({@link #STOP_SIGNALS}).
  *
  * <p>The streams go through temporary files, not pipes: a command that writes much and reads little cannot block.
  */
 final class ShellHandler implements Worker.Handler {
+
+  /**
+   * The exit statuses of a command ended by SIGHUP, SIGINT or SIGTERM (128 + the signal), which is how a stop of the
+   * worker's process group or service reaches the commands it runs. Their units are given back, never failed.
+   */
+  static final Map<Integer, String> STOP_SIGNALS = Map.of(129, "SIGHUP", 130, "SIGINT", 143, "SIGTERM");
 
   /** The most of stdout kept as the result, and of stderr as the traceback: their last bytes. */
   static final int TAIL_BYTES = 64 * 1024;
@@ -69,6 +77,11 @@ final class ShellHandler implements Worker.Handler {
         throw new FailAttemptException("timed out", Map.of("traceback",
             "timed out after " + java.math.BigDecimal.valueOf(timeout.toMillis(), 3).stripTrailingZeros().toPlainString()
                 + " s and killed\n" + tail(stderr)));
+      }
+      String signal = STOP_SIGNALS.get(process.exitValue());
+      if (signal != null) { // stopped with its worker's process group (Ctrl-C, systemd, supervisord): not a failure
+        throw new RetryLaterException("stopped by " + signal + " (exit status " + process.exitValue() + ")\n"
+            + tail(stderr), Duration.ZERO);
       }
       if (process.exitValue() != 0) {
         Map<String, Object> data = new LinkedHashMap<>(); // traceback first, as the unit shows it

@@ -14,7 +14,8 @@ import picocli.CommandLine.Option;
 /**
  * {@code coordinate work}: a {@link Worker} whose handler runs a shell command per attempt ({@link ShellHandler}).
  * SIGTERM or Ctrl-C stops it as {@link Worker#close()} does; {@code --until-idle} ends it once the spec has nothing
- * available or pending (asked of the HTTP API), which includes waiting out the leases a dead worker held.
+ * available or pending (asked of the HTTP API), which includes waiting out the leases a dead worker held, and an app
+ * restarted meanwhile ({@link IdleCheck}).
  */
 @Command(name = "work", description = "Run a shell command for each unit of a spec: the unit's data on stdin; exit 0 "
     + "finishes the attempt with {\"stdout\": ...}, another exit fails it with the end of stderr as traceback.")
@@ -53,6 +54,11 @@ final class WorkCommand implements Callable<Integer> {
   @Option(names = "--name", description = "The worker's name (default: <host>-<pid>-<random>).")
   String name;
 
+  @Option(names = "--patience", defaultValue = "300", paramLabel = "SECONDS",
+      description = "With --until-idle, how long to keep asking an HTTP API that cannot be reached or is not ready "
+          + "(a restart) before giving up with exit 3 (default: ${DEFAULT-VALUE}).")
+  double patienceSeconds;
+
   @Override
   public Integer call() throws Exception {
     Duration timeout = timeoutSeconds == null ? null : seconds(timeoutSeconds);
@@ -80,7 +86,8 @@ final class WorkCommand implements Callable<Integer> {
       return ExitCodes.OK;
     }
     HttpReader http = new HttpReader(options.httpUrl(), ClientOptions.TIMEOUT);
-    while (!idle(http)) {
+    IdleCheck check = new IdleCheck(() -> idle(http), seconds(patienceSeconds), System::nanoTime, System.err::println);
+    while (!check.idle()) {
       Thread.sleep(IDLE_CHECK.toMillis());
     }
     Runtime.getRuntime().removeShutdownHook(hook);

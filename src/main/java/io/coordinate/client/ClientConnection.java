@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -18,6 +19,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.stream.Collectors;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -65,6 +67,13 @@ final class ClientConnection implements AutoCloseable {
   private record PendingWatch(TopicPartition partition, CompletableFuture<Void> done) {}
 
   ClientConnection(Map<String, Object> kafkaProperties, TopicNames topics, String replyTo, Duration timeout) {
+    Object servers = kafkaProperties.get(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG);
+    String bootstrapServers = servers instanceof Collection<?> list
+        ? list.stream().map(String::valueOf).collect(Collectors.joining(",")) : String.valueOf(servers);
+    String unreachable = servers == null ? null : BootstrapProbe.unreachable(bootstrapServers, timeout);
+    if (unreachable != null) {
+      throw new CoordinateUnreachableException("cannot reach Kafka at " + bootstrapServers + ": " + unreachable, null);
+    }
     this.topics = topics;
     this.replyTo = replyTo;
     this.producer = new KafkaProducer<>(producerConfig(kafkaProperties, timeout));
@@ -78,8 +87,7 @@ final class ClientConnection implements AutoCloseable {
     } catch (KafkaException e) {
       closeQuietly();
       throw new CoordinateUnreachableException(
-          "cannot reach Kafka at " + kafkaProperties.get(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG) + ": " + e.getMessage(),
-          e);
+          "cannot reach Kafka at " + bootstrapServers + ": " + e.getMessage() + BootstrapProbe.HANDSHAKE_HINT, e);
     } catch (RuntimeException e) {
       closeQuietly();
       throw e;
@@ -261,7 +269,8 @@ final class ClientConnection implements AutoCloseable {
   private int partitionCount(String topic) {
     List<PartitionInfo> infos = consumer.partitionsFor(topic);
     if (infos == null || infos.isEmpty()) {
-      throw new IllegalStateException("topic " + topic + " does not exist (is the app set up on this cluster?)");
+      throw new CoordinateUnreachableException("topic " + topic + " does not exist (is the app set up on this cluster,"
+          + " with this topic prefix?)", null);
     }
     return infos.size();
   }

@@ -338,6 +338,9 @@ public final class Worker implements AutoCloseable {
       retried.incrementAndGet();
       track(client.retryAttempt(ended.attemptId(), Map.of("traceback", String.valueOf(retry.getMessage())),
           retry.delay()), ended.attemptId(), "retry");
+    } else if (interrupted(ended.error())) {
+      // Stopping the worker or its JVM is no fault of the unit: another worker runs it again.
+      giveBack(held.attempt, "the handler was interrupted: " + ended.error());
     } else {
       failed.incrementAndGet();
       Map<String, ?> data = ended.error() instanceof FailAttemptException fail
@@ -461,6 +464,20 @@ public final class Worker implements AutoCloseable {
     } catch (Exception e) {
       LOG.warn("worker {}: not every last command was answered: {}", name, e.toString());
     }
+  }
+
+  /**
+   * Whether a handler ended because its thread was interrupted: an {@link InterruptedException} or an interrupted
+   * channel anywhere in the causes (a read timeout, also an {@code InterruptedIOException}, is a real failure).
+   */
+  static boolean interrupted(Throwable error) {
+    for (Throwable cause = error; cause != null; cause = cause.getCause()) {
+      if (cause instanceof InterruptedException || cause instanceof java.nio.channels.ClosedByInterruptException
+          || cause.getClass() == java.io.InterruptedIOException.class) {
+        return true;
+      }
+    }
+    return false;
   }
 
   static String traceback(Throwable error) {

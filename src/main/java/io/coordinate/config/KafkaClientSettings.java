@@ -2,7 +2,6 @@ package io.coordinate.config;
 
 import java.io.IOException;
 import java.io.Reader;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,10 +36,20 @@ public final class KafkaClientSettings {
     try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
       props.load(reader);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot read Kafka client properties from " + file, e);
+      throw new SettingsException("cannot read the Kafka client properties file " + file + ": " + reason(e));
     }
     Map<String, String> result = new TreeMap<>();
     props.stringPropertyNames().forEach(key -> result.put(key, props.getProperty(key).trim()));
     return result;
+  }
+
+  private static String reason(IOException e) {
+    if (e instanceof java.nio.file.NoSuchFileException) {
+      return "no such file";
+    }
+    if (e instanceof java.nio.file.AccessDeniedException) {
+      return "permission denied";
+    }
+    return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
   }
 }

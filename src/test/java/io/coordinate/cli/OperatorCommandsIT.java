@@ -188,6 +188,15 @@ class OperatorCommandsIT {
   }
 
   @Test
+  void aValueTheApiCallsBadIsExit2() {
+    app.call("ops-bad-status", "{\"command\":\"set_work_spec\",\"work_spec\":{\"name\":\"s\"}}");
+    Result bad = coordinate("ops-bad-status", "units", "list", "--spec", "s", "--status", "nosuch");
+    assertThat(bad.exit()).isEqualTo(ExitCodes.USAGE);
+    assertThat(bad.err()).isEqualTo("error: bad_request: unknown status \"nosuch\"" + NL);
+    assertThat(bad.out()).isEmpty();
+  }
+
+  @Test
   void whatDoesNotExistIsExit1WithTheErrorCode() {
     Result refused = coordinate("ops-missing", "spec", "pause", "nosuch");
     assertThat(refused.exit()).isEqualTo(ExitCodes.REFUSED);

@@ -57,6 +57,34 @@ class OperatorCommandsTest {
   }
 
   @Test
+  void aKafkaConfigFileThatCannotBeReadIsOneLineAndExit2() throws IOException {
+    Path missing = tmp.resolve("client.properties");
+    Path units = Files.writeString(tmp.resolve("units.jsonl"), "{\"name\":\"a\"}\n");
+    for (String[] command : new String[][] {
+        {"units", "add", "-n", "ns", "--spec", "s", units.toString(), "--kafka-config", missing.toString(),
+            "--bootstrap-servers", closedAddress()},
+        {"run", "--bootstrap-servers", closedAddress(), "--kafka-config", missing.toString(), "--data-dir",
+            tmp.resolve("data").toString()}}) {
+      err.getBuffer().setLength(0);
+      assertThat(run(command)).as(command[0]).isEqualTo(ExitCodes.USAGE);
+      assertThat(err.toString()).as(command[0])
+          .isEqualTo("cannot read the Kafka client properties file " + missing + ": no such file" + NL);
+    }
+  }
+
+  @Test
+  void aKafkaSettingKafkaRefusesIsOneLineAndExit2() throws IOException {
+    Path config = Files.writeString(tmp.resolve("client.properties"), "security.protocol=BOGUS\n");
+    try (ServerSocket listening = new ServerSocket(0)) { // accepts the probe's connection, so Kafka's check runs
+      int exit = run("units", "reset", "-n", "ns", "--spec", "s", "--all", "--kafka-config", config.toString(),
+          "--bootstrap-servers", "127.0.0.1:" + listening.getLocalPort());
+      assertThat(exit).isEqualTo(ExitCodes.USAGE);
+    }
+    assertThat(err.toString()).isEqualTo("invalid Kafka client setting: Invalid value BOGUS for configuration "
+        + "security.protocol: String must be one of (case insensitive): SASL_SSL, PLAINTEXT, SSL, SASL_PLAINTEXT" + NL);
+  }
+
+  @Test
   void allWithAFilterIsAUsageError() throws IOException {
     int exit = run("units", "delete", "-n", "ns", "--spec", "s", "--all", "--status", "failed",
         "--bootstrap-servers", closedAddress());

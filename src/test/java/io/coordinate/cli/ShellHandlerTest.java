@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.coordinate.client.Attempt;
 import io.coordinate.client.FailAttemptException;
+import io.coordinate.client.RetryLaterException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -32,6 +33,24 @@ class ShellHandlerTest {
         .isInstanceOf(FailAttemptException.class)
         .extracting(e -> ((FailAttemptException) e).data())
         .isEqualTo(Map.of("traceback", "exit status 3\nit broke\n", "exit_status", 3));
+  }
+
+  @Test
+  void aCommandStoppedBySigtermIsGivenBackNotFailed() {
+    // What a stop of the worker's process group does to the commands it runs (Ctrl-C, systemd, supervisord).
+    assertThatThrownBy(() -> run("echo stopping >&2; kill -TERM $$; sleep 5", null))
+        .isInstanceOf(RetryLaterException.class)
+        .hasMessage("stopped by SIGTERM (exit status 143)\nstopping\n")
+        .extracting(e -> ((RetryLaterException) e).delay())
+        .isEqualTo(Duration.ZERO);
+  }
+
+  @Test
+  void aCommandStoppedBySigintOrSighupIsGivenBackToo() {
+    assertThatThrownBy(() -> run("kill -INT $$; sleep 5", null)).isInstanceOf(RetryLaterException.class)
+        .hasMessage("stopped by SIGINT (exit status 130)\n");
+    assertThatThrownBy(() -> run("kill -HUP $$; sleep 5", null)).isInstanceOf(RetryLaterException.class)
+        .hasMessage("stopped by SIGHUP (exit status 129)\n");
   }
 
   @Test

@@ -139,6 +139,34 @@ class WorkerIT {
   }
 
   @Test
+  void anInterruptedHandlerGivesTheUnitBackNotFails() {
+    // A handler stopped with its JVM or pool (an interrupt, possibly wrapped) did not fail its unit.
+    String ns = "sdk-interrupted";
+    AtomicInteger calls = new AtomicInteger();
+    try (CoordinateClient client = client(ns)) {
+      client.setWorkSpec(WorkSpec.named("s").build()).join();
+      client.addWorkUnits("s", List.of(WorkUnit.named("u").build())).join();
+      try (Worker worker = Worker.builder(client).name("wi").backoff(Duration.ofMillis(100), Duration.ofMillis(200))
+          .handler(attempt -> {
+            if (calls.incrementAndGet() == 1) {
+              throw new IllegalStateException("shutting down", new InterruptedException("sleep interrupted"));
+            }
+            return Map.of("call", calls.get());
+          }).build().start()) {
+        JsonNode unit = Poll.until("u finished", WAIT, () -> unit(ns, "s", "u"),
+            u -> "finished".equals(u.path("status").asText()));
+        JsonNode attempts = unit.path("attempts");
+        assertThat(attempts).hasSize(2);
+        assertThat(attempts.get(0).path("status").asText()).isEqualTo("retryable");
+        assertThat(attempts.get(0).path("data").toString()).isEqualTo("{\"traceback\":\"the handler was "
+            + "interrupted: java.lang.IllegalStateException: shutting down\"}");
+        assertThat(worker.failed()).isEqualTo(0);
+        assertThat(worker.retried()).isEqualTo(1);
+      }
+    }
+  }
+
+  @Test
   void aLeaseIsRenewedWhileTheHandlerRuns() {
     String ns = "sdk-renew";
     try (CoordinateClient client = client(ns)) {

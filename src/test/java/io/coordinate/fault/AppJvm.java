@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import io.coordinate.testing.CliClassPath;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,10 +47,16 @@ final class AppJvm implements AutoCloseable {
    */
   static AppJvm start(String bootstrapServers, Path dataDir, String instanceId, String... extraArgs)
       throws IOException, InterruptedException {
+    return start(bootstrapServers, dataDir, instanceId, 0, extraArgs);
+  }
+
+  /** As {@link #start(String, Path, String, String...)}, serving HTTP on {@code httpPort} (0: any free port). */
+  static AppJvm start(String bootstrapServers, Path dataDir, String instanceId, int httpPort, String... extraArgs)
+      throws IOException, InterruptedException {
     List<String> args = new ArrayList<>(List.of("run", "--bootstrap-servers", bootstrapServers,
-        "--data-dir", dataDir.toString(), "--http-port", "0", "--instance-id", instanceId));
+        "--data-dir", dataDir.toString(), "--http-port", Integer.toString(httpPort), "--instance-id", instanceId));
     args.addAll(List.of(extraArgs));
-    return launch(dataDir, instanceId, args, classPath(false));
+    return launch(dataDir, instanceId, args, CliClassPath.of(false));
   }
 
   /**
@@ -58,7 +65,7 @@ final class AppJvm implements AutoCloseable {
    */
   static AppJvm startDev(int kafkaPort, Path dataDir, String instanceId) throws IOException, InterruptedException {
     return launch(dataDir, instanceId, List.of("dev", "--kafka-port", Integer.toString(kafkaPort),
-        "--data-dir", dataDir.toString(), "--http-port", "0", "--instance-id", instanceId), classPath(true));
+        "--data-dir", dataDir.toString(), "--http-port", "0", "--instance-id", instanceId), CliClassPath.of(true));
   }
 
   private static AppJvm launch(Path dataDir, String instanceId, List<String> args, String classPath)
@@ -102,31 +109,6 @@ final class AppJvm implements AutoCloseable {
       throw new IllegalStateException("app " + instanceId + " not ready: " + e + "; last lines of " + log + ":\n"
           + tail(log, 40), e);
     }
-  }
-
-  /**
-   * bin/coordinate's class path, or this JVM's where the build has not written it: target/classes and the runtime
-   * class path file, and if asked for, the development tools' (target/dev-classes and the provided class path file:
-   * the embedded broker of {@code dev}).
-   */
-  private static String classPath(boolean withDevTools) throws IOException {
-    List<Path> dirs = new ArrayList<>(List.of(Path.of("target", "classes")));
-    List<Path> files = new ArrayList<>(List.of(Path.of("target", "runtime-classpath.txt")));
-    if (withDevTools) {
-      dirs.add(Path.of("target", "dev-classes"));
-      files.add(Path.of("target", "provided-classpath.txt"));
-    }
-    if (!dirs.stream().allMatch(Files::isDirectory) || !files.stream().allMatch(Files::isRegularFile)) {
-      return System.getProperty("java.class.path");
-    }
-    List<String> entries = new ArrayList<>();
-    for (Path dir : dirs) {
-      entries.add(dir.toAbsolutePath().toString());
-    }
-    for (Path file : files) {
-      entries.add(Files.readString(file).strip());
-    }
-    return String.join(":", entries);
   }
 
   int httpPort() {

@@ -1,9 +1,6 @@
 package io.coordinate.fault;
 
 import io.coordinate.testing.EventLedger;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Set;
@@ -31,7 +28,7 @@ class DevKillIT {
 
   @Test
   void devComesBackAfterEveryKill() throws Exception {
-    int port = freePort();
+    int port = FaultSuite.freePort();
     String bootstrap = "127.0.0.1:" + port;
     AppJvm dev = AppJvm.startDev(port, dir, "fault-dev");
     try (EventLedger ledger = new EventLedger(bootstrap, Set.of(NS), Set.of(Workload.REPLICATED));
@@ -59,14 +56,6 @@ class DevKillIT {
       }
     } finally {
       dev.close();
-    }
-  }
-
-  private static int freePort() {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
     }
   }
 }

@@ -42,6 +42,15 @@ final class FaultSuite {
     return broker;
   }
 
+  /** A TCP port free now, for a process that must keep its port across restarts. */
+  static int freePort() {
+    try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+      return socket.getLocalPort();
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
   /** Waits until {@code ledger} has seen {@code more} units more finished than now. */
   static void awaitProgress(EventLedger ledger, Workload workload, long more) {
     long target = ledger.finishedCount() + more;

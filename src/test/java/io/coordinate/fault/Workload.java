@@ -93,6 +93,13 @@ final class Workload implements AutoCloseable {
 
   /** Defines the specs and the workers (on hosts h1..h10), then starts working. */
   Workload start() {
+    define();
+    worker.start();
+    return this;
+  }
+
+  /** Defines the specs and the workers, for work that another worker does. */
+  Workload define() {
     send(Json.object().put("command", "set_work_spec").set("work_spec", Json.object().put("name", PLAIN)));
     send(Json.object().put("command", "set_work_spec").set("work_spec", Json.object().put("name", TREE)));
     send(Json.object().put("command", "set_work_spec").set("work_spec", Json.object().put("name", KIDS)));
@@ -104,7 +111,6 @@ final class Workload implements AutoCloseable {
     for (int w = 1; w <= WORKERS; w++) {
       send(Json.object().put("command", "worker_heartbeat").put("worker", workerName(w)).put("parent", "h" + w));
     }
-    worker.start();
     return this;
   }
 

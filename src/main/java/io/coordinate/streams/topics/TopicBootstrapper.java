@@ -1,9 +1,7 @@
 package io.coordinate.streams.topics;
 
+import io.coordinate.client.BootstrapProbe;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,8 +19,8 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.KafkaFuture;
+import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.errors.TopicExistsException;
-import org.apache.kafka.common.utils.Utils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -85,7 +83,9 @@ public final class TopicBootstrapper {
     Admin admin;
     try {
       admin = Admin.create(clientProperties);
-    } catch (KafkaException e) { // a bootstrap address that does not resolve, a bad security setting
+    } catch (ConfigException e) { // a setting Kafka refuses: the operator's to fix, as it says
+      throw e;
+    } catch (KafkaException e) { // a bootstrap address that does not resolve, a login module that fails
       throw new KafkaUnreachableException(bootstrapServers, rootMessage(e), e);
     }
     try {
@@ -133,44 +133,18 @@ public final class TopicBootstrapper {
     try {
       return admin.listTopics(options).names().get();
     } catch (ExecutionException e) {
-      throw new KafkaUnreachableException(address, rootMessage(e.getCause()), e.getCause());
+      // probe() found the address listening (run and dev probe first): no answer now means no common protocol.
+      throw new KafkaUnreachableException(address, rootMessage(e.getCause()) + BootstrapProbe.HANDSHAKE_HINT,
+          e.getCause());
     }
   }
 
   /**
-   * Connects to the bootstrap addresses, one after the other, until one accepts; throws when none does within
-   * {@code timeout}. Addresses Kafka cannot parse are left to the Admin client, which names them.
+   * Throws when none of the bootstrap addresses accepts a connection within {@code timeout} ({@link
+   * BootstrapProbe}): a cluster that is down is named at once, not after a client's metadata timeout.
    */
   public static void probe(String bootstrapServers, Duration timeout) {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    String reason = null;
-    for (String server : bootstrapServers.split(",")) {
-      String host = Utils.getHost(server.trim());
-      Integer port = Utils.getPort(server.trim());
-      if (host == null || port == null) {
-        return;
-      }
-      InetAddress[] addresses;
-      try {
-        addresses = InetAddress.getAllByName(host);
-      } catch (IOException e) {
-        reason = "unknown host " + host;
-        continue;
-      }
-      for (InetAddress address : addresses) {
-        long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
-        if (left <= 0) {
-          throw new KafkaUnreachableException(bootstrapServers,
-              "no connection within " + timeout.toSeconds() + " s" + (reason == null ? "" : " (" + reason + ")"), null);
-        }
-        try (Socket socket = new Socket()) {
-          socket.connect(new InetSocketAddress(address, port), (int) Math.min(left, Integer.MAX_VALUE));
-          return;
-        } catch (IOException e) {
-          reason = e.getMessage() + " (" + address.getHostAddress() + ":" + port + ")";
-        }
-      }
-    }
+    String reason = BootstrapProbe.unreachable(bootstrapServers, timeout);
     if (reason != null) {
       throw new KafkaUnreachableException(bootstrapServers, reason, null);
     }
