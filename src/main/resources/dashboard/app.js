@@ -460,8 +460,9 @@ function deadLetter(d, reload) {
   return h('li', {class: 'card', 'data-testid': 'dead-letter'},
     h('p', {}, h('span', {class: 'badge failed', 'data-testid': 'error-code'}, d.error_code ?? MISSING), ' ',
       time(d.timestamp)),
-    h('p', {}, 'Key ', h('code', {}, d.key ?? '(none)'),
-      ` · ${d.source_topic ?? MISSING}, partition ${d.partition}, offset ${d.offset}`),
+    h('p', {'data-testid': 'dead-letter-source'}, 'Key ', h('code', {}, d.key ?? '(none)'),
+      ` · from ${d.source_topic ?? MISSING}, partition ${d.source_partition ?? MISSING},`
+      + ` offset ${d.source_offset ?? MISSING}`),
     d.error_message && h('p', {}, d.error_message),
     h('details', {}, h('summary', {}, 'Value'), h('pre', {class: 'json'}, d.value_preview ?? '')),
     retry);

@@ -137,7 +137,7 @@ class DashboardIT {
     ObjectNode request = (ObjectNode) Json.parse("{\"command\":\"request_attempts\",\"worker\":\"w2\"}");
     request.putArray("work_specs").add(ODD);
     assertThat(call(request).get("attempts")).hasSize(1); // w2 keeps running the odd spec's unit x
-    client.send(TopicNames.unprefixed().commands(), NS, "{oops"); // a dead letter
+    var deadLettered = client.send(TopicNames.unprefixed().commands(), NS, "{oops"); // a dead letter
 
     // The namespace list, then the namespace: every count of every spec is the API's, and names are text.
     browser.get(base + "/");
@@ -222,6 +222,10 @@ class DashboardIT {
     List<WebElement> codes = browser.findElements(By.cssSelector("[data-testid=error-code]"));
     if (browser.findElements(By.cssSelector("[data-testid=dead-letters-missing]")).isEmpty()) {
       assertThat(codes).extracting(WebElement::getText).containsExactly("malformed_json");
+      // The card names where the record it replaces was, not the dead letter's own place.
+      assertThat(browser.findElement(By.cssSelector("[data-testid=dead-letter-source]")).getText())
+          .isEqualTo("Key " + NS + " · from coordinate.commands, partition " + deadLettered.partition() + ", offset "
+              + deadLettered.offset());
       // Retry sends the record again (with the kept token); it is dead-lettered again, so there are two.
       click(() -> browser.findElement(By.cssSelector("[data-testid=retry-dead-letter]")));
       waitUntil("the retry said", () -> String.valueOf(js("return document.querySelector('[data-testid=message]')"
