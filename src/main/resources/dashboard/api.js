@@ -1,5 +1,6 @@
 // The HTTP API of the instance that serves this page. Reads are open; a change that meets 401 asks for the
-// token once, keeps it for this tab (sessionStorage) and sends it as "Authorization: Bearer".
+// token (again at once if it is refused), keeps it for this tab (sessionStorage) and sends it as "Authorization:
+// Bearer".
 
 const TOKEN_KEY = 'coordinate.token';
 
@@ -60,22 +61,20 @@ export async function getOptional(path) {
 
 /**
  * POST a JSON body. On 401, asks askToken(message) for the token (a promise of a string, or null when the
- * reader cancels) and tries once more with it.
+ * reader cancels) and tries again with it, asking again at once while the token given is refused.
  */
 export async function post(path, body, askToken) {
-  for (let asked = false; ; asked = true) {
+  for (;;) {
     const token = sessionStorage.getItem(TOKEN_KEY);
     const headers = {'Content-Type': 'application/json', Accept: 'application/json'};
     if (token) headers.Authorization = `Bearer ${token}`;
     const response = await fetch(path, {method: 'POST', headers, body: JSON.stringify(body)});
     if (response.status === 401) {
       sessionStorage.removeItem(TOKEN_KEY);
-      if (!asked) {
-        const given = await askToken(token ? 'The token was refused; enter it again.' : null);
-        if (given) {
-          sessionStorage.setItem(TOKEN_KEY, given);
-          continue;
-        }
+      const given = await askToken(token ? 'The token was refused; enter it again.' : null);
+      if (given) {
+        sessionStorage.setItem(TOKEN_KEY, given);
+        continue;
       }
     }
     return answer(response);

@@ -213,14 +213,33 @@ function title(...parts) {
 function namespacesView() {
   live.follow(null);
   title('Namespaces');
-  const list = h('ul', {class: 'links', 'data-testid': 'namespaces'});
+  const list = h('ul', {class: 'cards', 'data-testid': 'namespaces'});
   main.replaceChildren(h('h1', {}, 'Namespaces'), list);
   return async () => {
     const {namespaces} = await api.get(api.paths.namespaces());
+    // Each namespace's summary, read by the instance that owns it; one that cannot be read shows dashes.
+    const summaries = await Promise.all(namespaces.map(ns => api.get(api.paths.summary(ns)).catch(() => null)));
     fill(list, namespaces.length
-      ? namespaces.map(ns => h('li', {}, h('a', {href: route('ns', ns), 'data-testid': 'namespace-link'}, ns)))
+      ? namespaces.map((ns, i) => namespaceEntry(ns, summaries[i]))
       : h('li', {class: 'hint'}, 'No namespace yet: define a work spec and it shows here.'));
   };
+}
+
+/** A namespace on the first page: its units by status and the age of its oldest waiting unit. */
+function namespaceEntry(ns, summary) {
+  const ages = (summary?.work_specs ?? []).map(s => s.oldest_available_age_seconds).filter(a => a != null);
+  return h('li', {class: 'card', 'data-testid': 'namespace', 'data-namespace': ns},
+    h('h3', {}, h('a', {href: route('ns', ns), 'data-testid': 'namespace-link'}, ns)),
+    summary ? countsList(summary.counts ?? {}, null) : h('p', {'data-testid': 'namespace-counts'}, MISSING),
+    h('dl', {class: 'facts'}, fact('Oldest waiting', h('span', {'data-testid': 'namespace-oldest-age'},
+      summary ? age(ages.length ? Math.max(...ages) : null) : MISSING))));
+}
+
+/** Units by status, each linked to the units of that status when linkOf is given. */
+function countsList(counts, linkOf) {
+  return h('dl', {class: 'counts'}, STATUSES.map(status => h('div', {class: status},
+    h('dt', {}, linkOf ? h('a', {href: linkOf(status)}, status) : status),
+    h('dd', {'data-testid': `count-${status}`}, String(counts[status] ?? 0)))));
 }
 
 function namespaceView(ns) {
@@ -292,9 +311,7 @@ function specCard(ns, entry, spec, flow) {
     h('header', {},
       h('h3', {}, h('a', {href: unitsOf(null), 'data-testid': 'spec-link'}, name)),
       h('span', {class: `badge ${state}`, 'data-testid': 'spec-state'}, state)),
-    h('dl', {class: 'counts'}, STATUSES.map(status => h('div', {class: status},
-      h('dt', {}, h('a', {href: unitsOf(status)}, status)),
-      h('dd', {'data-testid': `count-${status}`}, String(counts[status] ?? 0))))),
+    countsList(counts, unitsOf),
     h('dl', {class: 'facts'},
       fact('Oldest waiting', h('span', {'data-testid': 'oldest-age'}, age(entry.oldest_available_age_seconds))),
       fact('Last 15 min', flowBlock(flow))),
@@ -460,8 +477,9 @@ function deadLetter(d, reload) {
   return h('li', {class: 'card', 'data-testid': 'dead-letter'},
     h('p', {}, h('span', {class: 'badge failed', 'data-testid': 'error-code'}, d.error_code ?? MISSING), ' ',
       time(d.timestamp)),
-    h('p', {}, 'Key ', h('code', {}, d.key ?? '(none)'),
-      ` · ${d.source_topic ?? MISSING}, partition ${d.partition}, offset ${d.offset}`),
+    h('p', {'data-testid': 'dead-letter-source'}, 'Key ', h('code', {}, d.key ?? '(none)'),
+      ` · from ${d.source_topic ?? MISSING}, partition ${d.source_partition ?? MISSING},`
+      + ` offset ${d.source_offset ?? MISSING}`),
     d.error_message && h('p', {}, d.error_message),
     h('details', {}, h('summary', {}, 'Value'), h('pre', {class: 'json'}, d.value_preview ?? '')),
     retry);

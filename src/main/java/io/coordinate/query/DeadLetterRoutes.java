@@ -1,6 +1,7 @@
 package io.coordinate.query;
 
 import io.coordinate.client.NamespacePartitioner;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.coordinate.feeds.DeadLetters;
@@ -35,7 +36,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * dead-letters tail} reads it). Any instance answers; each request reads with a consumer of its own.
  *
  * <p>{@code GET /api/dead-letters?limit=N[&namespace=ns]}: {@code {"dead_letters": [{"partition", "offset",
- * "timestamp", "key", "error_code", "error_message", "source_topic", "value_preview", "retryable"}]}}, the last
+ * "timestamp", "key", "error_code", "error_message", "source_topic", "source_partition", "source_offset",
+ * "value_preview", "retryable"}]}}: the dead letter's own place, and the place of the record it replaces; the last
  * {@code limit} (default 100, at most 1000) records, newest first; with {@code namespace}, only those keyed by it.
  *
  * <p>{@code POST /api/dead-letters/{partition}/{offset}/retry} (a mutation: it needs the token when one is set)
@@ -157,9 +159,23 @@ final class DeadLetterRoutes implements AutoCloseable {
     view.put("error_code", TopicReader.header(record, DeadLetters.ERROR_CODE));
     view.put("error_message", TopicReader.header(record, DeadLetters.ERROR_MESSAGE));
     view.put("source_topic", TopicReader.header(record, DeadLetters.SOURCE_TOPIC));
+    view.set("source_partition", number(TopicReader.header(record, DeadLetters.SOURCE_PARTITION)));
+    view.set("source_offset", number(TopicReader.header(record, DeadLetters.SOURCE_OFFSET)));
     view.put("value_preview", preview(record.value()));
     view.put("retryable", DeadLetters.retryable(record));
     return view;
+  }
+
+  /** A header's number as JSON; null when it is missing or not a number (a record dead-lettered by hand). */
+  private static JsonNode number(String header) {
+    if (header != null) {
+      try {
+        return Json.MAPPER.getNodeFactory().numberNode(Long.parseLong(header));
+      } catch (NumberFormatException e) {
+        // not one of the app's headers: shown as missing
+      }
+    }
+    return Json.MAPPER.nullNode();
   }
 
   /** The first {@link #PREVIEW_BYTES} bytes as UTF-8 text, not cutting a character in two; null for no value. */

@@ -318,7 +318,7 @@ class OperatorCommandsIT {
   @Test
   void deadLettersOverHttpAreListedAndRetried() {
     String ns = "dlh";
-    app.client().send("coordinate.commands", ns, "{broken");
+    var sent = app.client().send("coordinate.commands", ns, "{broken");
     JsonNode listed = Poll.until("the dead letter over HTTP", WAIT,
         () -> app.client().get("/api/dead-letters?namespace=" + ns).body().get("dead_letters"), l -> l.size() == 1);
     ConsumerRecord<byte[], byte[]> original = deadLetters(ns, 1).get(0);
@@ -327,7 +327,8 @@ class OperatorCommandsIT {
     ((ObjectNode) entry).remove("error_message");
     assertThat(entry).isEqualTo(Json.parse("{\"partition\":" + original.partition() + ",\"offset\":"
         + original.offset() + ",\"timestamp\":\"" + Times.format(original.timestamp()) + "\",\"key\":\"dlh\","
-        + "\"error_code\":\"malformed_json\",\"source_topic\":\"coordinate.commands\",\"value_preview\":\"{broken\","
+        + "\"error_code\":\"malformed_json\",\"source_topic\":\"coordinate.commands\",\"source_partition\":"
+        + sent.partition() + ",\"source_offset\":" + sent.offset() + ",\"value_preview\":\"{broken\","
         + "\"retryable\":true}"));
 
     KafkaTestClient.HttpAnswer retried =

@@ -137,10 +137,23 @@ class DashboardIT {
     ObjectNode request = (ObjectNode) Json.parse("{\"command\":\"request_attempts\",\"worker\":\"w2\"}");
     request.putArray("work_specs").add(ODD);
     assertThat(call(request).get("attempts")).hasSize(1); // w2 keeps running the odd spec's unit x
-    client.send(TopicNames.unprefixed().commands(), NS, "{oops"); // a dead letter
+    var deadLettered = client.send(TopicNames.unprefixed().commands(), NS, "{oops"); // a dead letter
 
-    // The namespace list, then the namespace: every count of every spec is the API's, and names are text.
+    // The namespace list shows each namespace's units by status, as the API counts them, and its oldest waiting.
     browser.get(base + "/");
+    String card = "[data-testid=namespace][data-namespace=" + NS + "] ";
+    waitUntil("the namespace's counts shown", () -> !browser.findElements(By.cssSelector(card + "dd")).isEmpty());
+    Map<String, Long> shownTotals = new java.util.TreeMap<>();
+    for (String status : STATUSES) {
+      shownTotals.put(status, Long.parseLong(browser.findElement(
+          By.cssSelector(card + "[data-testid=count-" + status + "]")).getText()));
+    }
+    assertThat(shownTotals).isEqualTo(new java.util.TreeMap<>(counts(Map.of("available", 6L, "pending", 1L,
+        "finished", 3L, "failed", 2L))));
+    assertThat(browser.findElement(By.cssSelector(card + "[data-testid=namespace-oldest-age]")).getText())
+        .matches("\\d+ s");
+
+    // Then the namespace: every count of every spec is the API's, and names are text.
     click(() -> browser.findElements(By.cssSelector("[data-testid=namespace-link]")).stream()
         .filter(link -> NS.equals(link.getText())).findFirst().orElse(null));
     Map<String, Map<String, Long>> expected = Map.of(
@@ -162,10 +175,15 @@ class DashboardIT {
     assertThat(waitForShown(afterAdd)).isEqualTo(apiCounts());
     assertThat(js("return window.dashboardItMarker")).isEqualTo("same page");
 
-    // Pause: the first change meets 401, the page asks for the token once and keeps it for the tab.
+    // Pause: the first change meets 401, the page asks for the token, at once again when a wrong one is given, and
+    // keeps the right one for the tab.
     click(() -> cardElement(SPEC, "pause-toggle"));
     WebDriverWait wait = new WebDriverWait(browser, WAIT);
     wait.until(d -> d.findElement(By.id("token-dialog")).isDisplayed());
+    browser.findElement(By.cssSelector("[data-testid=token-input]")).sendKeys("not-" + TOKEN);
+    browser.findElement(By.cssSelector("[data-testid=token-submit]")).click();
+    waitUntil("the prompt shown again", () -> browser.findElement(By.id("token-dialog")).isDisplayed()
+        && "The token was refused; enter it again.".equals(browser.findElement(By.id("token-help")).getText()));
     browser.findElement(By.cssSelector("[data-testid=token-input]")).sendKeys(TOKEN);
     browser.findElement(By.cssSelector("[data-testid=token-submit]")).click();
     waitUntil("the spec shown paused", () -> "paused".equals(cardText(SPEC, "spec-state")));
@@ -222,6 +240,10 @@ class DashboardIT {
     List<WebElement> codes = browser.findElements(By.cssSelector("[data-testid=error-code]"));
     if (browser.findElements(By.cssSelector("[data-testid=dead-letters-missing]")).isEmpty()) {
       assertThat(codes).extracting(WebElement::getText).containsExactly("malformed_json");
+      // The card names where the record it replaces was, not the dead letter's own place.
+      assertThat(browser.findElement(By.cssSelector("[data-testid=dead-letter-source]")).getText())
+          .isEqualTo("Key " + NS + " · from coordinate.commands, partition " + deadLettered.partition() + ", offset "
+              + deadLettered.offset());
       // Retry sends the record again (with the kept token); it is dead-lettered again, so there are two.
       click(() -> browser.findElement(By.cssSelector("[data-testid=retry-dead-letter]")));
       waitUntil("the retry said", () -> String.valueOf(js("return document.querySelector('[data-testid=message]')"

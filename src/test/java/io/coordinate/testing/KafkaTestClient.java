@@ -47,9 +47,10 @@ public final class KafkaTestClient implements AutoCloseable {
   }
 
   /** Sends one record keyed by {@code key} and waits for the broker's ack. */
-  public void send(String topic, String key, String value) {
+  /** Sends one record and waits for it to be written; answers where it was written. */
+  public org.apache.kafka.clients.producer.RecordMetadata send(String topic, String key, String value) {
     try {
-      producer.send(new ProducerRecord<>(topic, key, value)).get();
+      return producer.send(new ProducerRecord<>(topic, key, value)).get();
     } catch (Exception e) {
       throw new IllegalStateException(e);
     }
