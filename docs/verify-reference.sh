@@ -522,8 +522,20 @@ post() {
   POST="$(curl -s -w '\n%{http_code}' -X POST "$HTTP/api/namespaces/ref/commands" -d "$1")"
   echo "<< POST $1 -> ${POST//$'\n'/ }"
 }
+# post_keyed KEY BODY: the same with the page's `-H 'Idempotency-Key: KEY'`.
+post_keyed() {
+  in_doc "http://127.0.0.1:8080/api/namespaces/ref/commands -H 'Idempotency-Key: $1' -d '$2'"
+  POST="$(curl -s -w '\n%{http_code}' -X POST "$HTTP/api/namespaces/ref/commands" -H "Idempotency-Key: $1" -d "$2")"
+  echo "<< POST ($1) $2 -> ${POST//$'\n'/ }"
+}
 post '{"command":"request_attempts","worker":"w4","work_specs":["parse"],"request_id":"http-1"}'
 expect "POST request_attempts" "$POST" '{"request_id":"http-1","ok":true,"result":{"namespace":"ref","worker":"w4","request_id":"http-1","attempts":[' '"work_unit_name":"p1"' $'\n200'
+first="$POST"
+post_keyed http-1 '{"command":"request_attempts","worker":"w4","work_specs":["parse"]}'
+[[ "$POST" == "$first" ]] || fail "POST repeated with Idempotency-Key: expected the first answer $first, got $POST"
+ok
+post_keyed http-2 '{"command":"request_attempts","worker":"w4","request_id":"http-3"}'
+expect "POST key mismatch" "$POST" '{"error":{"code":"request_id_mismatch","message":"Idempotency-Key \"http-2\" differs from the body'"'"'s request_id \"http-3\""}}' $'\n400'
 post '{"command":"finish_attempt","attempt_id":"999"}'
 expect "POST finish_attempt" "$POST" '{"request_id":null,"ok":false,"error":{"code":"no_such_attempt"' $'\n422'
 post '{"command":"finish_attempt","namespace":"other"}'

@@ -61,6 +61,15 @@ public final class AttemptRequest {
       return this;
     }
 
+    /**
+     * The request's key: the same request sent again with it (by the same worker, within 10 minutes) gets the
+     * attempts of the first rather than new ones. Unique per worker, such as a UUID. Default none: each call asks anew.
+     */
+    public Builder requestId(String requestId) {
+      json.put("request_id", requestId);
+      return this;
+    }
+
     public Builder availableGb(double gb) {
       json.put("available_gb", gb);
       return this;

@@ -106,23 +106,31 @@ final class ClientConnection implements AutoCloseable {
   }
 
   /**
-   * Sends a command with this client's {@code reply_to} and a fresh {@code request_id}, and completes with its
-   * reply (the whole reply object: {@code ok}, {@code result} or {@code error}).
+   * Sends a command with this client's {@code reply_to} and completes with its reply (the whole reply object:
+   * {@code ok}, {@code result} or {@code error}). A command without a {@code request_id} gets a fresh one, which
+   * matches the reply. One that carries its own (the caller's key, which a repeat must carry again) keeps it, and a
+   * fresh {@code correlation_id} matches the reply instead: two calls with the same key each get an answer.
    */
   CompletableFuture<ObjectNode> call(String namespace, ObjectNode command, Duration timeout) {
-    String requestId = nextRequestId();
+    String waiterId = nextRequestId();
     command.put("namespace", namespace);
-    command.put("request_id", requestId);
+    JsonNode given = command.get("request_id");
+    if (given == null || given.isNull()) {
+      command.put("request_id", waiterId);
+      command.remove("correlation_id");
+    } else {
+      command.put("correlation_id", waiterId);
+    }
     command.put("reply_to", replyTo);
     CompletableFuture<ObjectNode> reply = new CompletableFuture<>();
     if (!running) {
       reply.completeExceptionally(new IllegalStateException("client closed"));
       return reply;
     }
-    waiting.put(requestId, reply);
+    waiting.put(waiterId, reply);
     reply
         .orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
-        .whenComplete((r, e) -> waiting.remove(requestId)); // timed out or answered: never leave an entry behind
+        .whenComplete((r, e) -> waiting.remove(waiterId)); // timed out or answered: never leave an entry behind
     send(namespace, command).whenComplete((ok, e) -> {
       if (e != null) {
         reply.completeExceptionally(e);
@@ -245,7 +253,10 @@ final class ClientConnection implements AutoCloseable {
     }
     if (record.topic().equals(topics.replies())) {
       if (replyTo.equals(record.key()) && value.isObject()) {
-        CompletableFuture<ObjectNode> waiter = waiting.remove(value.path("request_id").asText());
+        JsonNode correlation = value.get("correlation_id");
+        String waiterId = correlation != null && correlation.isTextual() ? correlation.textValue()
+            : value.path("request_id").asText();
+        CompletableFuture<ObjectNode> waiter = waiting.remove(waiterId);
         if (waiter != null) {
           waiter.complete((ObjectNode) value);
         }

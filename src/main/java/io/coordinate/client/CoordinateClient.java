@@ -60,8 +60,10 @@ public final class CoordinateClient implements AutoCloseable {
 
   /**
    * Sends a command given as a JSON object, for a command or field this client has no method for: sets its
-   * {@code namespace}, {@code reply_to} and {@code request_id}, and answers with the whole reply ({@code ok} and
-   * {@code result} or {@code error}), refused or not.
+   * {@code namespace} and {@code reply_to}, and answers with the whole reply ({@code ok} and {@code result} or
+   * {@code error}), refused or not. A {@code request_id} in the command is kept: sent again with the same one within
+   * 10 minutes, the command gets the first answer rather than running again (docs/reference.md, "Repeated
+   * commands"); without one, the client sets a fresh one.
    */
   public CompletableFuture<ObjectNode> submit(ObjectNode command, Duration replyTimeout) {
     return connection.call(requireNamespace(namespace), command.deepCopy(), replyTimeout);
@@ -135,7 +137,8 @@ public final class CoordinateClient implements AutoCloseable {
 
   /**
    * Asks for work and answers with the assignment (also written to {@code coordinate.assignments} under the
-   * worker's key, where a {@link Worker} reads it).
+   * worker's key, where a {@link Worker} reads it). To retry a call that failed or timed out without risking a
+   * second hand-out, give the request a {@link AttemptRequest.Builder#requestId} and send the same request again.
    */
   public CompletableFuture<Assignment> requestAttempts(AttemptRequest request) {
     return call(request.json(), Assignment::from);

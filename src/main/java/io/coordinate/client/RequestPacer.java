@@ -1,7 +1,6 @@
 package io.coordinate.client;
 
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,7 +33,7 @@ final class RequestPacer {
 
   /**
    * @param capacity           the most attempts the worker holds: running, queued and asked for
-   * @param answerTimeoutNanos how long a request's slots stay reserved without an answer
+   * @param answerTimeoutNanos how long a request waits for its answer before it is sent again
    * @param now                the start: the first request may go at once
    */
   RequestPacer(int capacity, Backoff backoff, long answerTimeoutNanos, long now) {
@@ -68,7 +67,7 @@ final class RequestPacer {
     return (held == 0 && reserved == 0) || free >= (capacity + 1) / 2;
   }
 
-  /** A request for {@code count} attempts went out: its slots are reserved until it is answered or times out. */
+  /** A request for {@code count} attempts went out: its slots are reserved until it is answered. */
   void asked(String requestId, int count, long now) {
     outstanding.put(requestId, new Outstanding(count, now + answerTimeoutNanos));
     reserved += count;
@@ -77,7 +76,7 @@ final class RequestPacer {
 
   /**
    * An answer came. Returns false when it answers no request of this worker's still outstanding (an earlier
-   * worker's, or one given up on). An empty answer backs off; work lets the next request go at once.
+   * worker's, or one answered already). An empty answer backs off; work lets the next request go at once.
    */
   boolean answered(String requestId, boolean empty, long now) {
     Outstanding request = requestId == null ? null : outstanding.remove(requestId);
@@ -94,18 +93,19 @@ final class RequestPacer {
     return true;
   }
 
-  /** Gives up on requests unanswered past their timeout, freeing their slots; returns their ids. */
-  List<String> expire(long now) {
-    List<String> expired = new ArrayList<>();
-    for (Iterator<Map.Entry<String, Outstanding>> it = outstanding.entrySet().iterator(); it.hasNext(); ) {
-      Map.Entry<String, Outstanding> entry = it.next();
+  /**
+   * The requests unanswered past their timeout, to be sent again as they were (same {@code request_id}): their slots
+   * stay reserved, and their next deadline is one timeout from now.
+   */
+  List<String> overdue(long now) {
+    List<String> overdue = new ArrayList<>();
+    for (Map.Entry<String, Outstanding> entry : outstanding.entrySet()) {
       if (now >= entry.getValue().deadline()) {
-        reserved -= entry.getValue().count();
-        expired.add(entry.getKey());
-        it.remove();
+        entry.setValue(new Outstanding(entry.getValue().count(), now + answerTimeoutNanos));
+        overdue.add(entry.getKey());
       }
     }
-    return expired;
+    return overdue;
   }
 
   /** The slots neither held nor asked for. */
@@ -117,7 +117,7 @@ final class RequestPacer {
     return !outstanding.isEmpty();
   }
 
-  /** The earliest time at which, nothing else happening, {@link #toAsk} or {@link #expire} could change. */
+  /** The earliest time at which, nothing else happening, {@link #toAsk} or {@link #overdue} could change. */
   long nextWakeUp(int held, long now) {
     long wake = Long.MAX_VALUE;
     int free = free(held);

@@ -10,10 +10,13 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -32,7 +35,9 @@ import org.slf4j.LoggerFactory;
  *   <li>It asks for as many units as it has free slots (handlers, plus {@code prefetch}), once half of them are
  *       free or a free slot has waited 20 ms; a request reserves its slots until its answer comes, so several may
  *       be in flight. It reads its assignments from the partition of its own key of
- *       {@code coordinate.assignments}. When no work comes it waits before asking
+ *       {@code coordinate.assignments}. A request not answered within the client's timeout (lost, or sent while the
+ *       app was away) is sent again with the same {@code request_id}, so that the app answers it with the attempts
+ *       it handed out the first time, if any, rather than new ones. When no work comes it waits before asking
  *       again, longer each time (from {@code minBackoff} doubling up to {@code maxBackoff}), and asks at once again
  *       after work came.
  *   <li>Each attempt's lease ({@code lease}, 30 s by default) is renewed at half its lifetime while the handler runs,
@@ -59,6 +64,8 @@ public final class Worker implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(Worker.class);
   private static final int MAX_TRACEBACK_CHARS = 16_384;
+  /** How many requests sent more than once it remembers as answered, to drop the later answers' copies. */
+  private static final int ANSWERED_REPEATS_KEPT = 1024;
 
   private final CoordinateClient client;
   private final boolean ownsClient;
@@ -91,7 +98,16 @@ public final class Worker implements AutoCloseable {
   private long finishesSince;
   private final RequestPacer pacer;
   private long nextHeartbeatAt;
+  /** Unique to this worker object: a worker of the same name started again must not repeat its ids. */
+  private final String requestIdPrefix;
   private long requestSequence;
+  private final Map<String, SentRequest> unanswered = new HashMap<>();
+  private final Set<String> answeredRepeats = Collections.newSetFromMap(new LinkedHashMap<>() {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+      return size() > ANSWERED_REPEATS_KEPT;
+    }
+  });
   private boolean stopping;
   private long stopDeadline;
 
@@ -105,10 +121,21 @@ public final class Worker implements AutoCloseable {
 
   private record Stop(Duration timeout) implements Event {}
 
+  /** A {@code request_attempts} not answered yet: sent again as it is when its answer is late. */
+  private static final class SentRequest {
+    final ObjectNode command;
+    boolean repeated;
+
+    SentRequest(ObjectNode command) {
+      this.command = command;
+    }
+  }
+
   private Worker(Builder builder) {
     this.client = builder.client;
     this.ownsClient = builder.ownsClient;
     this.name = builder.name != null ? builder.name : defaultName();
+    this.requestIdPrefix = name + "-" + UUID.randomUUID().toString().substring(0, 8) + "-";
     this.workSpecs = List.copyOf(builder.workSpecs);
     this.concurrency = builder.concurrency;
     this.prefetch = builder.prefetch;
@@ -262,8 +289,11 @@ public final class Worker implements AutoCloseable {
         && (finishes.size() >= finishBatch || owned.isEmpty() || now - finishesSince >= finishLingerNanos)) {
       flushFinishes();
     }
-    for (String requestId : pacer.expire(now)) {
-      LOG.warn("worker {}: no assignment for request {} in {}; asking again", name, requestId, client.timeout());
+    for (String requestId : pacer.overdue(now)) {
+      LOG.warn("worker {}: no assignment for request {} in {}; sending it again", name, requestId, client.timeout());
+      SentRequest request = unanswered.get(requestId);
+      request.repeated = true;
+      send(request.command);
     }
     int count = pacer.toAsk(owned.size(), now);
     if (!stopping && count > 0) {
@@ -308,7 +338,15 @@ public final class Worker implements AutoCloseable {
   }
 
   private void onAssignment(Assignment assignment, long now) {
-    pacer.answered(assignment.requestId(), assignment.attempts().isEmpty(), now);
+    String requestId = assignment.requestId();
+    if (requestId != null && answeredRepeats.contains(requestId)) {
+      return; // the answer to another copy of a request sent again: the first answer was taken already
+    }
+    SentRequest request = requestId == null ? null : unanswered.remove(requestId);
+    if (request != null && request.repeated) {
+      answeredRepeats.add(requestId);
+    }
+    pacer.answered(requestId, assignment.attempts().isEmpty(), now);
     for (Attempt attempt : assignment.attempts()) {
       if (owned.contains(attempt.attemptId())) {
         continue; // a repeated request's answer names the attempts it already handed out
@@ -370,13 +408,20 @@ public final class Worker implements AutoCloseable {
 
   private void requestWork(int count, long now) {
     flushFinishes(); // report what is done before asking for more
-    String requestId = name + "-" + (++requestSequence);
-    AttemptRequest.Builder request = AttemptRequest.forWorker(name).count(count).lifetime(lease);
+    String requestId = requestIdPrefix + (++requestSequence);
+    AttemptRequest.Builder request =
+        AttemptRequest.forWorker(name).count(count).lifetime(lease).requestId(requestId);
     if (!workSpecs.isEmpty()) {
       request.workSpecs(workSpecs);
     }
-    ObjectNode command = request.build().json().put("request_id", requestId);
+    ObjectNode command = request.build().json();
     pacer.asked(requestId, count, now);
+    unanswered.put(requestId, new SentRequest(command));
+    send(command);
+  }
+
+  /** Sends a request; one that does not reach the app is sent again once its answer is overdue. */
+  private void send(ObjectNode command) {
     requests.incrementAndGet();
     client.connection().send(client.namespace(), command).whenComplete((ok, e) -> {
       if (e != null) {

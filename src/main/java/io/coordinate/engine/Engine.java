@@ -117,7 +117,7 @@ public final class Engine {
       }
       state.flush();
       if (command.replyTo() != null) {
-        reply = new OutRecord(command.replyTo(), Replies.ok(command.requestId(), result));
+        reply = new OutRecord(command.replyTo(), Replies.ok(command.requestId(), command.correlationId(), result));
       }
       checkRecordSizes(transaction.writes(), output, reply);
     } catch (CommandRejection e) {
@@ -137,7 +137,7 @@ public final class Engine {
       transaction.discard();
       output.dropAllButReplies();
       if (command.replyTo() != null) {
-        output.reply(command.replyTo(), Replies.error(command.requestId(), rejection));
+        output.reply(command.replyTo(), Replies.error(command.requestId(), command.correlationId(), rejection));
       }
     }
     return merge(timeStep, output.toResult(rejection));
@@ -159,8 +159,9 @@ public final class Engine {
 
   /**
    * Who a {@code request_id} belongs to, for keeping answers apart: the worker of a {@code request_attempts} (its
-   * assignment goes to the worker), the {@code reply_to} of any other command. Null when the command has no
-   * {@code request_id} or no requester: its answer is not kept, and a repeat of it runs again.
+   * assignment goes to the worker), the {@code requester} of any other command that names one, else its
+   * {@code reply_to}. Null when the command has no {@code request_id} or no requester: its answer is not kept, and
+   * a repeat of it runs again.
    */
   private static String requester(Command command) {
     if (command.requestId() == null) {
@@ -170,7 +171,8 @@ public final class Engine {
       JsonNode worker = command.get("worker");
       return worker != null && worker.isTextual() ? worker.textValue() : null;
     }
-    return command.replyTo();
+    String named = command.requester();
+    return named != null ? named : command.replyTo();
   }
 
   /** The first answer again, written from what was kept ({@link Answer}); reads only. */
@@ -190,7 +192,7 @@ public final class Engine {
       }
     };
     if (command.replyTo() != null) {
-      output.reply(command.replyTo(), Replies.ok(command.requestId(), result));
+      output.reply(command.replyTo(), Replies.ok(command.requestId(), command.correlationId(), result));
     }
   }
 

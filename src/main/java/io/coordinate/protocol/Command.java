@@ -24,6 +24,25 @@ public record Command(
     return CommandParser.fromJson(body.path("namespace").asText(), body);
   }
 
+  /**
+   * The {@code requester} field: who the {@code request_id} belongs to, for keeping answers apart, when that is not
+   * the {@code reply_to} (the HTTP gateway's replies go to each instance, its callers' ids belong to all of them).
+   * Null when absent or not a string.
+   */
+  public String requester() {
+    return text("requester");
+  }
+
+  /** The {@code correlation_id} field, echoed in the reply (null when absent or not a string). */
+  public String correlationId() {
+    return text("correlation_id");
+  }
+
+  private String text(String field) {
+    JsonNode value = body.get(field);
+    return value != null && value.isTextual() ? value.textValue() : null;
+  }
+
   public boolean has(String field) {
     JsonNode value = body.get(field);
     return value != null && !value.isNull();

@@ -160,20 +160,16 @@ public final class CommandParser {
         body);
   }
 
-  /** Best effort: the {@code reply_to} of a record that may not be a valid command. */
-  public static String readableReplyTo(byte[] value) {
+  /** Where the reply to a record goes and what it echoes: read, best effort, from a record that may not be valid. */
+  public record ReplyAddress(String replyTo, String requestId, String correlationId) {}
+
+  /** The {@link ReplyAddress} of a record that may not be a valid command; null when it names no {@code reply_to}. */
+  public static ReplyAddress readableReplyAddress(byte[] value) {
     try {
       JsonNode node = Json.parse(value);
-      return textOrNull(node, "reply_to");
-    } catch (IOException | RuntimeException e) {
-      return null;
-    }
-  }
-
-  /** Best effort: the {@code request_id} of a record that may not be a valid command. */
-  public static String readableRequestId(byte[] value) {
-    try {
-      return textOrNull(Json.parse(value), "request_id");
+      String replyTo = textOrNull(node, "reply_to");
+      return replyTo == null ? null
+          : new ReplyAddress(replyTo, textOrNull(node, "request_id"), textOrNull(node, "correlation_id"));
     } catch (IOException | RuntimeException e) {
       return null;
     }

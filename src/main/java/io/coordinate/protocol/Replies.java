@@ -8,17 +8,19 @@ public final class Replies {
 
   private Replies() {}
 
-  public static ObjectNode ok(String requestId, JsonNode result) {
-    ObjectNode reply = Json.object();
-    putRequestId(reply, requestId);
+  /**
+   * @param correlationId the command's {@code correlation_id}, echoed when not null (a reply without one is as it
+   *     always was)
+   */
+  public static ObjectNode ok(String requestId, String correlationId, JsonNode result) {
+    ObjectNode reply = envelope(requestId, correlationId);
     reply.put("ok", true);
     reply.set("result", result == null ? Json.object() : result);
     return reply;
   }
 
-  public static ObjectNode error(String requestId, CommandRejection rejection) {
-    ObjectNode reply = Json.object();
-    putRequestId(reply, requestId);
+  public static ObjectNode error(String requestId, String correlationId, CommandRejection rejection) {
+    ObjectNode reply = envelope(requestId, correlationId);
     reply.put("ok", false);
     ObjectNode error = reply.putObject("error");
     error.put("code", rejection.code().code());
@@ -26,11 +28,16 @@ public final class Replies {
     return reply;
   }
 
-  private static void putRequestId(ObjectNode reply, String requestId) {
+  private static ObjectNode envelope(String requestId, String correlationId) {
+    ObjectNode reply = Json.object();
     if (requestId == null) {
       reply.putNull("request_id");
     } else {
       reply.put("request_id", requestId);
     }
+    if (correlationId != null) {
+      reply.put("correlation_id", correlationId);
+    }
+    return reply;
   }
 }

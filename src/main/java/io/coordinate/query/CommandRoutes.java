@@ -2,6 +2,7 @@ package io.coordinate.query;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import io.coordinate.protocol.Json;
 import io.javalin.http.Context;
 import io.javalin.router.JavalinDefaultRouting;
@@ -16,11 +17,22 @@ import java.util.concurrent.TimeoutException;
  * {@code POST /api/namespaces/{ns}/commands}: submits the body through Kafka and answers with the reply record
  * ({@code {"request_id", "ok", "result" | "error"}}): 200 when {@code ok}, 422 when the app rejected it, 504
  * when no reply came in time (the command may still be applied later), 502 when it could not be sent. The
- * body's {@code namespace} defaults to the path's; a different one is 400 {@code namespace_mismatch}. The
- * gateway sets its own {@code reply_to}/{@code request_id} to correlate; the reply carries the client's
- * {@code request_id} back (null when it gave none). Any instance can submit: no forwarding.
+ * body's {@code namespace} defaults to the path's; a different one is 400 {@code namespace_mismatch}. Any
+ * instance can submit: no forwarding.
+ *
+ * <p>The caller's key, the body's {@code request_id} or the {@code Idempotency-Key} header (400
+ * {@code request_id_mismatch} when both are given and differ), goes to the app as the {@code request_id}, with the
+ * {@code requester} {@value #REQUESTER}: every instance sends a caller's key as the same requester's, so a repeat
+ * gets the first answer whichever instance takes it. The gateway sets its own {@code reply_to} and
+ * {@code correlation_id} to match the reply; the answer carries the caller's key back (null when it gave none).
  */
 final class CommandRoutes {
+
+  /** The requester of every caller's key over HTTP: the callers of all instances share one scope of keys. */
+  static final String REQUESTER = "http";
+  static final String IDEMPOTENCY_KEY = "Idempotency-Key";
+  /** The longest key taken, as other APIs with idempotency keys allow: a key is an id, not data. */
+  static final int MAX_KEY_LENGTH = 255;
 
   private final CommandGateway gateway;
   private final Duration timeout;
@@ -44,7 +56,15 @@ final class CommandRoutes {
       throw QueryError.badRequest("namespace_mismatch",
           "command namespace " + given + " differs from the path's \"" + ns + "\"");
     }
-    JsonNode clientRequestId = command.get("request_id");
+    String key = key(ctx, command);
+    command.remove("correlation_id"); // the gateway's own
+    if (key == null) {
+      command.remove("request_id");
+      command.remove("requester");
+    } else {
+      command.put("request_id", key);
+      command.put("requester", REQUESTER);
+    }
     CompletableFuture<ObjectNode> reply;
     try {
       reply = gateway.submit(ns, command, timeout);
@@ -53,9 +73,30 @@ final class CommandRoutes {
     }
     CompletableFuture<ObjectNode> pending = reply;
     ctx.future(() -> pending.handleAsync((answer, failure) -> { // off the Kafka poll and timer threads
-      respond(ctx, answer, failure, clientRequestId);
+      respond(ctx, answer, failure, key);
       return null;
     }));
+  }
+
+  /** The caller's key: the {@code Idempotency-Key} header or the body's {@code request_id}; null for none. */
+  private static String key(Context ctx, ObjectNode command) {
+    JsonNode field = command.get("request_id");
+    if (field != null && !field.isNull() && !field.isTextual()) {
+      throw QueryError.badRequest("bad_command", "\"request_id\" must be a string");
+    }
+    String fromBody = field == null || field.isNull() ? null : field.textValue();
+    String header = ctx.header(IDEMPOTENCY_KEY);
+    if (header != null && fromBody != null && !header.equals(fromBody)) {
+      throw QueryError.badRequest("request_id_mismatch", IDEMPOTENCY_KEY + " " + TextNode.valueOf(header)
+          + " differs from the body's request_id " + TextNode.valueOf(fromBody));
+    }
+    String key = header != null ? header : fromBody;
+    if (key != null && (key.isEmpty() || key.length() > MAX_KEY_LENGTH)) {
+      String message = " must be 1 to " + MAX_KEY_LENGTH + " characters long";
+      throw header != null ? QueryError.badRequest("bad_request", IDEMPOTENCY_KEY + message)
+          : QueryError.badRequest("bad_command", "\"request_id\"" + message);
+    }
+    return key;
   }
 
   private static ObjectNode body(Context ctx) {
@@ -71,7 +112,7 @@ final class CommandRoutes {
     return (ObjectNode) body;
   }
 
-  private void respond(Context ctx, ObjectNode reply, Throwable failure, JsonNode clientRequestId) {
+  private void respond(Context ctx, ObjectNode reply, Throwable failure, String key) {
     Throwable cause = failure;
     while ((cause instanceof CompletionException || cause instanceof ExecutionException) && cause.getCause() != null) {
       cause = cause.getCause();
@@ -83,8 +124,9 @@ final class CommandRoutes {
       Responses.json(ctx, 502, Responses.error("gateway_error", "the command could not be submitted: " + cause));
     } else {
       ObjectNode answer = reply.deepCopy();
-      JsonNode clientId = clientRequestId == null ? Json.MAPPER.nullNode() : clientRequestId;
-      // The gateway's own correlation id also shows inside an assignment: give the client's back there too.
+      answer.remove("correlation_id");
+      JsonNode clientId = key == null ? Json.MAPPER.nullNode() : TextNode.valueOf(key);
+      // Without a key, the gateway's own request id also shows inside an assignment: give null back there too.
       if (answer.path("result").isObject() && answer.get("result").has("request_id")
           && answer.get("result").get("request_id").equals(reply.get("request_id"))) {
         ((ObjectNode) answer.get("result")).set("request_id", clientId);

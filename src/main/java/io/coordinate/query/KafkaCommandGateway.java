@@ -11,9 +11,10 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 
 /**
  * The {@link CommandGateway} over Kafka: the Java client's {@link CoordinateClient#submit}, with this instance's
- * {@code reply_to} ({@code http-gateway-<uuid>}). The client sets a fresh {@code request_id} on each command, and
- * reads the replies of its key from that key's partition only, read_committed (an aborted transaction must not
- * answer), from a position fixed before the first command is sent.
+ * {@code reply_to} ({@code http-gateway-<uuid>}). The client keeps a command's {@code request_id} (the caller's key)
+ * and matches the reply by a fresh {@code correlation_id}, or sets a fresh {@code request_id} on a command without
+ * one; it reads the replies of its key from that key's partition only, read_committed (an aborted transaction must
+ * not answer), from a position fixed before the first command is sent.
  */
 public final class KafkaCommandGateway implements CommandGateway {
 

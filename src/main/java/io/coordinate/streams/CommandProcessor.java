@@ -165,10 +165,10 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
   }
 
   private void reply(Record<byte[], byte[]> record, CommandRejection rejection, long now) {
-    String replyTo = CommandParser.readableReplyTo(record.value());
-    if (replyTo != null) {
-      String requestId = CommandParser.readableRequestId(record.value());
-      forward(StoreNames.REPLIES_SINK, List.of(new OutRecord(replyTo, Replies.error(requestId, rejection))), now);
+    CommandParser.ReplyAddress address = CommandParser.readableReplyAddress(record.value());
+    if (address != null) {
+      forward(StoreNames.REPLIES_SINK, List.of(new OutRecord(address.replyTo(),
+          Replies.error(address.requestId(), address.correlationId(), rejection))), now);
     }
   }
 

@@ -79,14 +79,18 @@ class RequestPacerTest {
   }
 
   @Test
-  void aRequestUnansweredPastTheTimeoutFreesItsSlots() {
+  void aRequestUnansweredPastTheTimeoutIsOverdueAndKeepsItsSlots() {
     RequestPacer pacer = pacer();
     pacer.asked("r1", 16, 0);
     assertThat(pacer.nextWakeUp(0, 1)).isEqualTo(TIMEOUT);
-    assertThat(pacer.expire(TIMEOUT - 1)).isEmpty();
-    assertThat(pacer.expire(TIMEOUT)).containsExactly("r1");
+    assertThat(pacer.overdue(TIMEOUT - 1)).isEmpty();
+    assertThat(pacer.overdue(TIMEOUT)).containsExactly("r1");
+    assertThat(pacer.free(0)).as("sent again, not given up: no second request for its slots").isZero();
+    assertThat(pacer.toAsk(0, TIMEOUT)).isZero();
+    assertThat(pacer.nextWakeUp(0, TIMEOUT)).isEqualTo(2 * TIMEOUT);
+    assertThat(pacer.overdue(2 * TIMEOUT - 1)).isEmpty();
+    assertThat(pacer.answered("r1", false, 2 * TIMEOUT - 1)).isTrue();
     assertThat(pacer.free(0)).isEqualTo(16);
-    assertThat(pacer.answered("r1", false, TIMEOUT)).isFalse(); // too late: its slots are free already
-    assertThat(pacer.free(0)).isEqualTo(16);
+    assertThat(pacer.answered("r1", false, 2 * TIMEOUT)).isFalse(); // the answer to the copy sent again
   }
 }

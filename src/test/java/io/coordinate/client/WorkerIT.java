@@ -3,9 +3,15 @@ package io.coordinate.client;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.coordinate.protocol.Json;
+import io.coordinate.protocol.TopicNames;
+import io.coordinate.streams.topics.TopicBootstrapper;
+import io.coordinate.streams.topics.TopicDefinitions;
 import io.coordinate.testing.EventLedger;
 import io.coordinate.testing.RunningApp;
 import io.coordinate.testing.Poll;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,6 +24,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
+import java.util.function.Predicate;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -91,6 +100,63 @@ class WorkerIT {
       workers.forEach(Worker::close);
       clients.forEach(CoordinateClient::close);
     }
+  }
+
+  /**
+   * A request with no answer in time is sent again with the same request_id. The worker's client uses topics of
+   * another prefix, which the app does not read: the test hands both copies of the request to the app, which hands
+   * out one unit, not two, and answers each copy; it relays both answers to the worker, which runs the unit once.
+   */
+  @Test
+  void anUnansweredRequestIsSentAgainWithTheSameRequestIdAndItsUnitRunsOnce() throws Exception {
+    String ns = "sdk-resend";
+    TopicNames held = new TopicNames("held-");
+    TopicBootstrapper.ensureTopics(app.env().bootstrapServers(), held.prefix(), TopicDefinitions.fromClasspath());
+    List<String> handled = new java.util.concurrent.CopyOnWriteArrayList<>();
+    try (CoordinateClient producer = client(ns);
+        CoordinateClient relayed = CoordinateClient.builder().bootstrapServers(app.env().bootstrapServers())
+            .topicPrefix(held.prefix()).namespace(ns).timeout(Duration.ofSeconds(3)).build();
+        Worker worker = Worker.builder(relayed).name("wh").closeTimeout(Duration.ofMillis(100)).handler(attempt -> {
+          handled.add(attempt.attemptId());
+          return null;
+        }).build()) {
+      producer.setWorkSpec(WorkSpec.named("s").build()).join();
+      producer.addWorkUnits("s", List.of(WorkUnit.named("u1").build(), WorkUnit.named("u2").build())).join();
+      worker.start();
+      List<JsonNode> requests = commands(held, records -> records.stream()
+          .filter(command -> command.path("command").asText().equals("request_attempts")).count() >= 2).stream()
+          .filter(command -> command.path("command").asText().equals("request_attempts")).toList();
+
+      assertThat(requests.get(1)).as("the same command again").isEqualTo(requests.get(0));
+      assertThat(requests.get(0).get("request_id").asText()).startsWith("wh-");
+      for (JsonNode request : requests.subList(0, 2)) {
+        app.client().send(TopicNames.COMMANDS, ns, request.toString());
+      }
+      List<JsonNode> answers = app.client().awaitValues(TopicNames.ASSIGNMENTS, "wh", 2);
+      assertThat(answers.get(1)).isEqualTo(answers.get(0));
+      assertThat(answers.get(0).get("attempts")).hasSize(1);
+      String attemptId = answers.get(0).at("/attempts/0/attempt_id").asText();
+      assertThat(app.client().get("/api/namespaces/" + ns + "/work-specs/s").body().get("counts").toString())
+          .isEqualTo("{\"available\":1,\"pending\":1}");
+
+      app.client().send(held.assignments(), "wh", answers.get(0).toString());
+      commands(held, commands -> commands.stream().anyMatch(command -> command.toString().contains(
+          "\"finish_attempts\",\"attempts\":[{\"attempt_id\":\"" + attemptId + "\"")));
+      app.client().send(held.assignments(), "wh", answers.get(1).toString());
+      // Another request's answer after the copy: once its attempt has run, the copy has been dealt with.
+      ObjectNode later = ((ObjectNode) answers.get(0).deepCopy()).put("request_id", "later");
+      ((ObjectNode) later.at("/attempts/0")).put("attempt_id", "later-1");
+      app.client().send(held.assignments(), "wh", later.toString());
+      Poll.until("the later attempt handled", WAIT, () -> List.copyOf(handled), list -> list.contains("later-1"));
+      assertThat(handled).as("the unit ran once").containsExactly(attemptId, "later-1");
+    }
+  }
+
+  /** The commands on the topic of {@code topics}, read until {@code done} holds for them. */
+  private static List<JsonNode> commands(TopicNames topics, Predicate<List<JsonNode>> done) {
+    Function<List<ConsumerRecord<byte[], byte[]>>, List<JsonNode>> parse = records -> records.stream()
+        .map(record -> Json.parse(new String(record.value(), StandardCharsets.UTF_8))).toList();
+    return parse.apply(app.client().readUntil(topics.commands(), records -> done.test(parse.apply(records))));
   }
 
   @Test

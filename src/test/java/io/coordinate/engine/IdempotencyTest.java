@@ -261,6 +261,67 @@ class IdempotencyTest {
   }
 
   @Test
+  void aRequesterFieldOwnsTheIdWhateverTheReplyTo() {
+    // As the HTTP gateways send a caller's key: one requester, a reply_to per gateway instance.
+    h.setSpec("{\"name\":\"spec\"}");
+    ObjectNode add = command("add_work_units", "key-1", "test-client-a").put("requester", "http")
+        .put("work_spec_name", "spec");
+    add.set("work_units", json("[{\"data\":{\"anonymous\":true}}]"));
+    Reply first = h.sendBody(add);
+    Map<String, String> before = h.snapshot();
+
+    Reply again = h.sendBody(add.deepCopy().put("reply_to", "test-client-b"));
+
+    assertThat(again.result().replies()).hasSize(1);
+    assertThat(again.result().replies().get(0).key()).isEqualTo("test-client-b");
+    assertThat(again.json()).isEqualTo(first.json());
+    assertThat(again.json().get("request_id").asText()).isEqualTo("key-1");
+    assertThat(h.snapshot()).as("the anonymous unit is not added twice").isEqualTo(before);
+    assertJson(h.counts("spec"), "{\"available\":1}");
+
+    ObjectNode otherRequester = add.deepCopy().put("requester", "http-b");
+    assertThat(h.sendBody(otherRequester).ok().get("added").asInt()).isEqualTo(1);
+    assertJson(h.counts("spec"), "{\"available\":2}");
+  }
+
+  @Test
+  void aRequestAttemptsBelongsToItsWorkerWhateverItsRequester() {
+    h.setSpec("{\"name\":\"spec\"}");
+    h.addUnits("spec", "a", "b", "c", "d");
+    h.sendBody(request("w", "q1", "test-client-a").put("requester", "http"));
+    h.sendBody(request("w", "q1", "test-client-b").put("requester", "someone-else"));
+    h.sendBody(request("w2", "q1", "test-client-a").put("requester", "http"));
+
+    assertThat(h.assignments()).hasSize(3);
+    assertThat(h.assignments().get(1).value()).as("the same worker's repeat").isEqualTo(h.assignments().get(0).value());
+    assertThat(h.assignments().get(2).value().get("attempts").get(0).get("attempt_id").asText())
+        .as("another worker's id is its own").isEqualTo("3");
+    assertJson(h.counts("spec"), "{\"pending\":4}");
+  }
+
+  @Test
+  void everyReplyEchoesTheCorrelationId() {
+    h.setSpec("{\"name\":\"spec\"}");
+    h.addUnits("spec", "a");
+    ObjectNode request = request("w", "q1", "test-client").put("requester", "http").put("correlation_id", "c-1");
+
+    Reply first = h.sendBody(request);
+    Reply repeat = h.sendBody(request.deepCopy().put("correlation_id", "c-2"));
+    ObjectNode refused = command("finish_attempt", "f1", "test-client").put("attempt_id", "99")
+        .put("correlation_id", "c-3");
+    Reply error = h.sendBody(refused);
+    Reply without = h.sendBody(request("w", "q2", "test-client"));
+
+    assertThat(first.json().get("correlation_id").asText()).isEqualTo("c-1");
+    assertThat(repeat.json().get("correlation_id").asText()).isEqualTo("c-2");
+    assertThat(repeat.json().get("request_id").asText()).isEqualTo("q1");
+    assertThat(repeat.ok()).isEqualTo(first.ok());
+    assertThat(error.errorCode()).isEqualTo("no_such_attempt");
+    assertThat(error.json().get("correlation_id").asText()).isEqualTo("c-3");
+    assertThat(without.json().fieldNames()).toIterable().containsExactly("request_id", "ok", "result");
+  }
+
+  @Test
   void aCommandWithoutRequesterOrRefusedKeepsNoAnswer() {
     h.setSpec("{\"name\":\"spec\"}");
     h.addUnits("spec", "a", "b");

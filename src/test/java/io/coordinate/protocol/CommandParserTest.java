@@ -97,13 +97,17 @@ class CommandParserTest {
   }
 
   @Test
-  void replyToAndRequestIdAreReadFromRecordsThatAreNotCommands() {
-    byte[] unknown = bytes("{\"command\":\"launch_rockets\",\"reply_to\":\"client\",\"request_id\":\"r-9\"}");
-    assertThat(CommandParser.readableReplyTo(unknown)).isEqualTo("client");
-    assertThat(CommandParser.readableRequestId(unknown)).isEqualTo("r-9");
-    assertThat(CommandParser.readableReplyTo(bytes("not json"))).isNull();
-    assertThat(CommandParser.readableReplyTo(bytes("[\"reply_to\"]"))).isNull();
-    assertThat(CommandParser.readableReplyTo(null)).isNull();
+  void replyToRequestIdAndCorrelationIdAreReadFromRecordsThatAreNotCommands() {
+    byte[] unknown = bytes("{\"command\":\"launch_rockets\",\"reply_to\":\"client\",\"request_id\":\"r-9\","
+        + "\"correlation_id\":\"c-3\"}");
+    assertThat(CommandParser.readableReplyAddress(unknown))
+        .isEqualTo(new CommandParser.ReplyAddress("client", "r-9", "c-3"));
+    assertThat(CommandParser.readableReplyAddress(bytes("{\"reply_to\":\"client\",\"request_id\":7}")))
+        .isEqualTo(new CommandParser.ReplyAddress("client", null, null));
+    assertThat(CommandParser.readableReplyAddress(bytes("{\"request_id\":\"r-9\"}"))).isNull();
+    assertThat(CommandParser.readableReplyAddress(bytes("not json"))).isNull();
+    assertThat(CommandParser.readableReplyAddress(bytes("[\"reply_to\"]"))).isNull();
+    assertThat(CommandParser.readableReplyAddress(null)).isNull();
   }
 
   /** A command whose units' data, each {@code blobBytes} of text, are {@code units} in number. */

@@ -13,6 +13,7 @@ import io.coordinate.engine.EngineResult;
 import io.coordinate.engine.OutRecord;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -70,6 +71,47 @@ class CommandRoutesTest {
         "{\"command\":\"request_attempts\",\"worker\":\"w\",\"request_id\":\"mine-8\"}"),
         200, "{'request_id':'mine-8','ok':true,'result':{'namespace':'n','worker':'w','request_id':'mine-8',"
             + "'attempts':[]}}");
+  }
+
+  @Test
+  void theCallersKeyGoesToTheAppAsTheRequestIdOfTheHttpRequester() {
+    gateway.answer = command -> CompletableFuture.completedFuture((ObjectNode) json(
+        "{'request_id':'k-1','correlation_id':'gw-3','ok':true,'result':{}}"));
+    assertAnswer(http.post("/api/namespaces/n/commands",
+        "{\"command\":\"deactivate_worker\",\"worker\":\"w\",\"request_id\":\"k-1\",\"requester\":\"me\","
+            + "\"correlation_id\":\"mine\"}"),
+        200, "{'request_id':'k-1','ok':true,'result':{}}");
+    assertAnswer(postWithKey("k-1", "{\"command\":\"deactivate_worker\",\"worker\":\"w\"}"),
+        200, "{'request_id':'k-1','ok':true,'result':{}}");
+    assertAnswer(postWithKey("k-1", "{\"command\":\"deactivate_worker\",\"worker\":\"w\",\"request_id\":\"k-1\"}"),
+        200, "{'request_id':'k-1','ok':true,'result':{}}");
+    assertThat(http.post("/api/namespaces/n/commands",
+        "{\"command\":\"deactivate_worker\",\"worker\":\"w\",\"requester\":\"me\",\"correlation_id\":\"mine\"}")
+        .statusCode()).isEqualTo(200);
+
+    ObjectNode keyed = (ObjectNode) json(
+        "{'command':'deactivate_worker','worker':'w','request_id':'k-1','namespace':'n','requester':'http'}");
+    assertThat(gateway.calls).extracting(FakeGateway.Call::command).containsExactly(keyed, keyed, keyed,
+        (ObjectNode) json("{'command':'deactivate_worker','worker':'w','namespace':'n'}"));
+  }
+
+  @Test
+  void aKeyInTheHeaderAndAnotherInTheBodyIs400() {
+    assertError(postWithKey("k-1", "{\"command\":\"deactivate_worker\",\"worker\":\"w\",\"request_id\":\"k-2\"}"),
+        400, "request_id_mismatch", "Idempotency-Key \"k-1\" differs from the body's request_id \"k-2\"");
+    assertError(http.post("/api/namespaces/n/commands", "{\"command\":\"destroy_namespace\",\"request_id\":7}"),
+        400, "bad_command", "\"request_id\" must be a string");
+    assertError(http.post("/api/namespaces/n/commands", "{\"command\":\"destroy_namespace\",\"request_id\":\"\"}"),
+        400, "bad_command", "\"request_id\" must be 1 to 255 characters long");
+    assertError(postWithKey("k".repeat(256), "{\"command\":\"destroy_namespace\"}"),
+        400, "bad_request", "Idempotency-Key must be 1 to 255 characters long");
+    assertThat(gateway.calls).isEmpty();
+  }
+
+  private HttpResponse<String> postWithKey(String key, String body) {
+    return http.send(HttpRequest.newBuilder(http.uri("/api/namespaces/n/commands"))
+        .header("Content-Type", "application/json").header("Idempotency-Key", key)
+        .POST(HttpRequest.BodyPublishers.ofString(body)));
   }
 
   @Test

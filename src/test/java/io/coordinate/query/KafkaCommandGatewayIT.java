@@ -101,6 +101,25 @@ class KafkaCommandGatewayIT {
   }
 
   @Test
+  void aCommandsOwnRequestIdIsSentAsItIsAndEachCallGetsItsOwnReply() throws Exception {
+    try (KafkaCommandGateway gateway = new KafkaCommandGateway(broker.bootstrapServers(), TOPICS)) {
+      List<CompletableFuture<ObjectNode>> replies = new ArrayList<>();
+      for (int i = 0; i < 4; i++) { // one key, in two namespaces, twice in each
+        ObjectNode command = Json.object().put("command", "echo").put("i", i).put("request_id", "key-1");
+        replies.add(gateway.submit("ns-" + (i % 2), command, Duration.ofSeconds(30)));
+      }
+      for (int i = 0; i < 4; i++) {
+        ObjectNode reply = replies.get(i).get(30, TimeUnit.SECONDS);
+        JsonNode echoed = reply.at("/result/command");
+        assertThat(echoed.get("i").asInt()).isEqualTo(i);
+        assertThat(echoed.get("request_id").asText()).isEqualTo("key-1");
+        assertThat(reply.get("request_id").asText()).isEqualTo("key-1");
+        assertThat(reply.get("correlation_id").asText()).isEqualTo(echoed.get("correlation_id").asText());
+      }
+    }
+  }
+
+  @Test
   void noReplyInTimeFailsWithTimeoutException() {
     try (KafkaCommandGateway gateway = new KafkaCommandGateway(broker.bootstrapServers(), TOPICS)) {
       CompletableFuture<ObjectNode> reply =
@@ -176,7 +195,10 @@ class KafkaCommandGatewayIT {
     }
   }
 
-  /** The stand-in app: echoes every command but "silent" back to its {@code reply_to}. */
+  /**
+   * The stand-in app: echoes every command but "silent" back to its {@code reply_to}, with its {@code request_id} and
+   * any {@code correlation_id}.
+   */
   private static void answerCommands() {
     Map<String, Object> consumerConfig = Map.of(
         ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
@@ -203,7 +225,11 @@ class KafkaCommandGatewayIT {
           producer.beginTransaction();
           producer.send(new ProducerRecord<>(TOPICS.replies(), replyTo, Json.bytes(wrong)));
           producer.abortTransaction();
-          ObjectNode reply = Json.object().put("request_id", requestId).put("ok", true);
+          ObjectNode reply = Json.object().put("request_id", requestId);
+          if (command.has("correlation_id")) {
+            reply.set("correlation_id", command.get("correlation_id"));
+          }
+          reply.put("ok", true);
           reply.putObject("result").put("key", record.key()).set("command", command);
           producer.beginTransaction();
           producer.send(new ProducerRecord<>(TOPICS.replies(), "someone-else", Json.bytes(wrong)));

@@ -112,7 +112,7 @@ class CoordinateTopologyTest {
   @Test
   void malformedRecordsGoToTheDeadLetterTopicAndTheNextCommandIsProcessed() {
     send("n", "{oops");
-    send("n", "{\"command\":\"no_such\",\"namespace\":\"n\",\"reply_to\":\"c\"}");
+    send("n", "{\"command\":\"no_such\",\"namespace\":\"n\",\"reply_to\":\"c\",\"correlation_id\":\"c-1\"}");
     send("other", "{\"command\":\"set_work_spec\",\"namespace\":\"n\",\"work_spec\":{\"name\":\"s\"}}");
     send("n", "{\"command\":\"set_work_spec\",\"namespace\":\"n\",\"work_spec\":{\"name\":\"spec\"},"
         + "\"reply_to\":\"c\"}");
@@ -134,6 +134,7 @@ class CoordinateTopologyTest {
     assertThat(answers).hasSize(2);
     assertThat(answers.get(0).get("ok").asBoolean()).isFalse();
     assertThat(answers.get(0).get("error").get("code").asText()).isEqualTo("unknown_command");
+    assertThat(answers.get(0).get("correlation_id").asText()).isEqualTo("c-1");
     assertThat(answers.get(1).get("ok").asBoolean()).isTrue();
     assertThat(answers.get(1).get("result").get("name").asText()).isEqualTo("spec");
   }
