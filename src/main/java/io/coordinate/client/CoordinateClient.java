@@ -97,12 +97,18 @@ public final class CoordinateClient implements AutoCloseable {
 
   // --- work units
 
-  /** Adds units, or replaces units of the same names. */
+  /**
+   * Adds units, or replaces units of the same names. However many there are, they go in commands that fit Kafka's
+   * record limit, one after the other in order, and the result is the whole: if one is refused, the units before
+   * it stay added.
+   */
   public CompletableFuture<AddedUnits> addWorkUnits(String workSpecName, List<WorkUnit> units) {
-    ObjectNode command = command("add_work_units").put("work_spec_name", workSpecName);
-    ArrayNode items = command.putArray("work_units");
-    units.forEach(unit -> items.add(unit.json()));
-    return call(command, AddedUnits::from);
+    return ListBatches.inOrder(ListBatches.split(units, WorkUnit::json), batch -> {
+      ObjectNode command = command("add_work_units").put("work_spec_name", workSpecName);
+      ArrayNode items = command.putArray("work_units");
+      batch.forEach(unit -> items.add(unit.json()));
+      return call(command, AddedUnits::from);
+    }, AddedUnits::plus);
   }
 
   /** Sets the priority of the matching units; answers how many matched. */
@@ -155,9 +161,13 @@ public final class CoordinateClient implements AutoCloseable {
     return call(attemptCommand("finish_attempt", attemptId, data), AttemptInfo::from);
   }
 
-  /** Many finishes in one command, each applied as {@link #finishAttempt} would be. */
+  /**
+   * Many finishes, each applied as {@link #finishAttempt} would be: in one command, or in several in order when
+   * they would not fit one record.
+   */
   public CompletableFuture<FinishedAttempts> finishAttempts(List<Finish> finishes) {
-    return call(finishAttemptsCommand(finishes), FinishedAttempts::from);
+    return ListBatches.inOrder(ListBatches.split(finishes, Finish::json),
+        batch -> call(finishAttemptsCommand(batch), FinishedAttempts::from), FinishedAttempts::plus);
   }
 
   /** A permanent failure: the unit is failed, with {@code data} (e.g. a {@code traceback}). */
@@ -180,6 +190,15 @@ public final class CoordinateClient implements AutoCloseable {
   public record Finish(String attemptId, Map<String, ?> data) {
     public Finish {
       Objects.requireNonNull(attemptId, "attemptId");
+    }
+
+    /** As an item of {@code finish_attempts}. */
+    ObjectNode json() {
+      ObjectNode item = Json.object().put("attempt_id", attemptId);
+      if (data != null) {
+        item.set("data", JsonValues.object(data));
+      }
+      return item;
     }
   }
 
@@ -238,12 +257,7 @@ public final class CoordinateClient implements AutoCloseable {
   static ObjectNode finishAttemptsCommand(List<Finish> finishes) {
     ObjectNode command = Json.object().put("command", "finish_attempts");
     ArrayNode items = command.putArray("attempts");
-    for (Finish finish : finishes) {
-      ObjectNode item = items.addObject().put("attempt_id", finish.attemptId());
-      if (finish.data() != null) {
-        item.set("data", JsonValues.object(finish.data()));
-      }
-    }
+    finishes.forEach(finish -> items.add(finish.json()));
     return command;
   }
 

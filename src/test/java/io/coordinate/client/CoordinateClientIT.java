@@ -100,6 +100,57 @@ class CoordinateClientIT {
   }
 
   @Test
+  void aHundredThousandUnitsInOneCallAreAllAddedInOrder() throws Exception {
+    // Far over Kafka's 1 MB record limit in one command: the client sends it in commands that fit, in order (the
+    // last unit's parent is the first, added by an earlier command), and answers with the whole result.
+    CoordinateClient big = client.inNamespace("client-big");
+    big.setWorkSpec(WorkSpec.named("s").build()).join();
+    int n = 100_000;
+    List<WorkUnit> units = new java.util.ArrayList<>();
+    List<String> names = new java.util.ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      String name = String.format(java.util.Locale.ROOT, "unit-%06d", i);
+      names.add(name);
+      WorkUnit.Builder unit = WorkUnit.named(name).data(Map.of("i", i));
+      units.add((i == n - 1 ? unit.parent("s", names.get(0)) : unit).build());
+    }
+    AddedUnits added = big.addWorkUnits("s", units).join();
+    assertThat(added.added()).isEqualTo(n);
+    assertThat(added.workUnitNames()).isEqualTo(names);
+    java.net.http.HttpResponse<String> spec = java.net.http.HttpClient.newHttpClient().send(
+        java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + env.httpPort()
+            + "/api/namespaces/client-big/work-specs/s")).build(),
+        java.net.http.HttpResponse.BodyHandlers.ofString());
+    // The child waits for its parent (docs/children-and-heirs.md): blocked.
+    assertThat(io.coordinate.protocol.Json.parse(spec.body()).get("counts").toString())
+        .isEqualTo("{\"blocked\":1,\"available\":" + (n - 1) + "}");
+  }
+
+  @Test
+  void manyFinishesInOneCallAreSplitAndMerged() {
+    CoordinateClient many = client.inNamespace("client-finishes");
+    many.setWorkSpec(WorkSpec.named("s").build()).join();
+    int n = 2_500;
+    List<WorkUnit> units = new java.util.ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      units.add(WorkUnit.named("u" + i).build());
+    }
+    many.addWorkUnits("s", units).join();
+    List<CoordinateClient.Finish> finishes = new java.util.ArrayList<>();
+    while (finishes.size() < n) {
+      for (Attempt attempt : many.requestAttempts(AttemptRequest.forWorker("w").count(1000).build()).join()
+          .attempts()) {
+        finishes.add(new CoordinateClient.Finish(attempt.attemptId(), Map.of("ok", true)));
+      }
+    }
+    finishes.add(new CoordinateClient.Finish("999999", null));
+    FinishedAttempts done = many.finishAttempts(finishes).join();
+    assertThat(done.finished()).isEqualTo(n);
+    assertThat(done.errors()).extracting(FinishedAttempts.Refused::attemptId, FinishedAttempts.Refused::code)
+        .containsExactly(org.assertj.core.groups.Tuple.tuple("999999", "no_such_attempt"));
+  }
+
+  @Test
   void anUnreachableClusterIsOneErrorWithinTheTimeout() throws Exception {
     int port;
     try (ServerSocket socket = new ServerSocket(0)) {
