@@ -20,8 +20,8 @@ import org.slf4j.LoggerFactory;
 final class StartChecks {
 
   /**
-   * Below this many open files the app refuses to start: at rest it holds a third of them already, and a few hundred
-   * HTTP connections or RocksDB files more would stop its stream thread.
+   * Below this many open files the app refuses to start: what it holds at rest leaves too little room, and a few
+   * hundred HTTP connections or RocksDB files more would stop its stream thread (docs/operations.md, "Open files").
    */
   static final long MINIMUM_OPEN_FILES = 1024;
   /** Below this many the app warns: room for the HTTP connections, the event streams and the stores' growth. */
