@@ -36,11 +36,11 @@ final class DevCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    StartChecks.check(dataDir, "kafka", "streams");
     String instance = InstanceId.resolve(instanceId, dataDir);
     DevEnvironment env = DevEnvironment.start(kafkaPort, httpPort, dataDir,
         config -> http.apply(config).withMembership(standbyReplicas, instance));
-    CoordinateCli.serveUntilSignalled(env,
+    return CoordinateCli.serveUntilSignalled(env, env.application().stopped(),
         CoordinateCli.readyLine(env.bootstrapServers(), http.localHost(), env.httpPort()), System.out);
-    return 0;
   }
 }

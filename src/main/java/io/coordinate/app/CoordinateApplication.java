@@ -22,6 +22,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
@@ -51,6 +52,7 @@ public final class CoordinateApplication implements AutoCloseable {
   private KafkaStreamsMetrics streamsMetrics;
   private KafkaCommandGateway gateway;
   private QueryServer queryServer;
+  private StreamThreadWatch watch;
   private final StreamThreadFailures failures = new StreamThreadFailures(System::currentTimeMillis);
 
   public CoordinateApplication(AppConfig config) {
@@ -94,11 +96,13 @@ public final class CoordinateApplication implements AutoCloseable {
     streamsMetrics = new KafkaStreamsMetrics(streams);
     streamsMetrics.bindTo(registry);
     streams.start();
+    watch = new StreamThreadWatch(streams, failures);
+    watch.stopped().thenRun(settled::countDown);
     // HTTP serves before the stores are ready, so that the probes answer during a long restore or index rebuild:
     // live says the process is well, ready says it is not serving yet, and queries answer 503 meanwhile.
     gateway = new KafkaCommandGateway(KafkaClientSettings.base(config), topics);
     StreamsNamespaceLocator locator = new StreamsNamespaceLocator(streams, new HostInfo(config.httpHost(), port),
-        failures::loopError, restoreLog::restoring);
+        failures::loopError, failures::stopped, restoreLog::restoring);
     QueueGauges queueGauges = new QueueGauges(registry, queueMetrics, locator::localStores,
         System::currentTimeMillis, GAUGES_MIN_INTERVAL_MS);
     queryServer = new QueryServer(locator, gateway, registry,
@@ -113,9 +117,20 @@ public final class CoordinateApplication implements AutoCloseable {
     while (!settled.await(START_PROGRESS_LOG.toMillis(), TimeUnit.MILLISECONDS)) {
       LOG.info("waiting for Kafka Streams to run: {}", streams.state());
     }
+    if (watch.stopped().isDone()) {
+      throw new NoStreamThreadException(watch.stopped().join());
+    }
     if (!streams.state().isRunningOrRebalancing()) {
       throw new IllegalStateException("Kafka Streams stopped before it ran: " + streams.state());
     }
+  }
+
+  /**
+   * After {@link #start}: completes with the reason once no stream thread runs and none was started in place of the
+   * failed one, although Kafka Streams says RUNNING; only a restart of the process helps then.
+   */
+  public CompletableFuture<String> stopped() {
+    return watch.stopped();
   }
 
   /** The actual HTTP port (useful when 0 was configured). */
@@ -138,6 +153,9 @@ public final class CoordinateApplication implements AutoCloseable {
     }
     if (gateway != null) {
       gateway.close();
+    }
+    if (watch != null) {
+      watch.close();
     }
     if (streamsMetrics != null) {
       streamsMetrics.close();

@@ -1,6 +1,7 @@
 package io.coordinate.cli;
 
 import io.coordinate.app.AppLauncher;
+import io.coordinate.app.NoStreamThreadException;
 import io.coordinate.client.CommandRefusedException;
 import io.coordinate.client.CoordinateUnreachableException;
 import io.coordinate.config.AppConfig;
@@ -10,7 +11,7 @@ import java.io.PrintStream;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CompletionStage;
 import org.apache.kafka.common.config.ConfigException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -145,6 +146,9 @@ public final class CoordinateCli implements Callable<Integer> {
     if (failure instanceof SettingsException || failure instanceof ConfigException) {
       return ExitCodes.USAGE;
     }
+    if (failure instanceof NoStreamThreadException) {
+      return ExitCodes.STOPPED;
+    }
     return failure instanceof CliFailure cliFailure ? cliFailure.exitCode() : null;
   }
 
@@ -160,10 +164,12 @@ public final class CoordinateCli implements Callable<Integer> {
 
   /**
    * Prints the READY line and blocks until the JVM is told to stop (Ctrl-C, SIGTERM); a shutdown hook then closes
-   * {@code running} before the JVM exits, so Kafka Streams commits and the broker flushes cleanly.
+   * {@code running} before the JVM exits, so Kafka Streams commits and the broker flushes cleanly. Returns
+   * {@link ExitCodes#STOPPED} once {@code stopped} completes (no stream thread runs, none will): the exit that
+   * follows lets a supervisor restart the instance, where staying up would serve nothing.
    */
-  static void serveUntilSignalled(AutoCloseable running, String readyLine, PrintStream out)
-      throws InterruptedException {
+  static int serveUntilSignalled(AutoCloseable running, CompletionStage<String> stopped, String readyLine,
+      PrintStream out) {
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       log.info("Stopping");
       try {
@@ -174,6 +180,8 @@ public final class CoordinateCli implements Callable<Integer> {
     }, "coordinate-shutdown"));
     out.println(readyLine);
     out.flush();
-    new CountDownLatch(1).await(); // never counted down: the JVM ends after the shutdown hook has run
+    String reason = stopped.toCompletableFuture().join(); // never completes while the app works
+    log.error("exiting with code {} for a supervisor to restart the instance: {}", ExitCodes.STOPPED, reason);
+    return ExitCodes.STOPPED;
   }
 }

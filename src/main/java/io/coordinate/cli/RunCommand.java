@@ -93,10 +93,10 @@ public final class RunCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     AppConfig config = config();
+    StartChecks.check(dataDir, "streams");
     config = config.withMembership(config.standbyReplicas(), InstanceId.resolve(instanceId, dataDir));
     CoordinateApplication app = AppLauncher.start(config);
-    CoordinateCli.serveUntilSignalled(app,
+    return CoordinateCli.serveUntilSignalled(app, app.stopped(),
         CoordinateCli.readyLine(bootstrapServers, http.localHost(), app.httpPort()), System.out);
-    return 0;
   }
 }

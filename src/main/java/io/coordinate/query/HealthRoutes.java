@@ -9,10 +9,12 @@ import java.util.Set;
 /**
  * The probes. {@code GET /health/live}: 200 {@code {"status": "UP", "streams": state}} while the process serves HTTP
  * and Kafka Streams is not in a terminal state; 503 {@code {"status": "DOWN", "streams": state}} once it is (ERROR,
- * PENDING_ERROR, NOT_RUNNING): only a restart helps then. A rebalance or a restore never fails it, since a restart
- * would begin them again. {@code GET /health/ready} (and {@code GET /health}, its older name): 200 {@code {"status":
- * "RUNNING"}} when this instance answers queries; else 503 {@code {"status": state}} with a {@code "reason"} while
- * stores are restored, or {@code {"status": "FAILING", "error": ...}} while the stream thread is in a failure loop.
+ * PENDING_ERROR, NOT_RUNNING), or with an {@code "error"} while no stream thread runs although it says RUNNING or
+ * REBALANCING (the failed one could not be replaced): only a restart helps then. A rebalance or a restore never
+ * fails it, since a restart would begin them again. {@code GET /health/ready} (and {@code GET /health}, its older
+ * name): 200 {@code {"status": "RUNNING"}} when this instance answers queries; else 503 {@code {"status": state}}
+ * with a {@code "reason"} while stores are restored, or {@code {"status": "FAILING", "error": ...}} while no stream
+ * thread runs or the stream thread is in a failure loop.
  */
 final class HealthRoutes {
 
@@ -36,8 +38,14 @@ final class HealthRoutes {
 
   static Answer live(NamespaceLocator locator) {
     String state = locator.state();
-    boolean alive = !TERMINAL.contains(state);
-    return new Answer(alive ? 200 : 503, Json.object().put("status", alive ? "UP" : "DOWN").put("streams", state));
+    if (TERMINAL.contains(state)) {
+      return new Answer(503, Json.object().put("status", "DOWN").put("streams", state));
+    }
+    String stopped = locator.stopped();
+    if (stopped != null) {
+      return new Answer(503, Json.object().put("status", "DOWN").put("streams", state).put("error", stopped));
+    }
+    return new Answer(200, Json.object().put("status", "UP").put("streams", state));
   }
 
   static Answer ready(NamespaceLocator locator) {
@@ -50,7 +58,8 @@ final class HealthRoutes {
       }
       return new Answer(503, body);
     }
-    String failure = locator.failure();
+    String stopped = locator.stopped();
+    String failure = stopped != null ? stopped : locator.failure();
     if (failure != null) {
       return new Answer(503, Json.object().put("status", "FAILING").put("error", failure));
     }

@@ -39,6 +39,14 @@ public interface NamespaceLocator {
     return null;
   }
 
+  /**
+   * Why no stream thread runs although Kafka Streams says RUNNING or REBALANCING (the failed one could not be
+   * replaced), or null: nothing is processed, and only a restart of the process helps.
+   */
+  default String stopped() {
+    return null;
+  }
+
   /** The answer of {@link #locate}. */
   sealed interface Location {}
 

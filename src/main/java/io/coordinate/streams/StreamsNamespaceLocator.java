@@ -28,15 +28,18 @@ public final class StreamsNamespaceLocator implements NamespaceLocator {
   private final KafkaStreams streams;
   private final HostInfo self;
   private final Supplier<String> failure;
+  private final Supplier<String> stopped;
   private final Supplier<String> restoring;
 
   /**
    * @param failure why the stream thread serves nothing although RUNNING, or null (see {@link #failure()})
+   * @param stopped why no stream thread runs at all, or null (see {@link #stopped()})
    * @param restoring the restores under way, or null (see {@link RestoreLog#restoring()})
    */
   public StreamsNamespaceLocator(KafkaStreams streams, HostInfo self, Supplier<String> failure,
-      Supplier<String> restoring) {
+      Supplier<String> stopped, Supplier<String> restoring) {
     this.failure = failure;
+    this.stopped = stopped;
     this.restoring = restoring;
     this.streams = streams;
     this.self = self;
@@ -107,6 +110,11 @@ public final class StreamsNamespaceLocator implements NamespaceLocator {
   @Override
   public String failure() {
     return failure.get();
+  }
+
+  @Override
+  public String stopped() {
+    return stopped.get();
   }
 
   @Override

@@ -85,4 +85,24 @@ class HealthRoutesTest {
     assertAnswer(http.get("/health/ready"), 503, failing);
     assertAnswer(http.get("/health"), 503, failing);
   }
+
+  /**
+   * Kafka Streams says RUNNING (or REBALANCING), but no stream thread runs and none will: the failed one could not be
+   * replaced. Nothing is processed until a restart, which a failed liveness probe asks for.
+   */
+  @Test
+  void noLiveStreamThreadIsNeitherLiveNorReady() {
+    String stopped = "no stream thread has been alive for 10 s, and none was started in place of the failed one "
+        + "(the last failure: java.lang.NoClassDefFoundError: io/coordinate/engine/handlers/Lookups)";
+    locator.stopped = stopped;
+    locator.failure = "3 stream thread failures in the last 10 minutes, the last: boom";
+
+    assertAnswer(http.get("/health/live"), 503, "{'status':'DOWN','streams':'RUNNING','error':'" + stopped + "'}");
+    assertAnswer(http.get("/health/ready"), 503, "{'status':'FAILING','error':'" + stopped + "'}");
+    assertAnswer(http.get("/health"), 503, "{'status':'FAILING','error':'" + stopped + "'}");
+
+    locator.state = "REBALANCING";
+    assertAnswer(http.get("/health/live"), 503, "{'status':'DOWN','streams':'REBALANCING','error':'" + stopped + "'}");
+    assertAnswer(http.get("/health/ready"), 503, "{'status':'REBALANCING'}");
+  }
 }

@@ -21,6 +21,7 @@ public final class FixedLocator implements NamespaceLocator {
   public volatile String state;
   public volatile String restoring;
   public volatile String failure;
+  public volatile String stopped;
 
   /** Every namespace in {@code store}. */
   public FixedLocator(ReadableKeyValueStore store) {
@@ -66,5 +67,10 @@ public final class FixedLocator implements NamespaceLocator {
   @Override
   public String failure() {
     return failure;
+  }
+
+  @Override
+  public String stopped() {
+    return stopped;
   }
 }
