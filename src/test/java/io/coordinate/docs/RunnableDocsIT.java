@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.coordinate.cli.DevEnvironment;
 import io.coordinate.docs.RunnableBlocks.Block;
-import io.coordinate.docs.RunnableBlocks.Kind;
 import io.coordinate.docs.RunnableBlocks.Step;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -58,15 +57,21 @@ class RunnableDocsIT {
           "COORDINATE_BOOTSTRAP_SERVERS", env.bootstrapServers(),
           "COORDINATE_HTTP_URL", http,
           // mvn verify has just built target/: bin/coordinate must not start a build of its own.
-          "COORDINATE_NO_BUILD", "1");
+          "COORDINATE_NO_BUILD", "1",
+          // Short-lived CLI JVMs: they start faster and take less of a shared machine's CPU without C2.
+          "JAVA_OPTS", "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC");
       Addresses addresses = new Addresses(env.bootstrapServers(), http);
       try (DocShell shell = new DocShell(work, dir.resolve("steps"), environment)) {
+        Block lastScript = null;
         String lastScriptOutput = null;
         for (Block block : blocks) {
           switch (block.kind()) {
             case FILE -> Files.writeString(work.resolve(block.file()), addresses.of(block.text()));
-            case SCRIPT -> lastScriptOutput = runScript(shell, page, block, addresses);
-            case OUTPUT -> expectOutput(page, block, lastScriptOutput, addresses);
+            case SCRIPT -> {
+              lastScript = block;
+              lastScriptOutput = runScript(shell, page, block, addresses);
+            }
+            case OUTPUT -> expectOutput(page, block, lastScript, lastScriptOutput, addresses);
             case TRANSCRIPT -> {
               for (Step step : block.steps()) {
                 runStep(shell, page, step, block.retry(), addresses);
@@ -90,12 +95,13 @@ class RunnableDocsIT {
     return result.output();
   }
 
-  private static void expectOutput(String page, Block block, String output, Addresses addresses) {
+  private static void expectOutput(String page, Block block, Block script, String output, Addresses addresses) {
     List<String> expected = RunnableBlocks.lines(addresses.of(block.text()));
     List<String> actual = RunnableBlocks.lines(output);
     if (!RunnableBlocks.matches(expected, actual)) {
-      fail("%s:%d: the sh block before printed something else%nexpected:%n%s%nactual:%n%s", page, block.line(),
-          indent(String.join("\n", expected)), indent(String.join("\n", actual)));
+      fail("%s:%d: the sh block of line %d printed something else%n%s%nexpected:%n%s%nactual:%n%s", page,
+          block.line(), script.line(), indent(addresses.of(script.text())), indent(String.join("\n", expected)),
+          indent(String.join("\n", actual)));
     }
   }
 
