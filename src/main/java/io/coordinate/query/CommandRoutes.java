@@ -3,6 +3,7 @@ package io.coordinate.query;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.coordinate.protocol.Json;
+import io.coordinate.protocol.RecordLimit;
 import io.javalin.http.Context;
 import io.javalin.router.JavalinDefaultRouting;
 import java.io.IOException;
@@ -18,9 +19,13 @@ import java.util.concurrent.TimeoutException;
  * when no reply came in time (the command may still be applied later), 502 when it could not be sent. The
  * body's {@code namespace} defaults to the path's; a different one is 400 {@code namespace_mismatch}. The
  * gateway sets its own {@code reply_to}/{@code request_id} to correlate; the reply carries the client's
- * {@code request_id} back (null when it gave none). Any instance can submit: no forwarding.
+ * {@code request_id} back (null when it gave none). Any instance can submit: no forwarding. A body over {@link
+ * #MAX_BODY_BYTES} is 413 {@code body_too_large}.
  */
 final class CommandRoutes {
+
+  /** A command is one Kafka record, which cannot be larger ({@code protocol.RecordLimit}). */
+  static final int MAX_BODY_BYTES = RecordLimit.MAX_RECORD_BYTES;
 
   private final CommandGateway gateway;
   private final Duration timeout;
@@ -61,7 +66,9 @@ final class CommandRoutes {
   private static ObjectNode body(Context ctx) {
     JsonNode body;
     try {
-      body = Json.parse(ctx.bodyAsBytes());
+      body = Json.parse(bodyBytes(ctx));
+    } catch (QueryError e) {
+      throw e;
     } catch (IOException | RuntimeException e) {
       throw QueryError.badRequest("malformed_json", "the body is not one JSON value: " + e.getMessage());
     }
@@ -69,6 +76,25 @@ final class CommandRoutes {
       throw QueryError.badRequest("bad_command", "a command must be a JSON object");
     }
     return (ObjectNode) body;
+  }
+
+  /**
+   * At most {@link #MAX_BODY_BYTES}, else 413: a declared length is refused before reading, and a chunked body is
+   * read no further than one byte past the limit.
+   */
+  private static byte[] bodyBytes(Context ctx) throws IOException {
+    if (ctx.req().getContentLengthLong() > MAX_BODY_BYTES) {
+      throw tooLarge();
+    }
+    byte[] bytes = ctx.bodyInputStream().readNBytes(MAX_BODY_BYTES + 1);
+    if (bytes.length > MAX_BODY_BYTES) {
+      throw tooLarge();
+    }
+    return bytes;
+  }
+
+  private static QueryError tooLarge() {
+    return new QueryError(413, "body_too_large", "a command's body is at most " + MAX_BODY_BYTES + " bytes", false);
   }
 
   private void respond(Context ctx, ObjectNode reply, Throwable failure, JsonNode clientRequestId) {
