@@ -36,7 +36,7 @@ public record HttpSettings(int maxConnections, Duration idleTimeout, List<String
       throw new IllegalArgumentException("the HTTP connection limit must be 1 or more, got " + maxConnections);
     }
     if (idleTimeout.isNegative() || idleTimeout.isZero()) {
-      throw new IllegalArgumentException("the HTTP idle timeout must be positive, got " + idleTimeout);
+      throw new IllegalArgumentException("the HTTP idle timeout must be positive, got " + idleTimeout.toMillis() + " ms");
     }
     allowedHosts = names(allowedHosts);
     allowedOrigins = names(allowedOrigins);
