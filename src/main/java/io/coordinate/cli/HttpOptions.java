@@ -36,8 +36,8 @@ final class HttpOptions {
   String advertisedHost;
 
   @Option(names = "--http-token", paramLabel = "TOKEN",
-      description = "Every HTTP request but GET and HEAD then needs 'Authorization: Bearer TOKEN' (default: the "
-          + "environment variable " + TOKEN_ENV + ", else none). Prefer the variable: options show in ps.")
+      description = "Every HTTP request but GET, HEAD and OPTIONS then needs 'Authorization: Bearer TOKEN' (default: "
+          + "the environment variable " + TOKEN_ENV + ", else none). Prefer the variable: options show in ps.")
   String token;
 
   // The connection bounds and whom the API answers (docs/operations.md, "Security").

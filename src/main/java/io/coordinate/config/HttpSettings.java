@@ -36,14 +36,15 @@ public record HttpSettings(int maxConnections, Duration idleTimeout, List<String
       throw new IllegalArgumentException("the HTTP connection limit must be 1 or more, got " + maxConnections);
     }
     if (idleTimeout.isNegative() || idleTimeout.isZero()) {
-      throw new IllegalArgumentException("the HTTP idle timeout must be positive, got " + idleTimeout.toMillis() + " ms");
+      throw new IllegalArgumentException(
+          "the HTTP idle timeout must be positive, got " + idleTimeout.toMillis() + " ms");
     }
     allowedHosts = names(allowedHosts);
     allowedOrigins = names(allowedOrigins);
     for (String origin : allowedOrigins) {
       if (!origin.equals(ANY) && !ORIGIN.matcher(origin).matches()) {
-        throw new IllegalArgumentException("an allowed origin is scheme://host[:port] (as https://ops.example.com), got \""
-            + origin + "\"");
+        throw new IllegalArgumentException(
+            "an allowed origin is scheme://host[:port] (as https://ops.example.com), got \"" + origin + "\"");
       }
     }
   }

@@ -89,8 +89,8 @@ final class RequestGuard {
   void checkMediaType(Context ctx) {
     if (isMutation(ctx.method()) && !isJson(ctx.header("Content-Type"))) {
       String given = ctx.header("Content-Type");
-      throw new QueryError(415, "unsupported_media_type", ctx.req().getMethod() + " requests need the header \"Content-Type: "
-          + JSON + "\"" + (given == null ? "" : ", got \"" + given + "\""), false);
+      throw new QueryError(415, "unsupported_media_type", ctx.req().getMethod() + " requests need the header "
+          + "\"Content-Type: " + JSON + "\"" + (given == null ? "" : ", got \"" + given + "\""), false);
     }
   }
 

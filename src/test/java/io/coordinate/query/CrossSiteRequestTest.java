@@ -67,7 +67,8 @@ class CrossSiteRequestTest {
   }
 
   private HttpRequest.Builder post(String path, String contentType) {
-    HttpRequest.Builder request = HttpRequest.newBuilder(http.uri(path)).POST(HttpRequest.BodyPublishers.ofString(DESTROY));
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(http.uri(path)).POST(HttpRequest.BodyPublishers.ofString(DESTROY));
     return contentType == null ? request : request.header("Content-Type", contentType);
   }
 
