@@ -48,7 +48,7 @@ final class HttpOptions {
   int maxConnections;
 
   @Option(names = "--http-idle-timeout", paramLabel = "SECONDS",
-      defaultValue = "${env:COORDINATE_HTTP_IDLE_TIMEOUT:-10}",
+      defaultValue = "${env:COORDINATE_HTTP_IDLE_TIMEOUT:-" + HttpSettings.DEFAULT_IDLE_TIMEOUT_SECONDS + "}",
       description = "Close an HTTP connection that sends nothing this long between requests (default: "
           + "${DEFAULT-VALUE}; env COORDINATE_HTTP_IDLE_TIMEOUT)")
   long idleTimeoutSeconds;

@@ -24,7 +24,8 @@ public record HttpSettings(int maxConnections, Duration idleTimeout, List<String
 
   /** Well inside a limit of 1024 open files, of which the state stores and Kafka clients need a few hundred. */
   public static final int DEFAULT_MAX_CONNECTIONS = 256;
-  public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(10);
+  public static final long DEFAULT_IDLE_TIMEOUT_SECONDS = 10;
+  public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(DEFAULT_IDLE_TIMEOUT_SECONDS);
   public static final String ANY = "*";
   /** {@code scheme://host[:port]}, as a browser sends it in {@code Origin}: no path, no user. */
   private static final Pattern ORIGIN = Pattern.compile("[a-z][a-z0-9+.-]*://[^/?#@\\s]+");

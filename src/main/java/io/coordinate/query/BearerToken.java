@@ -8,8 +8,8 @@ import java.security.NoSuchAlgorithmException;
 /**
  * The HTTP API's one credential: with a token configured, every request that may change something (any method but
  * GET, HEAD and OPTIONS, a browser's CORS preflight, which carries no credentials) must carry {@code Authorization:
- * Bearer <token>}; reads stay open. The comparison takes the same
- * time whatever the guess: both sides are hashed first, so neither a common prefix nor the length shows.
+ * Bearer <token>}; reads stay open. The comparison takes the same time whatever the guess: both sides are hashed
+ * first, so neither a common prefix nor the length shows.
  */
 final class BearerToken {
 
