@@ -516,10 +516,16 @@ body="$(curl -s "$HTTP/metrics")"
 in_doc "curl -s http://127.0.0.1:8080/metrics | grep '^http_server_requests_seconds_count.*route=\"/health\"'"
 echo "<< GET /metrics -> $(grep '^http_server_requests_seconds_count.*route="/health"' <<<"$body")"
 expect "GET /metrics" "$body" 'http_server_requests_seconds_count{method="GET",route="/health",status="200"}' 'jvm_memory_used_bytes'
-# post BODY: the page's `curl -s -X POST .../commands -d 'BODY'`; prints the answer and its status.
+# post BODY [TYPE]: the page's `curl -s -X POST -H 'Content-Type: TYPE' .../commands -d 'BODY'` (TYPE: JSON by
+# default; none: curl's own, a form's); prints the answer and its status.
 post() {
-  in_doc "http://127.0.0.1:8080/api/namespaces/ref/commands -d '$1'"
-  POST="$(curl -s -w '\n%{http_code}' -X POST "$HTTP/api/namespaces/ref/commands" -d "$1")"
+  local type=(-H 'Content-Type: application/json') shown="-X POST -H 'Content-Type: application/json' "
+  if [[ "${2:-}" == none ]]; then
+    type=()
+    shown="-X POST "
+  fi
+  in_doc "${shown}http://127.0.0.1:8080/api/namespaces/ref/commands -d '$1'"
+  POST="$(curl -s -w '\n%{http_code}' -X POST ${type[@]+"${type[@]}"} "$HTTP/api/namespaces/ref/commands" -d "$1")"
   echo "<< POST $1 -> ${POST//$'\n'/ }"
 }
 # post_keyed KEY BODY: the same with the page's `-H 'Idempotency-Key: KEY'`.
@@ -540,6 +546,8 @@ post '{"command":"finish_attempt","attempt_id":"999"}'
 expect "POST finish_attempt" "$POST" '{"request_id":null,"ok":false,"error":{"code":"no_such_attempt"' $'\n422'
 post '{"command":"finish_attempt","namespace":"other"}'
 expect "POST mismatch" "$POST" '{"error":{"code":"namespace_mismatch"' $'\n400'
+post '{"command":"finish_attempt","attempt_id":"999"}' none
+expect "POST as a form" "$POST" '{"error":{"code":"unsupported_media_type","message":"POST requests need the header \"Content-Type: application/json\", got \"application/x-www-form-urlencoded\""}' $'\n415'
 
 # --- destroy_namespace ----------------------------------------------------------------------------------
 step destroy_namespace

@@ -108,7 +108,8 @@ public final class CoordinateApplication implements AutoCloseable {
     queryServer = new QueryServer(locator, gateway, registry,
         System::currentTimeMillis, QueryServer.DEFAULT_COMMAND_TIMEOUT, config.httpToken())
         .withFeeds(KafkaClientSettings.base(config), topics)
-        .withQueueMetrics(queueMetrics, queueGauges);
+        .withQueueMetrics(queueMetrics, queueGauges)
+        .withHttpSettings(config.http().allowingHost(config.httpHost())); // the name others forward queries to
     queryServer.start(config.httpBindHost(), port);
     LOG.info("serving HTTP on {}:{} (other instances reach it as {}:{}); mutations {}", config.httpBindHost(), port,
         config.httpHost(), port, config.httpToken() == null ? "open to anyone who reaches it" : "need the token");

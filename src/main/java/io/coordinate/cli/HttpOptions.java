@@ -1,14 +1,23 @@
 package io.coordinate.cli;
 
 import io.coordinate.config.AppConfig;
+import io.coordinate.config.HttpSettings;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.time.Duration;
+import java.util.List;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
-/** Where the HTTP API listens, the name others reach it by, and its token: options of {@code dev} and {@code run}. */
+/**
+ * Where the HTTP API listens, the name others reach it by, its token, its connection bounds and whom it answers:
+ * options of {@code dev} and {@code run}.
+ */
 final class HttpOptions {
 
   /** The token's environment variable: unlike an option, it does not show in the process list. */
@@ -27,15 +36,50 @@ final class HttpOptions {
   String advertisedHost;
 
   @Option(names = "--http-token", paramLabel = "TOKEN",
-      description = "Every HTTP request but GET and HEAD then needs 'Authorization: Bearer TOKEN' (default: the "
-          + "environment variable " + TOKEN_ENV + ", else none). Prefer the variable: options show in ps.")
+      description = "Every HTTP request but GET, HEAD and OPTIONS then needs 'Authorization: Bearer TOKEN' (default: "
+          + "the environment variable " + TOKEN_ENV + ", else none). Prefer the variable: options show in ps.")
   String token;
+
+  // The connection bounds and whom the API answers (docs/operations.md, "Security").
+  @Option(names = "--http-max-connections", paramLabel = "N",
+      defaultValue = "${env:COORDINATE_HTTP_MAX_CONNECTIONS:-" + HttpSettings.DEFAULT_MAX_CONNECTIONS + "}",
+      description = "Open HTTP connections at most; more wait until one closes (default: ${DEFAULT-VALUE}; env "
+          + "COORDINATE_HTTP_MAX_CONNECTIONS)")
+  int maxConnections;
+
+  @Option(names = "--http-idle-timeout", paramLabel = "SECONDS",
+      defaultValue = "${env:COORDINATE_HTTP_IDLE_TIMEOUT:-" + HttpSettings.DEFAULT_IDLE_TIMEOUT_SECONDS + "}",
+      description = "Close an HTTP connection that sends nothing this long between requests (default: "
+          + "${DEFAULT-VALUE}; env COORDINATE_HTTP_IDLE_TIMEOUT)")
+  long idleTimeoutSeconds;
+
+  @Option(names = "--http-allowed-hosts", paramLabel = "NAME", split = ",",
+      defaultValue = "${env:COORDINATE_HTTP_ALLOWED_HOSTS}",
+      description = "Host names clients may reach the API by, besides localhost, IP addresses, --http-host and "
+          + "--advertised-host; * for any (default: none; env COORDINATE_HTTP_ALLOWED_HOSTS)")
+  List<String> allowedHosts;
+
+  @Option(names = "--http-allowed-origins", paramLabel = "ORIGIN", split = ",",
+      defaultValue = "${env:COORDINATE_HTTP_ALLOWED_ORIGINS}",
+      description = "Web origins (https://host[:port]) whose pages may call the API, with CORS; * for any (default: "
+          + "none, only the dashboard; env COORDINATE_HTTP_ALLOWED_ORIGINS)")
+  List<String> allowedOrigins;
+
+  @Spec(Spec.Target.MIXEE) CommandSpec spec;
 
   /** Reads the environment; a test gives a map instead. */
   Function<String, String> environment = System::getenv;
 
   AppConfig apply(AppConfig config) {
-    return config.withHttp(bindHost, advertisedHost(), token());
+    return config.withHttp(bindHost, advertisedHost(), token()).withHttpSettings(settings());
+  }
+
+  HttpSettings settings() {
+    try {
+      return new HttpSettings(maxConnections, Duration.ofSeconds(idleTimeoutSeconds), allowedHosts, allowedOrigins);
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+    }
   }
 
   /** The option, else the environment variable; blank means none. */

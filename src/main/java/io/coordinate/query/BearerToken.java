@@ -1,15 +1,15 @@
 package io.coordinate.query;
 
 import io.javalin.http.Context;
-import io.javalin.http.HandlerType;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 
 /**
  * The HTTP API's one credential: with a token configured, every request that may change something (any method but
- * GET and HEAD) must carry {@code Authorization: Bearer <token>}; reads stay open. The comparison takes the same
- * time whatever the guess: both sides are hashed first, so neither a common prefix nor the length shows.
+ * GET, HEAD and OPTIONS, a browser's CORS preflight, which carries no credentials) must carry {@code Authorization:
+ * Bearer <token>}; reads stay open. The comparison takes the same time whatever the guess: both sides are hashed
+ * first, so neither a common prefix nor the length shows.
  */
 final class BearerToken {
 
@@ -34,7 +34,7 @@ final class BearerToken {
 
   /** A Javalin before-handler: 401 {@code unauthorized} for a mutation without this token. */
   void authorize(Context ctx) {
-    if (ctx.method() == HandlerType.GET || ctx.method() == HandlerType.HEAD) {
+    if (!RequestGuard.isMutation(ctx.method())) {
       return;
     }
     String header = ctx.header(HEADER);

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import io.coordinate.protocol.Json;
+import io.coordinate.protocol.RecordLimit;
 import io.javalin.http.Context;
 import io.javalin.router.JavalinDefaultRouting;
 import java.io.IOException;
@@ -18,7 +19,7 @@ import java.util.concurrent.TimeoutException;
  * ({@code {"request_id", "ok", "result" | "error"}}): 200 when {@code ok}, 422 when the app rejected it, 504
  * when no reply came in time (the command may still be applied later), 502 when it could not be sent. The
  * body's {@code namespace} defaults to the path's; a different one is 400 {@code namespace_mismatch}. Any
- * instance can submit: no forwarding.
+ * instance can submit: no forwarding. A body over {@link #MAX_BODY_BYTES} is 413 {@code body_too_large}.
  *
  * <p>The caller's key, the body's {@code request_id} or the {@code Idempotency-Key} header (400
  * {@code request_id_mismatch} when both are given and differ), goes to the app as the {@code request_id}, with the
@@ -33,6 +34,8 @@ final class CommandRoutes {
   static final String IDEMPOTENCY_KEY = "Idempotency-Key";
   /** The longest key taken, as other APIs with idempotency keys allow: a key is an id, not data. */
   static final int MAX_KEY_LENGTH = 255;
+  /** A command is one Kafka record, which cannot be larger ({@code protocol.RecordLimit}). */
+  static final int MAX_BODY_BYTES = RecordLimit.MAX_RECORD_BYTES;
 
   private final CommandGateway gateway;
   private final Duration timeout;
@@ -102,7 +105,9 @@ final class CommandRoutes {
   private static ObjectNode body(Context ctx) {
     JsonNode body;
     try {
-      body = Json.parse(ctx.bodyAsBytes());
+      body = Json.parse(bodyBytes(ctx));
+    } catch (QueryError e) {
+      throw e;
     } catch (IOException | RuntimeException e) {
       throw QueryError.badRequest("malformed_json", "the body is not one JSON value: " + e.getMessage());
     }
@@ -110,6 +115,25 @@ final class CommandRoutes {
       throw QueryError.badRequest("bad_command", "a command must be a JSON object");
     }
     return (ObjectNode) body;
+  }
+
+  /**
+   * At most {@link #MAX_BODY_BYTES}, else 413: a declared length is refused before reading, and a chunked body is
+   * read no further than one byte past the limit.
+   */
+  private static byte[] bodyBytes(Context ctx) throws IOException {
+    if (ctx.req().getContentLengthLong() > MAX_BODY_BYTES) {
+      throw tooLarge();
+    }
+    byte[] bytes = ctx.bodyInputStream().readNBytes(MAX_BODY_BYTES + 1);
+    if (bytes.length > MAX_BODY_BYTES) {
+      throw tooLarge();
+    }
+    return bytes;
+  }
+
+  private static QueryError tooLarge() {
+    return new QueryError(413, "body_too_large", "a command's body is at most " + MAX_BODY_BYTES + " bytes", false);
   }
 
   private void respond(Context ctx, ObjectNode reply, Throwable failure, String key) {

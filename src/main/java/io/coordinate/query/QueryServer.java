@@ -1,5 +1,6 @@
 package io.coordinate.query;
 
+import io.coordinate.config.HttpSettings;
 import io.coordinate.metrics.QueueGauges;
 import io.coordinate.metrics.QueueMetrics;
 import io.coordinate.protocol.TopicNames;
@@ -13,6 +14,10 @@ import java.util.Map;
 import java.util.function.LongSupplier;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.eclipse.jetty.http.UriCompliance;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,10 +28,15 @@ import org.slf4j.LoggerFactory;
  * {@link CommandRoutes}); each class documents its answer shapes.
  *
  * <p>Errors are always {@code {"error": {"code", "message"}}}: 400 {@code bad_request} / {@code
- * malformed_json} / {@code bad_command} / {@code namespace_mismatch}; 404 {@code no_such_namespace} /
+ * malformed_json} / {@code bad_command} / {@code namespace_mismatch}; 403 {@code forbidden_host} / {@code
+ * forbidden_origin} and 415 {@code unsupported_media_type} ({@link RequestGuard}); 404 {@code no_such_namespace} /
  * {@code no_such_work_spec} / {@code no_such_work_unit} / {@code no_such_worker} / {@code no_such_attempt} /
- * {@code not_found} (no such route); 503 {@code unavailable} with {@code Retry-After: 1} while a store is not
- * readable (rebalance), an owner does not answer, or a forwarded request would be forwarded again.
+ * {@code not_found} (no such route); 413 {@code body_too_large}; 503 {@code unavailable} with {@code Retry-After: 1}
+ * while a store is not readable (rebalance), an owner does not answer, or a forwarded request would be forwarded
+ * again. Jetty answers a request it cannot parse the same way ({@link JsonErrorHandler}).
+ *
+ * <p>Connections are bounded ({@link HttpSettings}): at most so many open ({@link ConnectionCap}), closed when idle
+ * between requests.
  *
  * <p>{@code GET /health/live}, {@code /health/ready} and {@code /health}: the probes ({@link HealthRoutes}).
  * {@code GET /metrics}: Prometheus text of the registry, which this server adds JVM metrics and a request timer
@@ -40,6 +50,11 @@ public final class QueryServer implements AutoCloseable {
 
   public static final Duration DEFAULT_COMMAND_TIMEOUT = Duration.ofSeconds(30);
   static final Duration FORWARD_TIMEOUT = Duration.ofSeconds(10);
+  /**
+   * How long a request in progress may wait on a read of its body or a write of its answer (Jetty's default). A
+   * request that waits on nothing (a command awaiting its reply, an event stream between two messages) is not cut.
+   */
+  static final Duration REQUEST_IDLE_TIMEOUT = Duration.ofSeconds(30);
 
   private static final Logger LOG = LoggerFactory.getLogger(QueryServer.class);
   static final String LOOPBACK = "127.0.0.1";
@@ -55,6 +70,7 @@ public final class QueryServer implements AutoCloseable {
   private FeedRoutes feeds;
   private QueueMetrics queueMetrics;
   private QueueGauges queueGauges;
+  private HttpSettings settings = HttpSettings.DEFAULTS;
   private Javalin app;
 
   public QueryServer(NamespaceLocator locator, CommandGateway gateway, PrometheusMeterRegistry registry) {
@@ -101,6 +117,15 @@ public final class QueryServer implements AutoCloseable {
     return this;
   }
 
+  /**
+   * The connection bounds and the hosts and origins answered ({@link RequestGuard}); call before {@link #start}.
+   * Without it, {@link HttpSettings#DEFAULTS}.
+   */
+  public synchronized QueryServer withHttpSettings(HttpSettings settings) {
+    this.settings = settings;
+    return this;
+  }
+
   /** Starts serving on {@code port} of the loopback address (0 = any free port; see {@link #port()}). */
   public QueryServer start(int port) {
     return start(LOOPBACK, port);
@@ -114,19 +139,29 @@ public final class QueryServer implements AutoCloseable {
     metrics = new HttpMetrics(registry);
     Forwarder forwarder = new Forwarder(FORWARD_TIMEOUT, token);
     NamespaceRouter router = new NamespaceRouter(locator, forwarder, clock);
+    RequestGuard guard = new RequestGuard(settings, host);
     app = Javalin.create(config -> {
       config.showJavalinBanner = false;
       config.startupWatcherEnabled = false;
-      // %2F inside a name must reach the route as part of the name, not be refused as ambiguous.
-      config.jetty.modifyHttpConfiguration(http -> http.setUriCompliance(
-          UriCompliance.DEFAULT.with("coordinate-names", UriCompliance.Violation.AMBIGUOUS_PATH_SEPARATOR,
-              UriCompliance.Violation.AMBIGUOUS_PATH_SEGMENT, UriCompliance.Violation.AMBIGUOUS_PATH_ENCODING)));
+      config.http.maxRequestSize = CommandRoutes.MAX_BODY_BYTES;
+      config.jetty.modifyHttpConfiguration(http -> {
+        // %2F inside a name must reach the route as part of the name, not be refused as ambiguous.
+        http.setUriCompliance(UriCompliance.DEFAULT.with("coordinate-names",
+            UriCompliance.Violation.AMBIGUOUS_PATH_SEPARATOR, UriCompliance.Violation.AMBIGUOUS_PATH_SEGMENT,
+            UriCompliance.Violation.AMBIGUOUS_PATH_ENCODING));
+        http.setIdleTimeout(REQUEST_IDLE_TIMEOUT.toMillis());
+      });
+      config.jetty.modifyServer(server -> server.setErrorHandler(new JsonErrorHandler()));
+      config.jetty.modifyServletContextHandler(context -> context.setErrorHandler(new JsonErrorHandler()));
+      config.jetty.addConnector((server, http) -> connector(server, http, host, port));
       config.requestLogger.http(metrics::record);
       Dashboard.serve(config);
       config.router.mount(routes -> {
+        routes.before(guard::checkSite);
         if (token != null) {
           routes.before(token::authorize);
         }
+        routes.before(guard::checkMediaType);
         new NamespaceRoutes(locator, forwarder).register(routes, router);
         WorkSpecRoutes.register(routes, router);
         WorkUnitRoutes.register(routes, router);
@@ -143,8 +178,21 @@ public final class QueryServer implements AutoCloseable {
         errors(routes);
       });
     });
-    app.start(host, port);
+    app.start();
     return this;
+  }
+
+  /**
+   * Javalin's connector, bounded: at most {@link HttpSettings#maxConnections()} open, and closed when idle between
+   * requests for {@link HttpSettings#idleTimeout()}. During a request {@link #REQUEST_IDLE_TIMEOUT} applies instead.
+   */
+  private ServerConnector connector(Server server, HttpConfiguration http, String host, int port) {
+    ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(http));
+    connector.setHost(host);
+    connector.setPort(port);
+    connector.setIdleTimeout(settings.idleTimeout().toMillis());
+    server.addBean(new ConnectionCap(settings.maxConnections(), settings.idleTimeout(), connector));
+    return connector;
   }
 
   private void metrics(Context ctx) {
@@ -160,7 +208,7 @@ public final class QueryServer implements AutoCloseable {
     routes.exception(InvalidStateStoreException.class,
         (e, ctx) -> Responses.error(ctx, QueryError.unavailable("state store not readable now: " + e.getMessage())));
     routes.exception(HttpResponseException.class, (e, ctx) -> Responses.json(ctx, e.getStatus(),
-        Responses.error(e.getStatus() == 404 ? "not_found" : "http_" + e.getStatus(), e.getMessage())));
+        Responses.error(Responses.codeFor(e.getStatus()), e.getMessage())));
     routes.exception(Exception.class, (e, ctx) -> {
       LOG.warn("query {} {} failed", ctx.method(), ctx.path(), e);
       Responses.json(ctx, 500, Responses.error("internal_error", String.valueOf(e)));

@@ -19,6 +19,25 @@ final class Responses {
     ctx.status(status).contentType(JSON).result(Json.bytes(body));
   }
 
+  /**
+   * The code of an error that Jetty or Javalin answers by its status alone (a malformed request, an unknown route, a
+   * body over the limit): the same codes as the API's own answers where they overlap.
+   */
+  static String codeFor(int status) {
+    return switch (status) {
+      case 400 -> "bad_request";
+      case 404 -> "not_found";
+      case 405 -> "method_not_allowed";
+      case 413 -> "body_too_large";
+      case 414 -> "uri_too_long";
+      case 415 -> "unsupported_media_type";
+      case 431 -> "headers_too_large";
+      case 500 -> "internal_error";
+      case 505 -> "http_version_not_supported";
+      default -> "http_" + status;
+    };
+  }
+
   static ObjectNode error(String code, String message) {
     ObjectNode body = Json.object();
     ObjectNode error = body.putObject("error");

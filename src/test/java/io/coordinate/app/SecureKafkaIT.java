@@ -214,7 +214,8 @@ class SecureKafkaIT {
   }
 
   private static HttpResponse<String> post(String path, String body, String token) {
-    HttpRequest.Builder request = HttpRequest.newBuilder(uri(path)).POST(HttpRequest.BodyPublishers.ofString(body));
+    HttpRequest.Builder request = HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(body));
     return send(token == null ? request : request.header("Authorization", "Bearer " + token));
   }
 

@@ -52,7 +52,7 @@ class HttpTokenTest {
   }
 
   private HttpRequest.Builder post(String path, String authorization) {
-    HttpRequest.Builder request = HttpRequest.newBuilder(http.uri(path))
+    HttpRequest.Builder request = HttpRequest.newBuilder(http.uri(path)).header("Content-Type", "application/json")
         .POST(HttpRequest.BodyPublishers.ofString(COMMAND));
     return authorization == null ? request : request.header("Authorization", authorization);
   }

@@ -1,6 +1,7 @@
 package io.coordinate.query;
 
 import io.coordinate.client.NamespacePartitioner;
+import io.coordinate.config.HttpSettings;
 import io.coordinate.testing.FixedLocator;
 import io.coordinate.cli.SseParser;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -192,6 +193,34 @@ class KafkaCommandGatewayIT {
           return again.status();
         }
       }, status -> status == 200);
+    }
+  }
+
+  /**
+   * The idle timeout closes connections between requests, never an event stream waiting for its next batch: here the
+   * stream stays silent three times as long as the timeout before its keep-alive, and still gets the next batch.
+   */
+  @Test
+  void anEventStreamOutlivesTheIdleTimeout() throws Exception {
+    String ns = "idle-ns";
+    FeedRoutes feeds = new FeedRoutes(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()),
+        TOPICS, 2, Duration.ofSeconds(3));
+    try (QueryServer server = new QueryServer(new FixedLocator(new EngineFixture().store), new FakeGateway(),
+            new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)).withFeeds(feeds)
+            .withHttpSettings(new HttpSettings(8, Duration.ofSeconds(1), List.of(), List.of())).start(0);
+        SseStream stream = SseStream.open(new Http(server.port()).uri("/api/namespaces/" + ns + "/events"), null)) {
+      assertThat(stream.status()).isEqualTo(200);
+      assertThat(stream.next(WAIT).event()).isEqualTo("caught_up");
+      Poll.until("a keep-alive, after three idle timeouts", WAIT, stream::comments, comments -> comments > 0);
+      long offset;
+      try (KafkaProducer<String, String> producer = new KafkaProducer<>(
+          Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()),
+          new StringSerializer(), new StringSerializer())) {
+        int partition = NamespacePartitioner.partition(ns.getBytes(StandardCharsets.UTF_8),
+            producer.partitionsFor(TOPICS.events()).size());
+        offset = producer.send(new ProducerRecord<>(TOPICS.events(), partition, ns, "{\"late\":1}")).get().offset();
+      }
+      assertThat(stream.next(WAIT)).isEqualTo(new SseParser.Message("batch", Long.toString(offset), "{\"late\":1}"));
     }
   }
 
