@@ -54,6 +54,14 @@ public final class QueueMetrics implements CommandObserver {
   private static final Duration[] ASSIGNMENT_BUCKETS = millis(1, 2.5, 5, 10, 25, 50, 100, 250, 500, 1000, 2500,
       5000, 10_000, 30_000, 60_000);
 
+  /**
+   * The longest wait a {@code request_attempts} record's timestamp may show: the producer sets it, and an older one
+   * (a producer's own timestamp, a clock far off) would be one sample of years in the histogram's sum for good.
+   */
+  static final long MAX_ASSIGNMENT_WAIT_MILLIS = 3_600_000;
+  /** How far ahead of the app's clock that timestamp may be (two hosts' clocks a little apart): counted as no wait. */
+  static final long MAX_CLOCK_AHEAD_MILLIS = 1_000;
+
   private final MeterRegistry registry;
   private final SpecLabels labels;
   /** Per namespace, per spec: nested so that a lookup builds no key. */
@@ -70,7 +78,8 @@ public final class QueueMetrics implements CommandObserver {
     this.registry = registry;
     this.labels = new SpecLabels(maxSpecs);
     this.assignment = Timer.builder(ASSIGNMENT)
-        .description("From a request_attempts record's timestamp to the app handling it, for requests that got work")
+        .description("From a request_attempts record's timestamp to the app handling it, for requests that got work"
+            + " (timestamps more than an hour old or a second ahead are skipped)")
         .serviceLevelObjectives(ASSIGNMENT_BUCKETS)
         .register(registry);
   }
@@ -82,7 +91,10 @@ public final class QueueMetrics implements CommandObserver {
     commandCounter(type.ordinal(), rejection == null ? null : rejection.code()).increment();
     ChangeCounts counts = result.counts();
     if (!counts.isEmpty() && apply(counts, now) > 0 && type == CommandType.REQUEST_ATTEMPTS) {
-      assignment.record(Math.max(0, now - recordTimestamp), TimeUnit.MILLISECONDS);
+      long wait = now - recordTimestamp;
+      if (wait >= -MAX_CLOCK_AHEAD_MILLIS && wait <= MAX_ASSIGNMENT_WAIT_MILLIS) {
+        assignment.record(Math.max(0, wait), TimeUnit.MILLISECONDS);
+      }
     }
   }
 
