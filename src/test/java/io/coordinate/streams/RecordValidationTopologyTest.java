@@ -76,10 +76,7 @@ class RecordValidationTopologyTest {
         + "\"namespace_mismatch\",\"message\":\"the record key is not valid UTF-8\"}}"),
         Json.parse("{\"request_id\":\"r1\",\"ok\":false,\"error\":{\"code\":"
         + "\"namespace_mismatch\",\"message\":\"the record key is not valid UTF-8\"}}"));
-    assertThat(events.isEmpty()).isTrue();
-    KeyValueStore<Bytes, byte[]> state = driver.getKeyValueStore(StoreNames.STATE);
-    byte[] version = state.get(Bytes.wrap(Keys.stateVersion()));
-    assertThat(version == null ? 0 : ValueCodec.decodeLong(version)).as("no write at all").isZero();
+    assertNothingChanged();
   }
 
   /** Found by {@code EngineFuzzTest}: Jackson threw NumberFormatException out of the parser, so out of the task. */
@@ -122,10 +119,7 @@ class RecordValidationTopologyTest {
             + "\"message\":\"\\\"namespace\\\" must not be \\\".\\\" or \\\"..\\\"\"}}"),
         Json.parse("{\"request_id\":\"r1\",\"ok\":false,\"error\":{\"code\":\"bad_command\","
             + "\"message\":\"\\\"namespace\\\" must not hold the character U+0000\"}}"));
-    assertThat(events.isEmpty()).isTrue();
-    KeyValueStore<Bytes, byte[]> state = driver.getKeyValueStore(StoreNames.STATE);
-    byte[] version = state.get(Bytes.wrap(Keys.stateVersion()));
-    assertThat(version == null ? 0 : ValueCodec.decodeLong(version)).as("no write at all").isZero();
+    assertNothingChanged();
   }
 
   /** Jackson alone reads UTF-16 and UTF-32, and skips a UTF-8 byte order mark: only UTF-8 is accepted. */
@@ -141,7 +135,15 @@ class RecordValidationTopologyTest {
     assertThat(header(dead.get(0), "error.message")).isEqualTo("value is not JSON: a zero byte in its first four "
         + "bytes (UTF-16 or UTF-32?): the value must be UTF-8");
     assertThat(replies.isEmpty()).as("nothing can be read from it, reply_to neither").isTrue();
+    assertNothingChanged();
+  }
+
+  /** No event, and no write at all to the state store. */
+  private void assertNothingChanged() {
     assertThat(events.isEmpty()).isTrue();
+    KeyValueStore<Bytes, byte[]> state = driver.getKeyValueStore(StoreNames.STATE);
+    byte[] version = state.get(Bytes.wrap(Keys.stateVersion()));
+    assertThat(version == null ? 0 : ValueCodec.decodeLong(version)).as("no write at all").isZero();
   }
 
   private static String header(TestRecord<byte[], byte[]> record, String name) {
