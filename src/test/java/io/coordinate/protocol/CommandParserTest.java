@@ -1,9 +1,11 @@
 package io.coordinate.protocol;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
@@ -226,7 +228,8 @@ class CommandParserTest {
       assertThat(e).as(name).isNotNull();
       assertThat(e.code()).as(name).isEqualTo(ErrorCode.MALFORMED_JSON);
       assertThat(e.getMessage()).as(name).isEqualTo("value is not JSON: " + value[1]);
-      assertThat(CommandParser.readableReplyTo(bytes)).as(name + ": nothing is read from it").isNull();
+      assertThatThrownBy(() -> Json.parse(bytes)).as(name + ": nothing is read from it, reply_to neither")
+          .isInstanceOf(IOException.class).hasMessage((String) value[1]);
     });
     assertThat(CommandParser.parse("ns", bytes(json)).replyTo()).isEqualTo("c");
     assertThat(CommandParser.parse("ns", bytes(json.substring(0, json.length() - 1) + ",\"x\":\"\ufeff\"}"))
