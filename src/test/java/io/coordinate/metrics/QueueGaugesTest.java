@@ -237,8 +237,8 @@ class QueueGaugesTest {
   }
 
   /**
-   * Issue 35: 10,000 namespaces gave 14.3 MB and 183,356 series a scrape, each namespace a series of every metric. Now
-   * 50 namespaces get labels and the rest are one sum, read a share per scrape.
+   * Each namespace had series of every metric of its own, so a scrape grew with the namespaces. Now 50 get labels and
+   * the rest are one sum, of which each read takes a share.
    */
   @Test
   void tenThousandNamespacesGiveABoundedNumberOfSeries() {
