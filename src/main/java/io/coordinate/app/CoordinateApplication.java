@@ -72,7 +72,8 @@ public final class CoordinateApplication implements AutoCloseable {
     }
 
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    QueueMetrics queueMetrics = new QueueMetrics(registry, MetricsSettings.maxSpecs(System::getenv));
+    QueueMetrics queueMetrics = new QueueMetrics(registry, MetricsSettings.maxSpecs(System::getenv),
+        MetricsSettings.maxNamespaces(System::getenv));
     streams = new KafkaStreams(
         CoordinateTopology.build(topics, Duration.ofMillis(config.punctuateIntervalMs()),
             Duration.ofMillis(config.commitIntervalMs()), partitions, SplittableRandom::new, queueMetrics),

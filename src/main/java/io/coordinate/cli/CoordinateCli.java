@@ -59,7 +59,8 @@ public final class CoordinateCli implements Callable<Integer> {
       Map.entry("dev", "io.coordinate.cli.DevCommand"),
       Map.entry("bench", "io.coordinate.cli.BenchCommand"),
       Map.entry("bench-engine", "io.coordinate.cli.BenchEngineCommand"),
-      Map.entry("bench-scale", "io.coordinate.cli.BenchScaleCommand"));
+      Map.entry("bench-scale", "io.coordinate.cli.BenchScaleCommand"),
+      Map.entry("bench-metrics", "io.coordinate.cli.BenchMetricsCommand"));
 
   @Option(names = {"-h", "--help"}, usageHelp = true, scope = ScopeType.INHERIT,
       description = "Show this help message and exit.")

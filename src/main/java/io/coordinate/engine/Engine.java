@@ -37,6 +37,7 @@ import io.coordinate.protocol.CommandType;
 import io.coordinate.protocol.ErrorCode;
 import io.coordinate.protocol.RecordLimit;
 import io.coordinate.protocol.Json;
+import io.coordinate.protocol.NamespaceNames;
 import io.coordinate.protocol.Replies;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -107,7 +108,10 @@ public final class Engine {
       if (handler == null) {
         throw new CommandRejection(ErrorCode.UNKNOWN_COMMAND, "no handler for " + command.type().wireName());
       }
-      state.namespaces().ensure(command.namespace(), now);
+      if (state.namespaces().ensure(command.namespace(), now)) {
+        // checked when a namespace is made, not on every command: one made before the rule can still be destroyed
+        NamespaceNames.requireCreatable(command.namespace());
+      }
       CommandContext ctx = new CommandContext(command, now, state, output, random);
       JsonNode result = handler.handle(ctx);
       if (requester != null) {

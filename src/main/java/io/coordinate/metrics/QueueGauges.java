@@ -13,6 +13,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -31,6 +32,10 @@ import org.slf4j.LoggerFactory;
  * thread: the stream thread never waits for them, an instance nobody scrapes reads nothing, and every scrape shows
  * the state of that moment. Series of specs and namespaces that went away (deleted, or moved to another instance)
  * go with the next read.
+ *
+ * <p>The namespaces past the cap ({@link SpecLabels}) are summed into the {@code _other} series; so that a read costs
+ * the same whatever their number, each read takes {@code otherNamespacesPerRead} of them, those read longest ago
+ * first, and the sums hold each one's last read.
  */
 public final class QueueGauges {
 
@@ -41,6 +46,8 @@ public final class QueueGauges {
   static final String ACTIVE_WORKERS = "coordinate.active.workers";
   /** Published as {@code coordinate_oldest_available_age_seconds}. */
   static final String OLDEST_AVAILABLE_AGE = "coordinate.oldest.available.age";
+  /** How many namespaces past the cap one read takes (docs/monitoring.md, "Metrics"). */
+  public static final int OTHER_NAMESPACES_PER_READ = 500;
 
   private static final UnitStatus[] STATUSES = UnitStatus.values();
 
@@ -48,23 +55,34 @@ public final class QueueGauges {
   private final Supplier<List<ReadableKeyValueStore>> stores;
   private final LongSupplier clock;
   private final long minIntervalMillis;
+  private final int otherNamespacesPerRead;
   private final MultiGauge units;
   private final MultiGauge running;
   private final MultiGauge workers;
   private final MultiGauge oldestAge;
   private long lastRead = Long.MIN_VALUE;
+  /** The last read of each namespace past the cap. */
+  private Map<String, Totals> otherReads = new HashMap<>();
+
+  /** With {@link #OTHER_NAMESPACES_PER_READ}. */
+  public QueueGauges(MeterRegistry registry, QueueMetrics metrics, Supplier<List<ReadableKeyValueStore>> stores,
+      LongSupplier clock, long minIntervalMillis) {
+    this(registry, metrics, stores, clock, minIntervalMillis, OTHER_NAMESPACES_PER_READ);
+  }
 
   /**
    * @param stores this instance's stores (the namespace locator's local stores)
    * @param clock epoch ms: the "now" of the counts
    * @param minIntervalMillis scrapes closer together than this show the last read again
+   * @param otherNamespacesPerRead how many namespaces past the cap each read takes
    */
   public QueueGauges(MeterRegistry registry, QueueMetrics metrics, Supplier<List<ReadableKeyValueStore>> stores,
-      LongSupplier clock, long minIntervalMillis) {
+      LongSupplier clock, long minIntervalMillis, int otherNamespacesPerRead) {
     this.metrics = metrics;
     this.stores = stores;
     this.clock = clock;
     this.minIntervalMillis = minIntervalMillis;
+    this.otherNamespacesPerRead = otherNamespacesPerRead;
     units = MultiGauge.builder(UNITS).description("Units by status, as of the last scrape").register(registry);
     running = MultiGauge.builder(RUNNING_ATTEMPTS).description("Pending attempts not past their expiration")
         .register(registry);
@@ -87,44 +105,58 @@ public final class QueueGauges {
     refresh(clock.getAsLong());
   }
 
+  /** A namespace past the cap, to be read now or summed from its last read ({@code last}, null if never read). */
+  private record Unlabelled(StateReader state, String ns, Totals last) {
+    long lastReadAt() {
+      return last == null ? Long.MIN_VALUE : last.readAt;
+    }
+  }
+
   private void refresh(long now) {
     lastRead = now;
     long refresh = metrics.beginRefresh();
-    Map<SpecLabels.Labels, long[]> unitCounts = new LinkedHashMap<>();
-    Map<SpecLabels.Labels, Long> runningAttempts = new LinkedHashMap<>();
-    Map<SpecLabels.Labels, Long> oldestSince = new LinkedHashMap<>();
+    Map<SpecLabels.Labels, Totals> series = new LinkedHashMap<>();
     Map<String, Long> activeWorkers = new LinkedHashMap<>();
-    Map<String, Set<String>> present = new HashMap<>();
+    Set<String> listed = new HashSet<>();
+    Map<String, Set<String>> read = new HashMap<>();
+    Map<String, Totals> others = new HashMap<>();
     try {
+      List<Unlabelled> unlabelled = new ArrayList<>();
       for (ReadableKeyValueStore store : stores.get()) {
         StateReader state = DbState.reader(store);
         for (String ns : state.namespaces().list()) {
-          StateViews views = new StateViews(state, ns, now);
-          Map<String, Long> runningBySpec = new HashMap<>();
-          long active = 0;
-          for (WorkerRecord worker : state.workers().list(ns)) {
-            if (worker.active()) {
-              active++;
-            }
-            for (AttemptRecord attempt : state.attempts().activeOfWorker(ns, worker.name())) {
-              if (views.attemptStatus(attempt) == AttemptStatus.PENDING) {
-                runningBySpec.merge(attempt.spec(), 1L, Long::sum);
-              }
-            }
+          listed.add(ns);
+          if (metrics.namespaceLabel(ns).equals(SpecLabels.OTHER)) {
+            unlabelled.add(new Unlabelled(state, ns, otherReads.get(ns)));
+            continue;
           }
+          Set<String> specs = new HashSet<>();
+          long active = read(state, ns, now, (spec, counts, runningNow, since) -> {
+            specs.add(spec);
+            series.computeIfAbsent(metrics.meters(ns, spec).labels, k -> new Totals())
+                .add(counts, runningNow, since);
+          });
+          read.put(ns, specs);
           activeWorkers.merge(ns, active, Long::sum);
-          Set<String> specs = present.computeIfAbsent(ns, k -> new HashSet<>());
-          for (WorkSpecRecord spec : state.specs().list(ns)) {
-            specs.add(spec.name());
-            SpecLabels.Labels labels = metrics.meters(ns, spec.name()).labels;
-            long[] counts = unitCounts.computeIfAbsent(labels, k -> new long[STATUSES.length]);
-            views.counts(spec.name()).forEach((status, n) -> counts[status.ordinal()] += n);
-            runningAttempts.merge(labels, runningBySpec.getOrDefault(spec.name(), 0L), Long::sum);
-            Long since = state.units().oldestAvailableSince(ns, spec.name(), now);
-            if (since != null) {
-              oldestSince.merge(labels, since, Math::min);
-            }
-          }
+        }
+      }
+      unlabelled.sort(Comparator.comparingLong(Unlabelled::lastReadAt)); // never read first, then the oldest reads
+      for (int i = 0; i < unlabelled.size(); i++) {
+        Unlabelled namespace = unlabelled.get(i);
+        Totals totals = namespace.last();
+        if (i < otherNamespacesPerRead) {
+          Set<String> specs = new HashSet<>();
+          Totals fresh = new Totals();
+          fresh.readAt = refresh;
+          fresh.workers = read(namespace.state(), namespace.ns(), now, (spec, counts, runningNow, since) -> {
+            specs.add(spec);
+            fresh.add(counts, runningNow, since);
+          });
+          read.put(namespace.ns(), specs);
+          totals = fresh;
+        }
+        if (totals != null) {
+          others.put(namespace.ns(), totals);
         }
       }
     } catch (RuntimeException e) {
@@ -132,25 +164,88 @@ public final class QueueGauges {
       LOG.debug("could not read the stores for the queue gauges: {}", e.toString());
       return;
     }
+    otherReads = others;
+    for (Totals totals : others.values()) {
+      series.computeIfAbsent(SpecLabels.OTHER_NAMESPACES, k -> new Totals()).add(totals);
+      activeWorkers.merge(SpecLabels.OTHER, totals.workers, Long::sum);
+    }
+    register(series, activeWorkers, now);
+    metrics.retain(listed, read, refresh);
+  }
+
+  /** What a read of a namespace gives for each of its specs. */
+  @FunctionalInterface
+  private interface SpecRead {
+    /** @param oldestSince when its oldest available unit became available; null when none is */
+    void spec(String name, Map<UnitStatus, Long> counts, long running, Long oldestSince);
+  }
+
+  /** Reads one namespace as of {@code now}: each spec to {@code specs}; returns its active workers. */
+  private static long read(StateReader state, String ns, long now, SpecRead specs) {
+    StateViews views = new StateViews(state, ns, now);
+    Map<String, Long> runningBySpec = new HashMap<>();
+    long active = 0;
+    for (WorkerRecord worker : state.workers().list(ns)) {
+      if (worker.active()) {
+        active++;
+      }
+      for (AttemptRecord attempt : state.attempts().activeOfWorker(ns, worker.name())) {
+        if (views.attemptStatus(attempt) == AttemptStatus.PENDING) {
+          runningBySpec.merge(attempt.spec(), 1L, Long::sum);
+        }
+      }
+    }
+    for (WorkSpecRecord spec : state.specs().list(ns)) {
+      specs.spec(spec.name(), views.counts(spec.name()), runningBySpec.getOrDefault(spec.name(), 0L),
+          state.units().oldestAvailableSince(ns, spec.name(), now));
+    }
+    return active;
+  }
+
+  private void register(Map<SpecLabels.Labels, Totals> series, Map<String, Long> activeWorkers, long now) {
     List<MultiGauge.Row<?>> unitRows = new ArrayList<>();
-    unitCounts.forEach((labels, counts) -> {
+    List<MultiGauge.Row<?>> runningRows = new ArrayList<>();
+    List<MultiGauge.Row<?>> oldestRows = new ArrayList<>();
+    series.forEach((labels, totals) -> {
       for (UnitStatus status : STATUSES) {
-        unitRows.add(MultiGauge.Row.of(labels.tags().and("status", status.wireName()), counts[status.ordinal()]));
+        unitRows.add(MultiGauge.Row.of(labels.tags().and("status", status.wireName()), totals.units[status.ordinal()]));
+      }
+      runningRows.add(MultiGauge.Row.of(labels.tags(), totals.running));
+      if (totals.oldestSince != Long.MAX_VALUE) {
+        oldestRows.add(MultiGauge.Row.of(labels.tags(), Math.max(0, now - totals.oldestSince) / 1000.0));
       }
     });
     units.register(unitRows, true);
-    running.register(rows(runningAttempts, n -> n), true);
-    oldestAge.register(rows(oldestSince, since -> Math.max(0, now - since) / 1000.0), true);
+    running.register(runningRows, true);
+    oldestAge.register(oldestRows, true);
     List<MultiGauge.Row<?>> workerRows = new ArrayList<>();
     activeWorkers.forEach((ns, n) -> workerRows.add(MultiGauge.Row.of(Tags.of("namespace", ns), n)));
     workers.register(workerRows, true);
-    metrics.retain(present, refresh);
   }
 
-  private static List<MultiGauge.Row<?>> rows(Map<SpecLabels.Labels, Long> values,
-      java.util.function.Function<Long, Number> value) {
-    List<MultiGauge.Row<?>> rows = new ArrayList<>();
-    values.forEach((labels, n) -> rows.add(MultiGauge.Row.of(labels.tags(), value.apply(n))));
-    return rows;
+  /** The sums of one series' specs; for a namespace past the cap, also its workers and when it was read. */
+  private static final class Totals {
+    final long[] units = new long[STATUSES.length];
+    long running;
+    /** The earliest time a unit became available (epoch ms); {@link Long#MAX_VALUE} when none is available. */
+    long oldestSince = Long.MAX_VALUE;
+    long workers;
+    long readAt;
+
+    void add(Map<UnitStatus, Long> counts, long runningNow, Long since) {
+      counts.forEach((status, n) -> units[status.ordinal()] += n);
+      running += runningNow;
+      if (since != null) {
+        oldestSince = Math.min(oldestSince, since);
+      }
+    }
+
+    void add(Totals other) {
+      for (int i = 0; i < units.length; i++) {
+        units[i] += other.units[i];
+      }
+      running += other.running;
+      oldestSince = Math.min(oldestSince, other.oldestSince);
+    }
   }
 }

@@ -54,10 +54,18 @@ public final class QueueMetrics implements CommandObserver {
   private static final Duration[] ASSIGNMENT_BUCKETS = millis(1, 2.5, 5, 10, 25, 50, 100, 250, 500, 1000, 2500,
       5000, 10_000, 30_000, 60_000);
 
+  /**
+   * The longest wait a {@code request_attempts} record's timestamp may show: the producer sets it, and an older one
+   * (a producer's own timestamp, a clock far off) would be one sample of years in the histogram's sum for good.
+   */
+  static final long MAX_ASSIGNMENT_WAIT_MILLIS = 3_600_000;
+  /** How far ahead of the app's clock that timestamp may be (two hosts' clocks a little apart): counted as no wait. */
+  static final long MAX_CLOCK_AHEAD_MILLIS = 1_000;
+
   private final MeterRegistry registry;
   private final SpecLabels labels;
   /** Per namespace, per spec: nested so that a lookup builds no key. */
-  private final Map<String, Map<String, SpecMeters>> meters = new ConcurrentHashMap<>();
+  private final Map<String, NamespaceMeters> meters = new ConcurrentHashMap<>();
   private final AtomicLong refreshes = new AtomicLong();
   /** [command type, or {@link #TYPES}.length for unknown][0 ok, 1 + error code ordinal]. */
   private final Counter[][] commands = new Counter[TYPES.length + 1][CODES.length + 1];
@@ -65,12 +73,21 @@ public final class QueueMetrics implements CommandObserver {
   private final Timer[] handling = new Timer[TYPES.length];
   private final Timer assignment;
 
-  /** @param maxSpecs how many (namespace, spec) pairs get series of their own ({@link MetricsSettings}) */
+  /** With the default cap of namespaces ({@link MetricsSettings#DEFAULT_MAX_NAMESPACES}). */
   public QueueMetrics(MeterRegistry registry, int maxSpecs) {
+    this(registry, maxSpecs, MetricsSettings.DEFAULT_MAX_NAMESPACES);
+  }
+
+  /**
+   * @param maxSpecs how many (namespace, spec) pairs get series of their own ({@link MetricsSettings})
+   * @param maxNamespaces how many namespaces get series of their own
+   */
+  public QueueMetrics(MeterRegistry registry, int maxSpecs, int maxNamespaces) {
     this.registry = registry;
-    this.labels = new SpecLabels(maxSpecs);
+    this.labels = new SpecLabels(maxSpecs, maxNamespaces);
     this.assignment = Timer.builder(ASSIGNMENT)
-        .description("From a request_attempts record's timestamp to the app handling it, for requests that got work")
+        .description("From a request_attempts record's timestamp to the app handling it, for requests that got work"
+            + " (timestamps more than an hour old or a second ahead are skipped)")
         .serviceLevelObjectives(ASSIGNMENT_BUCKETS)
         .register(registry);
   }
@@ -82,7 +99,10 @@ public final class QueueMetrics implements CommandObserver {
     commandCounter(type.ordinal(), rejection == null ? null : rejection.code()).increment();
     ChangeCounts counts = result.counts();
     if (!counts.isEmpty() && apply(counts, now) > 0 && type == CommandType.REQUEST_ATTEMPTS) {
-      assignment.record(Math.max(0, now - recordTimestamp), TimeUnit.MILLISECONDS);
+      long wait = now - recordTimestamp;
+      if (wait >= -MAX_CLOCK_AHEAD_MILLIS && wait <= MAX_ASSIGNMENT_WAIT_MILLIS) {
+        assignment.record(Math.max(0, wait), TimeUnit.MILLISECONDS);
+      }
     }
   }
 
@@ -156,13 +176,30 @@ public final class QueueMetrics implements CommandObserver {
 
   /** The meters of a pair, made (and its counters registered at 0) the first time it is seen. */
   SpecMeters meters(String ns, String spec) {
-    Map<String, SpecMeters> specs = meters.get(ns);
-    SpecMeters found = specs == null ? null : specs.get(spec);
+    NamespaceMeters namespace = meters.get(ns);
+    SpecMeters found = namespace == null ? null : namespace.specs.get(spec);
     if (found != null) {
       return found;
     }
-    return meters.computeIfAbsent(ns, k -> new ConcurrentHashMap<>())
-        .computeIfAbsent(spec, k -> new SpecMeters(labels.assign(ns, spec), refreshes.get()));
+    SpecMeters[] made = new SpecMeters[1];
+    // in compute: atomic with retain's removal of the namespace, which would otherwise lose the new pair
+    meters.compute(ns, (k, known) -> {
+      NamespaceMeters in = known != null ? known : newNamespace(ns);
+      made[0] = in.specs.computeIfAbsent(spec,
+          s -> new SpecMeters(labels.assign(ns, in.label, spec), refreshes.get()));
+      return in;
+    });
+    return made[0];
+  }
+
+  /** The namespace's label, {@code _other} past the cap; held until the namespace goes from this instance. */
+  String namespaceLabel(String ns) {
+    NamespaceMeters found = meters.get(ns);
+    return (found != null ? found : meters.computeIfAbsent(ns, this::newNamespace)).label;
+  }
+
+  private NamespaceMeters newNamespace(String ns) {
+    return new NamespaceMeters(labels.assignNamespace(ns), refreshes.get());
   }
 
   /** Starts a refresh of the gauges: the pairs seen from now on are kept whatever that refresh finds. */
@@ -171,16 +208,20 @@ public final class QueueMetrics implements CommandObserver {
   }
 
   /**
-   * Drops the meters and the throughput of every pair that is not in {@code present} (by namespace) and was seen
-   * before the refresh {@code refresh} began: its spec or namespace went away, or moved to another instance.
+   * Drops the meters and the throughput of every pair seen before the refresh {@code refresh} began whose namespace
+   * is not {@code listed} any more, or was {@code read} without the pair's spec: its spec or namespace went away, or
+   * moved to another instance. A namespace listed but not read keeps its pairs. A namespace that is not listed and
+   * holds no pair any more frees its label.
    */
-  void retain(Map<String, Set<String>> present, long refresh) {
-    for (Iterator<Map.Entry<String, Map<String, SpecMeters>>> nsIt = meters.entrySet().iterator(); nsIt.hasNext(); ) {
-      Map.Entry<String, Map<String, SpecMeters>> ns = nsIt.next();
-      Set<String> specs = present.getOrDefault(ns.getKey(), Set.of());
-      for (Iterator<Map.Entry<String, SpecMeters>> it = ns.getValue().entrySet().iterator(); it.hasNext(); ) {
+  void retain(Set<String> listed, Map<String, Set<String>> read, long refresh) {
+    for (Map.Entry<String, NamespaceMeters> ns : meters.entrySet()) {
+      Set<String> specs = read.get(ns.getKey());
+      if (specs == null && listed.contains(ns.getKey())) {
+        continue;
+      }
+      for (Iterator<Map.Entry<String, SpecMeters>> it = ns.getValue().specs.entrySet().iterator(); it.hasNext(); ) {
         Map.Entry<String, SpecMeters> spec = it.next();
-        if (!specs.contains(spec.getKey()) && spec.getValue().seenAt < refresh) {
+        if ((specs == null || !specs.contains(spec.getKey())) && spec.getValue().seenAt < refresh) {
           it.remove();
           if (labels.release(ns.getKey(), spec.getKey(), spec.getValue().labels)) {
             for (Counter counter : spec.getValue().counters) {
@@ -189,9 +230,15 @@ public final class QueueMetrics implements CommandObserver {
           }
         }
       }
-      if (ns.getValue().isEmpty()) {
-        nsIt.remove();
-      }
+    }
+    for (String ns : List.copyOf(meters.keySet())) {
+      meters.computeIfPresent(ns, (k, namespace) -> {
+        if (!namespace.specs.isEmpty() || listed.contains(ns) || namespace.seenAt >= refresh) {
+          return namespace;
+        }
+        labels.releaseNamespace(ns, namespace.label);
+        return null;
+      });
     }
   }
 
@@ -208,7 +255,8 @@ public final class QueueMetrics implements CommandObserver {
     body.put("buckets", ThroughputWindow.BUCKETS);
     body.put("end", Times.format(ThroughputWindow.end(now)));
     ArrayNode list = body.putArray("work_specs");
-    Map<String, SpecMeters> known = meters.getOrDefault(ns, Map.of());
+    NamespaceMeters namespace = meters.get(ns);
+    Map<String, SpecMeters> known = namespace == null ? Map.of() : namespace.specs;
     for (String spec : specs) {
       SpecMeters found = known.get(spec);
       long[][] buckets = found == null ? new long[3][ThroughputWindow.BUCKETS] : found.window.snapshot(now);
@@ -223,6 +271,19 @@ public final class QueueMetrics implements CommandObserver {
       }
     }
     return body;
+  }
+
+  /** A namespace's label and its pairs' meters. */
+  private static final class NamespaceMeters {
+    final String label;
+    final Map<String, SpecMeters> specs = new ConcurrentHashMap<>();
+    /** The refresh under way (or last begun) when the namespace was first seen. */
+    final long seenAt;
+
+    NamespaceMeters(String label, long seenAt) {
+      this.label = label;
+      this.seenAt = seenAt;
+    }
   }
 
   /** One pair's labels, counters (shared with the other pairs summed as {@code _other}) and throughput. */

@@ -29,8 +29,9 @@ public final class Json {
     return MAPPER.createObjectNode();
   }
 
-  /** Parses bytes as JSON; throws {@link IOException} for anything that is not one JSON value. */
+  /** Parses bytes as JSON; throws {@link IOException} for anything that is not one JSON value in UTF-8. */
   public static JsonNode parse(byte[] bytes) throws IOException {
+    requireUtf8(bytes);
     JsonNode node;
     try {
       node = MAPPER.readTree(bytes);
@@ -42,6 +43,28 @@ public final class Json {
       throw new IOException("empty record");
     }
     return node;
+  }
+
+  /**
+   * Refuses what Jackson would read in another encoding than UTF-8: it skips a UTF-8 byte order mark, and reads
+   * a value with a UTF-16 or UTF-32 one, or with a zero byte in its first four bytes, as UTF-16 or UTF-32. JSON in
+   * UTF-8 never has a zero byte there (a raw NUL is neither whitespace nor allowed in a string): no valid value is
+   * refused.
+   */
+  private static void requireUtf8(byte[] bytes) throws IOException {
+    int b0 = bytes.length > 0 ? bytes[0] & 0xFF : -1;
+    int b1 = bytes.length > 1 ? bytes[1] & 0xFF : -1;
+    if (b0 == 0xEF && b1 == 0xBB && bytes.length > 2 && (bytes[2] & 0xFF) == 0xBF) {
+      throw new IOException("starts with a byte order mark (EF BB BF): the value must be UTF-8 without one");
+    }
+    if ((b0 == 0xFE && b1 == 0xFF) || (b0 == 0xFF && b1 == 0xFE)) {
+      throw new IOException("starts with a UTF-16 or UTF-32 byte order mark: the value must be UTF-8");
+    }
+    for (int i = 0; i < Math.min(4, bytes.length); i++) {
+      if (bytes[i] == 0) {
+        throw new IOException("a zero byte in its first four bytes (UTF-16 or UTF-32?): the value must be UTF-8");
+      }
+    }
   }
 
   public static JsonNode parse(String text) {

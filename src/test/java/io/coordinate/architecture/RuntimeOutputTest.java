@@ -32,7 +32,7 @@ class RuntimeOutputTest {
   private static final Path DEV_CLASSES = Path.of("target", "dev-classes");
   private static final Path RUNTIME_CLASSPATH = Path.of("target", "runtime-classpath.txt");
   private static final Path PROVIDED_CLASSPATH = Path.of("target", "provided-classpath.txt");
-  private static final List<String> TOOLS = List.of("dev", "bench", "bench-engine", "bench-scale");
+  private static final List<String> TOOLS = List.of("dev", "bench", "bench-engine", "bench-scale", "bench-metrics");
 
   @Test
   void theRuntimeOutputHoldsNoneOfTheDevelopmentTools() throws IOException {

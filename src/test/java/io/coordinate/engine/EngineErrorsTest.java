@@ -7,9 +7,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.coordinate.engine.EngineHarness.Attempt;
 import io.coordinate.engine.EngineHarness.Reply;
+import io.coordinate.engine.state.codec.Keys;
+import io.coordinate.engine.state.codec.ValueCodec;
+import io.coordinate.engine.state.model.NamespaceRecord;
 import io.coordinate.protocol.Command;
 import io.coordinate.protocol.ErrorCode;
 import io.coordinate.protocol.Json;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.BeforeEach;
@@ -196,6 +200,40 @@ class EngineErrorsTest {
   void aRejectedFirstCommandDoesNotCreateItsNamespace() {
     h.namespace("fresh");
     assertRejected("no_such_work_spec", "no work spec \"spec\"", "delete_work_spec", "work_spec_name", "spec");
+    assertThat(h.namespaces()).containsExactly("ns");
+  }
+
+  /**
+   * Such a namespace was filled over Kafka and then could not be read over HTTP (the server refuses %00 in a path,
+   * browsers resolve "." and ".."), nor opened from the dashboard.
+   */
+  @Test
+  void aNewNamespaceNamedDotOrDotDotOrHoldingNulIsABadCommand() {
+    for (String ns : List.of(".", "..")) {
+      h.namespace(ns);
+      assertRejected("bad_command", "\"namespace\" must not be \".\" or \"..\"", "worker_heartbeat", "worker", "w");
+      assertRejected("bad_command", "\"namespace\" must not be \".\" or \"..\"", "set_work_spec", "work_spec",
+          json("{\"name\":\"s\"}"));
+    }
+    for (String ns : List.of("\u0000", "a\u0000b", "ns\u0000")) {
+      h.namespace(ns);
+      assertRejected("bad_command", "\"namespace\" must not hold the character U+0000", "worker_heartbeat", "worker",
+          "w");
+    }
+    assertThat(h.namespaces()).containsExactly("ns");
+    for (String ns : List.of("...", ".a", "a.", "\u0001", "a\tb")) {
+      h.namespace(ns).send("worker_heartbeat", "worker", "w").ok();
+    }
+    assertThat(h.namespaces()).containsExactly("\u0001", "...", ".a", "a\tb", "a.", "ns");
+  }
+
+  @Test
+  void aNamespaceMadeBeforeTheRuleStillTakesCommandsAndCanBeDestroyed() {
+    h.store().put(Keys.namespace("."), ValueCodec.encode(new NamespaceRecord(".", h.now())));
+    h.namespace(".");
+    h.send("worker_heartbeat", "worker", "w").ok();
+    assertThat(h.workerView("w").get("active").asBoolean()).isTrue();
+    h.send("destroy_namespace").ok();
     assertThat(h.namespaces()).containsExactly("ns");
   }
 }

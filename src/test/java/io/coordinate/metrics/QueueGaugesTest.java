@@ -162,4 +162,119 @@ class QueueGaugesTest {
     assertThat(units("n", "_other", "available")).isEqualTo(7);
     assertThat(registry.find(QueueGauges.UNITS).tags("work_spec", "a").gauges()).isEmpty();
   }
+
+  private Double workers(String ns) {
+    return gauge(QueueGauges.ACTIVE_WORKERS, "namespace", ns);
+  }
+
+  @Test
+  void beyondTheNamespaceCapNamespacesAreSummedAsOther() {
+    metrics = new QueueMetrics(registry, 200, 2);
+    engine = new EngineDriver(metrics);
+    for (String ns : List.of("a", "b", "c", "d")) {
+      engine.apply(T0, "{'command':'set_work_spec','namespace':'" + ns + "','work_spec':{'name':'s'}}");
+      engine.apply(T0, "{'command':'add_work_units','namespace':'" + ns + "','work_spec_name':'s','work_units':["
+          + "{'name':'1'},{'name':'2'}]}");
+      engine.apply(T0, "{'command':'request_attempts','namespace':'" + ns + "','worker':'w','count':1}");
+    }
+    engine.apply(T0, "{'command':'worker_heartbeat','namespace':'_other','worker':'w'}"); // takes no place
+    QueueGauges gauges = gauges();
+    clock.set(T0 + 3000);
+    gauges.refresh();
+
+    assertThat(units("a", "s", "available")).isEqualTo(1);
+    assertThat(units("b", "s", "pending")).isEqualTo(1);
+    assertThat(units("_other", "_other", "available")).isEqualTo(2);
+    assertThat(units("_other", "_other", "pending")).isEqualTo(2);
+    assertThat(gauge(QueueGauges.RUNNING_ATTEMPTS, "namespace", "_other", "work_spec", "_other")).isEqualTo(2);
+    assertThat(gauge(QueueGauges.OLDEST_AVAILABLE_AGE, "namespace", "_other", "work_spec", "_other")).isEqualTo(3.0);
+    assertThat(workers("a")).isEqualTo(1);
+    assertThat(workers("_other")).isEqualTo(3);
+    assertThat(registry.find(QueueGauges.ACTIVE_WORKERS).gauges()).hasSize(3);
+    assertThat(registry.get("coordinate.units.added").tags("namespace", "_other", "work_spec", "_other").counter()
+        .count()).isEqualTo(4);
+    assertThat(registry.find("coordinate.units.added").counters()).hasSize(3);
+    assertThat(metrics.throughput("c", List.of("s"), T0).get("work_specs").get(0).get("added").get(14).asLong())
+        .as("the window stays per spec").isEqualTo(2);
+
+    // a labelled namespace that goes frees its place for the next new one; those summed already stay summed
+    engine.apply(T0, "{'command':'destroy_namespace','namespace':'a'}");
+    gauges.refresh();
+    assertThat(registry.find(QueueGauges.UNITS).tags("namespace", "a").gauges()).isEmpty();
+    assertThat(workers("a")).isNull();
+    engine.apply(T0, "{'command':'worker_heartbeat','namespace':'e','worker':'w'}");
+    engine.apply(T0, "{'command':'destroy_namespace','namespace':'d'}");
+    gauges.refresh();
+    assertThat(workers("e")).isEqualTo(1);
+    assertThat(workers("_other")).isEqualTo(2);
+    assertThat(units("_other", "_other", "available")).isEqualTo(1);
+    assertThat(registry.get("coordinate.units.added").tags("namespace", "_other", "work_spec", "_other").counter()
+        .count()).as("the counter stays while a namespace it counts is here").isEqualTo(4);
+  }
+
+  @Test
+  void theNamespacesPastTheCapAreReadInTurnsTheLongestUnreadFirst() {
+    metrics = new QueueMetrics(registry, 200, 1);
+    engine = new EngineDriver(metrics);
+    for (String ns : List.of("a", "b", "c", "d", "e")) {
+      engine.apply(T0, "{'command':'worker_heartbeat','namespace':'" + ns + "','worker':'w'}");
+    }
+    List<ReadableKeyValueStore> stores = List.of(engine.store);
+    QueueGauges gauges = new QueueGauges(registry, metrics, () -> stores, clock::get, 1000, 2);
+    gauges.refresh(); // reads a, and b and c of the four past the cap
+    assertThat(workers("a")).isEqualTo(1);
+    assertThat(workers("_other")).isEqualTo(2);
+
+    engine.apply(T0, "{'command':'deactivate_worker','namespace':'b','worker':'w'}");
+    engine.apply(T0, "{'command':'deactivate_worker','namespace':'d','worker':'w'}");
+    gauges.refresh(); // d and e, never read: b and c count as last read
+    assertThat(workers("_other")).isEqualTo(3);
+    gauges.refresh(); // b and c
+    assertThat(workers("_other")).isEqualTo(2);
+    engine.apply(T0, "{'command':'destroy_namespace','namespace':'e'}");
+    gauges.refresh(); // d, and b: e is gone
+    assertThat(workers("_other")).isEqualTo(1);
+  }
+
+  /**
+   * Each namespace had series of every metric of its own, so a scrape grew with the namespaces. Now 50 get labels and
+   * the rest are one sum, of which each read takes a share.
+   */
+  @Test
+  void tenThousandNamespacesGiveABoundedNumberOfSeries() {
+    metrics = new QueueMetrics(registry, MetricsSettings.DEFAULT_MAX_SPECS, MetricsSettings.DEFAULT_MAX_NAMESPACES);
+    engine = new EngineDriver(metrics);
+    for (int i = 0; i < 10_000; i++) {
+      String ns = String.format("ns-%05d", i);
+      engine.apply(T0, "{'command':'set_work_spec','namespace':'" + ns + "','work_spec':{'name':'s'}}");
+      engine.apply(T0, "{'command':'add_work_units','namespace':'" + ns + "','work_spec_name':'s','work_units':["
+          + "{'name':'1'},{'name':'2'}]}");
+      engine.apply(T0, "{'command':'request_attempts','namespace':'" + ns + "','worker':'w','count':1}");
+    }
+    List<ReadableKeyValueStore> stores = List.of(engine.store);
+    QueueGauges gauges = new QueueGauges(registry, metrics, () -> stores, clock::get, 1000, 2500);
+    gauges.refresh();
+
+    String scrape = registry.scrape();
+    // 50 namespaces' specs and the one _other sum: 8 counters, 7 unit statuses, running, oldest; and 51 worker counts
+    assertThat(namespaceSeries(scrape)).isEqualTo(51 * 17 + 51);
+    assertThat(scrape.length()).isLessThan(150_000);
+    assertThat(units("ns-00049", "s", "available")).isEqualTo(1);
+    assertThat(units("_other", "_other", "available")).isEqualTo(2500);
+    assertThat(registry.get("coordinate.units.added").tags("namespace", "_other", "work_spec", "_other").counter()
+        .count()).isEqualTo(19_900);
+
+    for (int i = 0; i < 3; i++) {
+      gauges.refresh();
+    }
+    assertThat(units("_other", "_other", "available")).isEqualTo(9950);
+    assertThat(units("_other", "_other", "pending")).isEqualTo(9950);
+    assertThat(gauge(QueueGauges.RUNNING_ATTEMPTS, "namespace", "_other", "work_spec", "_other")).isEqualTo(9950);
+    assertThat(workers("_other")).isEqualTo(9950);
+    assertThat(namespaceSeries(registry.scrape())).isEqualTo(918);
+  }
+
+  private static long namespaceSeries(String scrape) {
+    return scrape.lines().filter(line -> line.startsWith("coordinate_") && line.contains("namespace=\"")).count();
+  }
 }

@@ -1,9 +1,15 @@
 package io.coordinate.protocol;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The envelope checks of a record of {@code coordinate.commands}, with their stable error codes. */
@@ -189,5 +195,48 @@ class CommandParserTest {
     Command pair = CommandParser.parse("ns", bytes("{\"command\":\"worker_heartbeat\",\"namespace\":\"ns\","
         + "\"worker\":\"\\ud83d\\ude00\"}"));
     assertThat(pair.requiredString("worker")).isEqualTo("\ud83d\ude00");
+  }
+
+  private static byte[] concat(byte[] first, byte[] second) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    out.writeBytes(first);
+    out.writeBytes(second);
+    return out.toByteArray();
+  }
+
+  /** Jackson would read each of these as the command below: it skips a UTF-8 BOM and detects UTF-16 and UTF-32. */
+  @Test
+  void aValueWithAByteOrderMarkOrInUtf16OrUtf32IsMalformedJson() {
+    String json = "{\"command\":\"destroy_namespace\",\"namespace\":\"ns\",\"reply_to\":\"c\"}";
+    Charset utf32be = Charset.forName("UTF-32BE");
+    Charset utf32le = Charset.forName("UTF-32LE");
+    String bom = "starts with a byte order mark (EF BB BF): the value must be UTF-8 without one";
+    String wideBom = "starts with a UTF-16 or UTF-32 byte order mark: the value must be UTF-8";
+    String zero = "a zero byte in its first four bytes (UTF-16 or UTF-32?): the value must be UTF-8";
+    Map<String, Object[]> cases = new LinkedHashMap<>();
+    cases.put("UTF-8 with a BOM", new Object[] {concat(new byte[] {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF},
+        json.getBytes(StandardCharsets.UTF_8)), bom});
+    cases.put("UTF-16 with a BOM", new Object[] {json.getBytes(StandardCharsets.UTF_16), wideBom});
+    cases.put("UTF-16LE with a BOM", new Object[] {concat(new byte[] {(byte) 0xFF, (byte) 0xFE},
+        json.getBytes(StandardCharsets.UTF_16LE)), wideBom});
+    cases.put("UTF-16BE", new Object[] {json.getBytes(StandardCharsets.UTF_16BE), zero});
+    cases.put("UTF-16LE", new Object[] {json.getBytes(StandardCharsets.UTF_16LE), zero});
+    cases.put("UTF-16LE after a space", new Object[] {(" " + json).getBytes(StandardCharsets.UTF_16LE), zero});
+    cases.put("UTF-32BE", new Object[] {json.getBytes(utf32be), zero});
+    cases.put("UTF-32LE", new Object[] {json.getBytes(utf32le), zero});
+    cases.put("UTF-32BE with a BOM", new Object[] {("\ufeff" + json).getBytes(utf32be), zero});
+    cases.put("UTF-32LE with a BOM", new Object[] {("\ufeff" + json).getBytes(utf32le), wideBom});
+    cases.forEach((name, value) -> {
+      byte[] bytes = (byte[]) value[0];
+      CommandRejection e = catchThrowableOfType(CommandRejection.class, () -> CommandParser.parse("ns", bytes));
+      assertThat(e).as(name).isNotNull();
+      assertThat(e.code()).as(name).isEqualTo(ErrorCode.MALFORMED_JSON);
+      assertThat(e.getMessage()).as(name).isEqualTo("value is not JSON: " + value[1]);
+      assertThatThrownBy(() -> Json.parse(bytes)).as(name + ": nothing is read from it, reply_to neither")
+          .isInstanceOf(IOException.class).hasMessage((String) value[1]);
+    });
+    assertThat(CommandParser.parse("ns", bytes(json)).replyTo()).isEqualTo("c");
+    assertThat(CommandParser.parse("ns", bytes(json.substring(0, json.length() - 1) + ",\"x\":\"\ufeff\"}"))
+        .get("x").textValue()).as("U+FEFF inside a string is a character like any other").isEqualTo("\ufeff");
   }
 }

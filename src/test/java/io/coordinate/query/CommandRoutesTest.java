@@ -15,6 +15,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeoutException;
@@ -145,6 +146,32 @@ class CommandRoutesTest {
     assertThat(QueryTestSupport.body(http.post("/api/namespaces/n/commands", "")).at("/error/code").asText())
         .isEqualTo("malformed_json");
     assertThat(gateway.calls).isEmpty();
+  }
+
+  /** The body must be UTF-8, as a record's value: Jackson alone would read these, whatever the Content-Type says. */
+  @Test
+  void aBodyWithAByteOrderMarkOrInUtf16IsMalformedJson() {
+    String command = "{\"command\":\"worker_heartbeat\",\"worker\":\"w\"}";
+    byte[] utf8 = command.getBytes(StandardCharsets.UTF_8);
+    byte[] withBom = new byte[utf8.length + 3];
+    withBom[0] = (byte) 0xEF;
+    withBom[1] = (byte) 0xBB;
+    withBom[2] = (byte) 0xBF;
+    System.arraycopy(utf8, 0, withBom, 3, utf8.length);
+    assertError(postBytes(withBom, "application/json"), 400, "malformed_json", "the body is not one JSON value: "
+        + "starts with a byte order mark (EF BB BF): the value must be UTF-8 without one");
+    assertError(postBytes(command.getBytes(StandardCharsets.UTF_16), "application/json; charset=utf-16"), 400,
+        "malformed_json", "the body is not one JSON value: starts with a UTF-16 or UTF-32 byte order mark: the value "
+        + "must be UTF-8");
+    assertError(postBytes(command.getBytes(StandardCharsets.UTF_16LE), "application/json"), 400, "malformed_json",
+        "the body is not one JSON value: a zero byte in its first four bytes (UTF-16 or UTF-32?): the value must be "
+        + "UTF-8");
+    assertThat(gateway.calls).isEmpty();
+  }
+
+  private HttpResponse<String> postBytes(byte[] body, String contentType) {
+    return http.send(HttpRequest.newBuilder(http.uri("/api/namespaces/n/commands")).header("Content-Type", contentType)
+        .POST(HttpRequest.BodyPublishers.ofByteArray(body)));
   }
 
   @Test

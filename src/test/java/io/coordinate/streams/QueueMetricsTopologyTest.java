@@ -100,4 +100,30 @@ class QueueMetricsTopologyTest {
     assertThat(registry.get("coordinate.command.handling").tags("type", "finish_attempt").timer().count())
         .isEqualTo(2);
   }
+
+  /**
+   * A producer may stamp its records as it likes: one stamped years ago gave one sample of decades, which stayed in
+   * the histogram's sum (and max) for good. Only waits from a second ahead of the app's clock to an hour behind it
+   * are samples; ahead counts as no wait.
+   */
+  @Test
+  void requestsStampedFarFromTheAppsClockGiveNoAssignmentSample() {
+    send("{'command':'set_work_spec','namespace':'n','work_spec':{'name':'s'}}");
+    send("{'command':'add_work_units','namespace':'n','work_spec_name':'s','work_units':[{'name':'u1'},"
+        + "{'name':'u2'},{'name':'u3'},{'name':'u4'},{'name':'u5'},{'name':'u6'}]}");
+    String request = "{'command':'request_attempts','namespace':'n','worker':'w','count':1}";
+    send(request, START.minus(Duration.ofDays(3650))); // skipped
+    send(request, START.minusSeconds(3601)); // skipped
+    send(request, START.plusSeconds(2)); // skipped: the producer's clock is too far ahead
+    send(request, START.minusSeconds(3600));
+    send(request, START.minusMillis(250));
+    send(request, START.plusMillis(800)); // a clock a little ahead: no wait
+
+    assertThat(assignments.readValuesToList()).hasSize(6);
+    assertThat(count("coordinate.attempts.started")).isEqualTo(6);
+    Timer wait = registry.get("coordinate.request.assignment").timer();
+    assertThat(wait.count()).isEqualTo(3);
+    assertThat(wait.totalTime(TimeUnit.MILLISECONDS)).isEqualTo(3_600_250);
+    assertThat(wait.max(TimeUnit.MILLISECONDS)).isEqualTo(3_600_000);
+  }
 }

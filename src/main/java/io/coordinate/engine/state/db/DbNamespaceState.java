@@ -30,11 +30,13 @@ final class DbNamespaceState implements MutableNamespaceState {
   }
 
   @Override
-  public void ensure(String ns, long now) {
+  public boolean ensure(String ns, long now) {
     byte[] key = Keys.namespace(ns);
-    if (db.store.get(key) == null) {
-      db.writable.put(key, ValueCodec.encode(new NamespaceRecord(ns, now)));
+    if (db.store.get(key) != null) {
+      return false;
     }
+    db.writable.put(key, ValueCodec.encode(new NamespaceRecord(ns, now)));
+    return true;
   }
 
   @Override
