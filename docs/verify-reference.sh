@@ -530,8 +530,9 @@ post() {
 }
 # post_keyed KEY BODY: the same with the page's `-H 'Idempotency-Key: KEY'`.
 post_keyed() {
-  in_doc "http://127.0.0.1:8080/api/namespaces/ref/commands -H 'Idempotency-Key: $1' -d '$2'"
-  POST="$(curl -s -w '\n%{http_code}' -X POST "$HTTP/api/namespaces/ref/commands" -H "Idempotency-Key: $1" -d "$2")"
+  in_doc "-X POST -H 'Content-Type: application/json' http://127.0.0.1:8080/api/namespaces/ref/commands -H 'Idempotency-Key: $1' -d '$2'"
+  POST="$(curl -s -w '\n%{http_code}' -X POST -H 'Content-Type: application/json' "$HTTP/api/namespaces/ref/commands" \
+    -H "Idempotency-Key: $1" -d "$2")"
   echo "<< POST ($1) $2 -> ${POST//$'\n'/ }"
 }
 post '{"command":"request_attempts","worker":"w4","work_specs":["parse"],"request_id":"http-1"}'
