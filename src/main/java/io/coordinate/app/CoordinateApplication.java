@@ -103,7 +103,7 @@ public final class CoordinateApplication implements AutoCloseable {
         System::currentTimeMillis, GAUGES_MIN_INTERVAL_MS);
     queryServer = new QueryServer(locator, gateway, registry,
         System::currentTimeMillis, QueryServer.DEFAULT_COMMAND_TIMEOUT, config.httpToken())
-        .withFeeds(KafkaClientSettings.base(config), topics)
+        .withFeeds(KafkaClientSettings.base(config), topics, config.feedsNeedToken())
         .withQueueMetrics(queueMetrics, queueGauges);
     queryServer.start(config.httpBindHost(), port);
     LOG.info("serving HTTP on {}:{} (other instances reach it as {}:{}); mutations {}", config.httpBindHost(), port,

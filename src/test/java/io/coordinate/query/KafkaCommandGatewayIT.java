@@ -148,7 +148,7 @@ class KafkaCommandGatewayIT {
       producer.commitTransaction();
     }
     FeedRoutes feeds = new FeedRoutes(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()),
-        TOPICS, 1, Duration.ofMillis(200));
+        TOPICS, new EventRoutes.Limits(1, 1, Duration.ofMillis(200), Duration.ofSeconds(30)), null);
     try (QueryServer server = new QueryServer(new FixedLocator(new EngineFixture().store), new FakeGateway(),
         new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)).withFeeds(feeds).start(0)) {
       Http http = new Http(server.port());
