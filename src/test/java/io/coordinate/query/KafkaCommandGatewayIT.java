@@ -163,8 +163,8 @@ class KafkaCommandGatewayIT {
         Poll.until("a heartbeat comment", WAIT, stream::comments, comments -> comments > 0);
 
         HttpResponse<String> second = http.send(HttpRequest.newBuilder(uri).header("Accept", "text/event-stream"));
-        QueryTestSupport.assertError(second, 503, "too_many_streams",
-            "this instance serves at most 1 event streams at once");
+        QueryTestSupport.assertError(second, 429, "too_many_streams",
+            "this client (127.0.0.1) has 1 event streams open on this instance, the most one address may have");
         assertThat(second.headers().firstValue("Retry-After")).hasValue("1");
       }
       // The client has gone: the next heartbeat finds out, closes the consumer and frees the slot.

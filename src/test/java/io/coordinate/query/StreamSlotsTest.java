@@ -14,13 +14,8 @@ class StreamSlotsTest {
   void anAddressAtItsShareIs429WhileAnotherStillGetsASlot() {
     slots.acquire("10.0.0.1");
     slots.acquire("10.0.0.1");
-    assertThatThrownBy(() -> slots.acquire("10.0.0.1")).isInstanceOfSatisfying(QueryError.class, e -> {
-      assertThat(e.status()).isEqualTo(429);
-      assertThat(e.code()).isEqualTo("too_many_streams");
-      assertThat(e.retryLater()).isTrue();
-      assertThat(e.getMessage()).isEqualTo(
-          "this client (10.0.0.1) has 2 event streams open on this instance, the most one address may have");
-    });
+    assertRefused("10.0.0.1", 429,
+        "this client (10.0.0.1) has 2 event streams open on this instance, the most one address may have");
     slots.acquire("10.0.0.2");
     assertThat(slots.open()).isEqualTo(3);
   }
@@ -30,12 +25,7 @@ class StreamSlotsTest {
     slots.acquire("10.0.0.1");
     slots.acquire("10.0.0.2");
     slots.acquire("10.0.0.3");
-    assertThatThrownBy(() -> slots.acquire("10.0.0.4")).isInstanceOfSatisfying(QueryError.class, e -> {
-      assertThat(e.status()).isEqualTo(503);
-      assertThat(e.code()).isEqualTo("too_many_streams");
-      assertThat(e.retryLater()).isTrue();
-      assertThat(e.getMessage()).isEqualTo("this instance serves at most 3 event streams at once");
-    });
+    assertRefused("10.0.0.4", 503, "this instance serves at most 3 event streams at once");
   }
 
   @Test
@@ -46,7 +36,18 @@ class StreamSlotsTest {
     first.run(); // a second release (the stream's end, then the server's stop) frees nothing more
     assertThat(slots.open()).isEqualTo(1);
     slots.acquire("10.0.0.1");
-    assertThatThrownBy(() -> slots.acquire("10.0.0.1")).isInstanceOf(QueryError.class);
+    assertRefused("10.0.0.1", 429,
+        "this client (10.0.0.1) has 2 event streams open on this instance, the most one address may have");
     assertThat(slots.open()).isEqualTo(2);
+  }
+
+  /** A refusal with {@code Retry-After}: {@code too_many_streams}. */
+  private void assertRefused(String client, int status, String message) {
+    assertThatThrownBy(() -> slots.acquire(client)).isInstanceOfSatisfying(QueryError.class, e -> {
+      assertThat(e.status()).isEqualTo(status);
+      assertThat(e.code()).isEqualTo("too_many_streams");
+      assertThat(e.retryLater()).isTrue();
+      assertThat(e.getMessage()).isEqualTo(message);
+    });
   }
 }
