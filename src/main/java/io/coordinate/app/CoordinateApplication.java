@@ -108,7 +108,7 @@ public final class CoordinateApplication implements AutoCloseable {
         System::currentTimeMillis, GAUGES_MIN_INTERVAL_MS);
     queryServer = new QueryServer(locator, gateway, registry,
         System::currentTimeMillis, QueryServer.DEFAULT_COMMAND_TIMEOUT, config.httpToken())
-        .withFeeds(KafkaClientSettings.base(config), topics)
+        .withFeeds(KafkaClientSettings.base(config), topics, config.feedsNeedToken())
         .withQueueMetrics(queueMetrics, queueGauges)
         .withHttpSettings(config.http().allowingHost(config.httpHost())); // the name others forward queries to
     queryServer.start(config.httpBindHost(), port);

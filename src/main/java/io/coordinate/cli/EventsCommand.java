@@ -39,6 +39,11 @@ final class EventsCommand {
     @Option(names = "--follow", description = "Keep printing new events until interrupted (Ctrl-C).")
     boolean follow;
 
+    @Option(names = "--http-token", paramLabel = "TOKEN", defaultValue = "${env:" + HttpOptions.TOKEN_ENV + "}",
+        description = "Sent as 'Authorization: Bearer TOKEN', for an instance whose feeds need it (default: the "
+            + "environment variable " + HttpOptions.TOKEN_ENV + "). Prefer the variable: options show in ps.")
+    String token;
+
     private static final Duration RECONNECT_DELAY = Duration.ofSeconds(1);
 
     /** The offset of the last batch printed: where a reconnect resumes ({@code Last-Event-ID}). */
@@ -89,10 +94,15 @@ final class EventsCommand {
       if (lastOffset != null) {
         request.header("Last-Event-ID", lastOffset);
       }
+      if (token != null && !token.isBlank()) {
+        request.header("Authorization", "Bearer " + token.strip());
+      }
       HttpResponse<Stream<String>> response = http.send(request.build(), HttpResponse.BodyHandlers.ofLines());
       try (Stream<String> lines = response.body()) {
-        if (response.statusCode() == 503 && follow && reachedOnce) {
-          throw new IOException("HTTP 503: " + lines.collect(Collectors.joining(" "))); // busy or restarting: retry
+        int status = response.statusCode();
+        if ((status == 503 || status == 429) && follow && reachedOnce) {
+          // Busy (every stream taken), restarting, or this machine's streams not yet closed: retry.
+          throw new IOException("HTTP " + status + ": " + lines.collect(Collectors.joining(" ")));
         }
         if (response.statusCode() != 200) {
           throw refused(response.statusCode(), lines.collect(Collectors.joining("\n")));

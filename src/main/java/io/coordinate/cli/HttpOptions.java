@@ -22,6 +22,7 @@ final class HttpOptions {
 
   /** The token's environment variable: unlike an option, it does not show in the process list. */
   static final String TOKEN_ENV = "COORDINATE_HTTP_TOKEN";
+  static final String FEEDS_NEED_TOKEN_ENV = "COORDINATE_FEEDS_NEED_TOKEN";
 
   private static final Logger LOG = LoggerFactory.getLogger(HttpOptions.class);
 
@@ -39,6 +40,12 @@ final class HttpOptions {
       description = "Every HTTP request but GET, HEAD and OPTIONS then needs 'Authorization: Bearer TOKEN' (default: "
           + "the environment variable " + TOKEN_ENV + ", else none). Prefer the variable: options show in ps.")
   String token;
+
+  @Option(names = "--feeds-need-token",
+      description = "Reading the event feed and the dead letters over HTTP then needs the token too: each such read "
+          + "holds a Kafka consumer. Needs a token (default: the environment variable " + FEEDS_NEED_TOKEN_ENV
+          + "=true, else off: the dashboard's live feed cannot send a token).")
+  boolean feedsNeedToken;
 
   // The connection bounds and whom the API answers (docs/operations.md, "Security").
   @Option(names = "--http-max-connections", paramLabel = "N",
@@ -71,7 +78,13 @@ final class HttpOptions {
   Function<String, String> environment = System::getenv;
 
   AppConfig apply(AppConfig config) {
-    return config.withHttp(bindHost, advertisedHost(), token()).withHttpSettings(settings());
+    String token = token();
+    boolean needToken = feedsNeedToken || "true".equalsIgnoreCase(environment.apply(FEEDS_NEED_TOKEN_ENV));
+    if (needToken && token == null) {
+      throw new CliFailure(ExitCodes.USAGE, "error: --feeds-need-token (" + FEEDS_NEED_TOKEN_ENV + ") needs a token: "
+          + "set " + TOKEN_ENV + " or --http-token");
+    }
+    return config.withHttp(bindHost, advertisedHost(), token).withHttpSettings(settings()).withFeedsNeedToken(needToken);
   }
 
   HttpSettings settings() {

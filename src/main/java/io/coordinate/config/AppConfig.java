@@ -27,6 +27,7 @@ import java.util.Objects;
  * @param standbyReplicas  Kafka Streams standby replicas per task
  * @param instanceId       a stable name of this instance ({@code group.instance.id}: static membership); null: none
  * @param http             the HTTP API's connection bounds and the hosts and origins it answers; null: the defaults
+ * @param feedsNeedToken   reading the event feed and the dead letters over HTTP needs the token too (one must be set)
  */
 public record AppConfig(
     String bootstrapServers,
@@ -44,7 +45,7 @@ public record AppConfig(
     int minInsyncReplicas,
     int standbyReplicas,
     String instanceId,
-    HttpSettings http) {
+    HttpSettings http, boolean feedsNeedToken) {
 
   public static final String DEFAULT_APPLICATION_ID = "coordinate";
   /** See docs/operations.md ("When the app commits"): under a steady load the app commits every 100 ms. */
@@ -61,13 +62,16 @@ public record AppConfig(
     httpBindHost = httpBindHost == null ? DEFAULT_HTTP_HOST : httpBindHost;
     kafkaProperties = kafkaProperties == null ? Map.of() : Map.copyOf(kafkaProperties);
     http = http == null ? HttpSettings.DEFAULTS : http;
+    if (feedsNeedToken && httpToken == null) {
+      throw new IllegalArgumentException("the feeds cannot need the HTTP token: none is set");
+    }
   }
 
   /** The settings of the eight first components, the others at their defaults. */
   public AppConfig(String bootstrapServers, String applicationId, String httpHost, int httpPort, Path stateDir,
       String topicPrefix, long commitIntervalMs, long punctuateIntervalMs) {
     this(bootstrapServers, applicationId, httpHost, httpPort, stateDir, topicPrefix, commitIntervalMs,
-        punctuateIntervalMs, DEFAULT_HTTP_HOST, null, Map.of(), 0, 0, 0, null, null);
+        punctuateIntervalMs, DEFAULT_HTTP_HOST, null, Map.of(), 0, 0, 0, null, null, false);
   }
 
   public static AppConfig defaults(String bootstrapServers, int httpPort, Path stateDir) {
@@ -78,43 +82,50 @@ public record AppConfig(
   public AppConfig withCommitIntervalMs(long intervalMs) {
     return new AppConfig(bootstrapServers, applicationId, httpHost, httpPort, stateDir, topicPrefix, intervalMs,
         punctuateIntervalMs, httpBindHost, httpToken, kafkaProperties, replicationFactor, minInsyncReplicas,
-        standbyReplicas, instanceId, http);
+        standbyReplicas, instanceId, http, feedsNeedToken);
   }
 
   public AppConfig withHttpPort(int port) {
     return new AppConfig(bootstrapServers, applicationId, httpHost, port, stateDir, topicPrefix, commitIntervalMs,
         punctuateIntervalMs, httpBindHost, httpToken, kafkaProperties, replicationFactor, minInsyncReplicas,
-        standbyReplicas, instanceId, http);
+        standbyReplicas, instanceId, http, feedsNeedToken);
   }
 
   /** Where HTTP listens ({@code bindHost}) and the name other instances reach it by ({@code advertisedHost}). */
   public AppConfig withHttp(String bindHost, String advertisedHost, String token) {
     return new AppConfig(bootstrapServers, applicationId, advertisedHost, httpPort, stateDir, topicPrefix,
         commitIntervalMs, punctuateIntervalMs, bindHost, token, kafkaProperties, replicationFactor, minInsyncReplicas,
-        standbyReplicas, instanceId, http);
+        standbyReplicas, instanceId, http, feedsNeedToken);
+  }
+
+  /** Whether reading the feeds over HTTP needs the token ({@link #withHttp} sets it first). */
+  public AppConfig withFeedsNeedToken(boolean needToken) {
+    return new AppConfig(bootstrapServers, applicationId, httpHost, httpPort, stateDir, topicPrefix, commitIntervalMs,
+        punctuateIntervalMs, httpBindHost, httpToken, kafkaProperties, replicationFactor, minInsyncReplicas,
+        standbyReplicas, instanceId, http, needToken);
   }
 
   public AppConfig withKafkaProperties(Map<String, String> properties) {
     return new AppConfig(bootstrapServers, applicationId, httpHost, httpPort, stateDir, topicPrefix, commitIntervalMs,
         punctuateIntervalMs, httpBindHost, httpToken, properties, replicationFactor, minInsyncReplicas,
-        standbyReplicas, instanceId, http);
+        standbyReplicas, instanceId, http, feedsNeedToken);
   }
 
   public AppConfig withReplication(int factor, int minInsync) {
     return new AppConfig(bootstrapServers, applicationId, httpHost, httpPort, stateDir, topicPrefix, commitIntervalMs,
         punctuateIntervalMs, httpBindHost, httpToken, kafkaProperties, factor, minInsync, standbyReplicas,
-        instanceId, http);
+        instanceId, http, feedsNeedToken);
   }
 
   public AppConfig withHttpSettings(HttpSettings settings) {
     return new AppConfig(bootstrapServers, applicationId, httpHost, httpPort, stateDir, topicPrefix, commitIntervalMs,
         punctuateIntervalMs, httpBindHost, httpToken, kafkaProperties, replicationFactor, minInsyncReplicas,
-        standbyReplicas, instanceId, settings);
+        standbyReplicas, instanceId, settings, feedsNeedToken);
   }
 
   public AppConfig withMembership(int standbys, String instance) {
     return new AppConfig(bootstrapServers, applicationId, httpHost, httpPort, stateDir, topicPrefix, commitIntervalMs,
         punctuateIntervalMs, httpBindHost, httpToken, kafkaProperties, replicationFactor, minInsyncReplicas,
-        standbys, instance, http);
+        standbys, instance, http, feedsNeedToken);
   }
 }

@@ -8,8 +8,9 @@ import java.security.NoSuchAlgorithmException;
 /**
  * The HTTP API's one credential: with a token configured, every request that may change something (any method but
  * GET, HEAD and OPTIONS, a browser's CORS preflight, which carries no credentials) must carry {@code Authorization:
- * Bearer <token>}; reads stay open. The comparison takes the same time whatever the guess: both sides are hashed
- * first, so neither a common prefix nor the length shows.
+ * Bearer <token>}; reads stay open, but for the feeds when the instance is told so ({@link #require}). The comparison
+ * takes the same time whatever the guess: both sides are hashed first, so neither a common prefix nor the length
+ * shows.
  */
 final class BearerToken {
 
@@ -34,14 +35,17 @@ final class BearerToken {
 
   /** A Javalin before-handler: 401 {@code unauthorized} for a mutation without this token. */
   void authorize(Context ctx) {
-    if (!RequestGuard.isMutation(ctx.method())) {
-      return;
+    if (RequestGuard.isMutation(ctx.method())) {
+      require(ctx, ctx.method() + " requests");
     }
+  }
+
+  /** 401 {@code unauthorized} unless the request carries this token, whatever its method; {@code what} it is for. */
+  void require(Context ctx, String what) {
     String header = ctx.header(HEADER);
     if (header == null || !header.regionMatches(true, 0, SCHEME, 0, SCHEME.length())) {
       ctx.header("WWW-Authenticate", "Bearer");
-      throw QueryError.unauthorized("this instance needs the header \"Authorization: Bearer <token>\" for "
-          + ctx.method() + " requests");
+      throw QueryError.unauthorized("this instance needs the header \"Authorization: Bearer <token>\" for " + what);
     }
     if (!MessageDigest.isEqual(digest, sha256(header.substring(SCHEME.length()).strip()))) {
       ctx.header("WWW-Authenticate", "Bearer error=\"invalid_token\"");

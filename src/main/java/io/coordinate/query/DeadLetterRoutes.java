@@ -51,6 +51,7 @@ final class DeadLetterRoutes implements AutoCloseable {
 
   /** How much of a value the list shows: enough to recognise a command, never a page of megabytes. */
   static final int PREVIEW_BYTES = 2048;
+  static final String LIST_PATH = "/api/dead-letters";
   private static final Duration READ_TIMEOUT = Duration.ofSeconds(10);
   private static final Duration SEND_TIMEOUT = Duration.ofSeconds(30);
 
@@ -64,7 +65,7 @@ final class DeadLetterRoutes implements AutoCloseable {
   }
 
   void register(JavalinDefaultRouting routes) {
-    routes.get("/api/dead-letters", this::list);
+    routes.get(LIST_PATH, this::list);
     routes.post("/api/dead-letters/{partition}/{offset}/retry", this::retry);
   }
 

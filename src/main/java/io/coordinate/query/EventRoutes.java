@@ -9,7 +9,6 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Semaphore;
 import org.apache.kafka.common.KafkaException;
 
 /**
@@ -22,36 +21,56 @@ import org.apache.kafka.common.KafkaException;
  * <p>{@code ?from=now} (the default: only what comes next), {@code earliest} (the oldest batch kept) or an offset
  * (that batch on); a {@code Last-Event-ID} header (an EventSource reconnecting) wins and resumes after that offset.
  * The request needs {@code Accept: text/event-stream} (406 {@code not_acceptable} without); 400 {@code bad_request}
- * for another {@code from}; 503 {@code too_many_streams} beyond {@link #MAX_STREAMS} open streams on this
- * instance, 503 {@code unavailable} when Kafka cannot be read. A namespace that does not exist gets a stream all the
- * same: its first events show when it is written.
+ * for another {@code from}; 429 {@code too_many_streams} beyond {@link Limits#streamsPerClient()} streams from one
+ * address, 503 {@code too_many_streams} beyond {@link Limits#streams()} on this instance ({@link StreamSlots}), 503
+ * {@code unavailable} when Kafka cannot be read. A namespace that does not exist gets a stream all the same: its
+ * first events show when it is written.
+ *
+ * <p>Each stream reads Kafka only as fast as its client takes the bytes ({@link EventStream}), and a client that
+ * takes nothing for {@link Limits#writeTimeout()} loses its stream: it resumes with {@code Last-Event-ID}.
  */
 final class EventRoutes implements AutoCloseable {
 
-  /** Each open stream holds a consumer (a connection to a broker) and a thread. */
-  static final int MAX_STREAMS = 32;
-  static final Duration HEARTBEAT = Duration.ofSeconds(15);
+  static final String PATH = "/api/namespaces/{ns}/events";
   static final String EVENT_STREAM = "text/event-stream";
   private static final String STREAM_ATTRIBUTE = "coordinate.event-stream";
 
+  /**
+   * How many streams, and how long a client may leave one unread.
+   *
+   * @param streams          open streams on this instance: each holds a consumer (a connection to a broker), a thread
+   *                         and up to a fetch and a record ({@link EventStream})
+   * @param streamsPerClient open streams from one remote address
+   * @param heartbeat        the longest a stream stays silent: a comment then
+   * @param writeTimeout     the longest a write may make no progress before the stream is closed; longer than the
+   *                         heartbeat, so that only a client that stopped reading meets it
+   */
+  record Limits(int streams, int streamsPerClient, Duration heartbeat, Duration writeTimeout) {
+    static final Limits DEFAULT = new Limits(32, 8, Duration.ofSeconds(15), Duration.ofSeconds(30));
+
+    Limits {
+      if (writeTimeout.compareTo(heartbeat.multipliedBy(2)) < 0) {
+        throw new IllegalArgumentException("the write timeout must be at least twice the heartbeat");
+      }
+    }
+  }
+
   private final Map<String, Object> clientProperties;
   private final String topic;
-  private final Duration heartbeat;
-  private final int maxStreams;
-  private final Semaphore slots;
+  private final Limits limits;
+  private final StreamSlots slots;
   private final Set<EventStream> open = ConcurrentHashMap.newKeySet();
   private final SseHandler sse = new SseHandler(this::start);
 
-  EventRoutes(Map<String, Object> clientProperties, String topic, int maxStreams, Duration heartbeat) {
+  EventRoutes(Map<String, Object> clientProperties, String topic, Limits limits) {
     this.clientProperties = Map.copyOf(clientProperties);
     this.topic = topic;
-    this.maxStreams = maxStreams;
-    this.slots = new Semaphore(maxStreams);
-    this.heartbeat = heartbeat;
+    this.limits = limits;
+    this.slots = new StreamSlots(limits.streams(), limits.streamsPerClient());
   }
 
   void register(JavalinDefaultRouting routes) {
-    routes.get("/api/namespaces/{ns}/events", this::open);
+    routes.get(PATH, this::open);
   }
 
   private void open(Context ctx) throws Exception {
@@ -60,19 +79,17 @@ final class EventRoutes implements AutoCloseable {
           + "\"Accept: " + EVENT_STREAM + "\"", false);
     }
     EventStream.From from = from(ctx);
-    if (!slots.tryAcquire()) {
-      throw new QueryError(503, "too_many_streams", "this instance serves at most " + maxStreams
-          + " event streams at once", true);
-    }
+    // The peer's own address, never a header a client could set (X-Forwarded-For).
+    Runnable release = slots.acquire(ctx.req().getRemoteAddr());
     EventStream[] opened = new EventStream[1];
     Runnable onEnd = () -> {
       if (opened[0] != null) {
         open.remove(opened[0]);
       }
-      slots.release();
+      release.run();
     };
     try {
-      opened[0] = EventStream.open(clientProperties, topic, ctx.pathParam("ns"), from, heartbeat, onEnd);
+      opened[0] = EventStream.open(clientProperties, topic, ctx.pathParam("ns"), from, limits, onEnd);
     } catch (TopicReader.NoSuchTopicException | KafkaException e) {
       throw QueryError.unavailable("cannot read " + topic + ": " + e.getMessage());
     }

@@ -99,7 +99,15 @@ public final class QueryServer implements AutoCloseable {
    * Kafka with these client settings (bootstrap servers, TLS, SASL) and topic names; call before {@link #start}.
    */
   public QueryServer withFeeds(Map<String, Object> clientProperties, TopicNames topics) {
-    return withFeeds(new FeedRoutes(clientProperties, topics, EventRoutes.MAX_STREAMS, EventRoutes.HEARTBEAT));
+    return withFeeds(clientProperties, topics, false);
+  }
+
+  /** The same; with {@code needToken}, reading them needs the token too (this server must have one). */
+  public QueryServer withFeeds(Map<String, Object> clientProperties, TopicNames topics, boolean needToken) {
+    if (needToken && token == null) {
+      throw new IllegalArgumentException("the feeds cannot need the token: this server has none");
+    }
+    return withFeeds(new FeedRoutes(clientProperties, topics, EventRoutes.Limits.DEFAULT, needToken ? token : null));
   }
 
   synchronized QueryServer withFeeds(FeedRoutes routes) {

@@ -224,6 +224,29 @@ class OperatorCommandsTest {
   }
 
   @Test
+  void eventsTailSendsTheTokenForAnInstanceWhoseFeedsNeedIt() throws IOException {
+    List<String> authorizations = new ArrayList<>();
+    HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    server.createContext("/", exchange -> {
+      authorizations.add(String.valueOf(exchange.getRequestHeaders().getFirst("Authorization")));
+      byte[] body = "{\"error\":{\"code\":\"unauthorized\",\"message\":\"no\"}}".getBytes(UTF_8);
+      exchange.sendResponseHeaders(401, body.length);
+      exchange.getResponseBody().write(body);
+      exchange.close();
+    });
+    server.start();
+    String url = "http://127.0.0.1:" + server.getAddress().getPort();
+    try {
+      assertThat(run("events", "tail", "-n", "ns", "--http-url", url, "--http-token", "t0k")).isEqualTo(
+          ExitCodes.REFUSED);
+    } finally {
+      server.stop(0);
+    }
+    assertThat(authorizations).containsExactly("Bearer t0k");
+    assertThat(err.toString()).isEqualTo("error: unauthorized: no" + NL);
+  }
+
+  @Test
   void eventsTailFollowReconnectsAfterTheLastBatchItPrinted() throws IOException {
     List<String> lastEventIds = new ArrayList<>();
     HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);

@@ -1,6 +1,7 @@
 package io.coordinate.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.coordinate.app.AppLauncher;
 import io.coordinate.config.AppConfig;
@@ -66,6 +67,22 @@ class RunCommandTest {
         .isEqualTo("opt");
     assertThat(run(Map.of("COORDINATE_HTTP_TOKEN", " "), "run", "--bootstrap-servers", "k:9092").config().httpToken())
         .isNull();
+  }
+
+  @Test
+  void theFeedsNeedTheTokenWhenTheOptionOrTheEnvironmentSaysSoAndOnlyWithAToken() {
+    String[] args = {"run", "--bootstrap-servers", "k:9092"};
+    assertThat(run(Map.of("COORDINATE_HTTP_TOKEN", "t"), args).config().feedsNeedToken()).isFalse();
+    assertThat(run(Map.of("COORDINATE_HTTP_TOKEN", "t"), "run", "--bootstrap-servers", "k:9092",
+        "--feeds-need-token").config().feedsNeedToken()).isTrue();
+    assertThat(run(Map.of("COORDINATE_HTTP_TOKEN", "t", "COORDINATE_FEEDS_NEED_TOKEN", "true"), args).config()
+        .feedsNeedToken()).isTrue();
+    RunCommand withoutToken = run(Map.of("COORDINATE_FEEDS_NEED_TOKEN", "true"), args);
+    assertThatThrownBy(withoutToken::config).isInstanceOfSatisfying(CliFailure.class, e -> {
+      assertThat(e.exitCode()).isEqualTo(ExitCodes.USAGE);
+      assertThat(e.getMessage()).isEqualTo("error: --feeds-need-token (COORDINATE_FEEDS_NEED_TOKEN) needs a token: "
+          + "set COORDINATE_HTTP_TOKEN or --http-token");
+    });
   }
 
   @Test

@@ -4,6 +4,7 @@ import io.coordinate.testing.FixedLocator;
 import static io.coordinate.query.EngineFixture.T0;
 import static io.coordinate.query.QueryTestSupport.assertError;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.coordinate.protocol.TopicNames;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -18,7 +19,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * What the event feed and dead-letter routes decide before reading Kafka (here a closed port, never reached): the
- * request's headers and parameters, and the token. Reading Kafka is tested on a real broker (KafkaCommandGatewayIT,
+ * request's headers and parameters, and the token (for retries; for reads too when the feeds need it). Reading Kafka is tested on a real broker (KafkaCommandGatewayIT,
  * OperatorCommandsIT, SecureKafkaIT).
  */
 class FeedRoutesTest {
@@ -68,6 +69,39 @@ class FeedRoutesTest {
         .POST(HttpRequest.BodyPublishers.noBody()));
     assertError(answer, 401, "unauthorized",
         "this instance needs the header \"Authorization: Bearer <token>\" for POST requests");
+  }
+
+  @Test
+  void withFeedsNeedingTheTokenReadingThemNeedsItAndOtherReadsStayOpen() {
+    try (QueryServer guarded = new QueryServer(new FixedLocator(new EngineFixture().store), new FakeGateway(),
+        new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), () -> T0, Duration.ofSeconds(3), TOKEN)
+        .withFeeds(Map.of("bootstrap.servers", "127.0.0.1:9"), TopicNames.unprefixed(), true).start(0)) {
+      Http guardedHttp = new Http(guarded.port());
+      String needed = "this instance needs the header \"Authorization: Bearer <token>\" for reading the event feed "
+          + "and the dead letters";
+      HttpRequest.Builder events = HttpRequest.newBuilder(guardedHttp.uri("/api/namespaces/n/events"))
+          .header("Accept", "text/event-stream");
+      var refused = guardedHttp.send(events);
+      assertError(refused, 401, "unauthorized", needed);
+      assertThat(refused.headers().firstValue("WWW-Authenticate")).hasValue("Bearer");
+      assertError(guardedHttp.get("/api/dead-letters?namespace=n"), 401, "unauthorized", needed);
+      assertError(guardedHttp.send(events.copy().header("Authorization", "Bearer wrong")), 401, "unauthorized",
+          "the bearer token is not this instance's");
+      // With the token the request goes on to the feed's own checks: here, the missing Accept header.
+      assertError(guardedHttp.send(HttpRequest.newBuilder(guardedHttp.uri("/api/namespaces/n/events"))
+          .header("Authorization", "Bearer " + TOKEN)), 406, "not_acceptable",
+          "this route is a stream of Server-Sent Events: send the header \"Accept: text/event-stream\"");
+      assertThat(guardedHttp.get("/api/namespaces").statusCode()).isEqualTo(200);
+    }
+  }
+
+  @Test
+  void feedsCannotNeedATokenThatIsNotSet() {
+    QueryServer open = new QueryServer(new FixedLocator(new EngineFixture().store), new FakeGateway(),
+        new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
+    assertThatThrownBy(() -> open.withFeeds(Map.of("bootstrap.servers", "127.0.0.1:9"), TopicNames.unprefixed(), true))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("the feeds cannot need the token: this server has none");
   }
 
   @Test

@@ -168,7 +168,7 @@ class KafkaCommandGatewayIT {
       producer.commitTransaction();
     }
     FeedRoutes feeds = new FeedRoutes(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()),
-        TOPICS, 1, Duration.ofMillis(200));
+        TOPICS, new EventRoutes.Limits(1, 1, Duration.ofMillis(200), Duration.ofSeconds(30)), null);
     try (QueryServer server = new QueryServer(new FixedLocator(new EngineFixture().store), new FakeGateway(),
         new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)).withFeeds(feeds).start(0)) {
       Http http = new Http(server.port());
@@ -183,8 +183,8 @@ class KafkaCommandGatewayIT {
         Poll.until("a heartbeat comment", WAIT, stream::comments, comments -> comments > 0);
 
         HttpResponse<String> second = http.send(HttpRequest.newBuilder(uri).header("Accept", "text/event-stream"));
-        QueryTestSupport.assertError(second, 503, "too_many_streams",
-            "this instance serves at most 1 event streams at once");
+        QueryTestSupport.assertError(second, 429, "too_many_streams",
+            "this client (127.0.0.1) has 1 event streams open on this instance, the most one address may have");
         assertThat(second.headers().firstValue("Retry-After")).hasValue("1");
       }
       // The client has gone: the next heartbeat finds out, closes the consumer and frees the slot.
@@ -204,7 +204,7 @@ class KafkaCommandGatewayIT {
   void anEventStreamOutlivesTheIdleTimeout() throws Exception {
     String ns = "idle-ns";
     FeedRoutes feeds = new FeedRoutes(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()),
-        TOPICS, 2, Duration.ofSeconds(3));
+        TOPICS, new EventRoutes.Limits(2, 2, Duration.ofSeconds(3), Duration.ofSeconds(30)), null);
     try (QueryServer server = new QueryServer(new FixedLocator(new EngineFixture().store), new FakeGateway(),
             new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)).withFeeds(feeds)
             .withHttpSettings(new HttpSettings(8, Duration.ofSeconds(1), List.of(), List.of())).start(0);
