@@ -62,6 +62,8 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
   private ProcessorContext<byte[], byte[]> context;
   private Engine engine;
   private CommitPolicy commits;
+  /** Writes the stores' last committed batch to their files (TaskState#settler). */
+  private Runnable settle;
   private final RefusedOutputs.Source applying = new RefusedOutputs.Source();
 
   CommandProcessor(Duration punctuateInterval, Duration commitInterval, String commandsTopic, int commandPartitions,
@@ -78,14 +80,19 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
   public void init(ProcessorContext<byte[], byte[]> context) {
     this.context = context;
     this.engine = new Engine(TaskState.open(context), randomSource.get());
+    this.settle = TaskState.settler(context);
     context.schedule(punctuateInterval, PunctuationType.WALL_CLOCK_TIME, this::advanceTime);
     commits = new CommitPolicy(commitInterval.toNanos(), COMMIT_WHEN_IDLE_FOR.toNanos(), COMMIT_SPACING.toNanos(),
         System.nanoTime());
-    context.schedule(COMMIT_CHECK, PunctuationType.WALL_CLOCK_TIME, now -> commitIfDue());
+    context.schedule(COMMIT_CHECK, PunctuationType.WALL_CLOCK_TIME, now -> {
+      settle.run(); // an idle task's last commit reaches the stores' files without waiting for a command
+      commitIfDue();
+    });
   }
 
   @Override
   public void process(Record<byte[], byte[]> record) {
+    settle.run();
     // Checked before the command: one that comes after an idle spell commits what the burst before it left.
     commitIfDue();
     RecordMetadata source = context.recordMetadata().orElse(null);
@@ -192,6 +199,7 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
 
   /** The wall-clock punctuator: expires attempts and releases delayed units, in bounded batches. */
   private void advanceTime(long now) {
+    settle.run();
     EngineResult result = engine.advanceTime(now, Engine.TIME_STEP_BATCH);
     emit(result, now);
     if (!result.isEmpty()) {

@@ -1,0 +1,616 @@
+package io.coordinate.streams;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Supplier;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.Serializer;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.common.utils.Utils;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
+import org.apache.kafka.streams.errors.ProcessorStateException;
+import org.apache.kafka.streams.processor.StateStore;
+import org.apache.kafka.streams.processor.StateStoreContext;
+import org.apache.kafka.streams.processor.internals.InternalProcessorContext;
+import org.apache.kafka.streams.processor.internals.RecordBatchingStateRestoreCallback;
+import org.apache.kafka.streams.processor.internals.RecordCollector;
+import org.apache.kafka.streams.query.Position;
+import org.apache.kafka.streams.state.KeyValueBytesStoreSupplier;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.RocksDBConfigSetter;
+import org.apache.kafka.streams.state.internals.CacheFlushListener;
+import org.apache.kafka.streams.state.internals.CachedStateStore;
+import org.rocksdb.BlockBasedTableConfig;
+import org.rocksdb.BloomFilter;
+import org.rocksdb.Cache;
+import org.rocksdb.CompactionStyle;
+import org.rocksdb.CompressionType;
+import org.rocksdb.InfoLogLevel;
+import org.rocksdb.LRUCache;
+import org.rocksdb.Options;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksIterator;
+import org.rocksdb.WriteBatch;
+import org.rocksdb.WriteOptions;
+
+/**
+ * A RocksDB key-value store whose files never hold a write that Kafka has not committed, and that keeps the changelog
+ * offset up to which it holds everything in the same RocksDB write as the data. After a {@code kill -9} under
+ * exactly-once, Kafka Streams then finds the store usable ({@link #committedOffset}) and restores only the changelog's
+ * tail, where with its own RocksDB store it finds the store possibly ahead of the changelog, wipes it and restores
+ * everything (and the app rebuilds every index).
+ *
+ * <p>How: writes go to an in-memory sorted overlay, {@code current}. When the task prepares a commit, Kafka Streams
+ * flushes the stores' caches ({@link #flushCache}, before the producer flushes and commits the transaction):
+ * {@code current} becomes {@code pending}. The next call on the stream thread comes after that commit succeeded (a
+ * failed commit closes the task dirty instead, which discards the overlays and wipes the task's state), so it first
+ * settles: writes {@code pending}, with the last changelog offset the task's producer had acknowledged, in one RocksDB
+ * write batch with the write-ahead log on (so that a process crash keeps it). An enforced commit (close, suspend,
+ * restoring) settles everything with the offset Kafka gives. Reads see {@code current}, then {@code pending}, then
+ * RocksDB; queries from other threads see a whole batch of writes or none of it.
+ */
+public final class CommittedStore implements KeyValueStore<Bytes, byte[]>, CachedStateStore<Bytes, byte[]> {
+
+  /** The stores' directory under the task's: not Kafka's ({@code rocksdb}), whose stores hold another layout. */
+  static final String DIR = "committed";
+
+  /** Where the changelog offset is kept: the empty key, which no engine key is and which reads never show. */
+  private static final byte[] OFFSET_KEY = new byte[0];
+  /** A deletion in an overlay: compared by identity, never a stored value. */
+  private static final byte[] TOMBSTONE = new byte[0];
+  private static final NavigableMap<Bytes, byte[]> NONE = Collections.emptyNavigableMap();
+  /** Kafka Streams' own RocksDB store's settings, which the app's config setter then changes. */
+  private static final long BLOCK_CACHE_BYTES = 50L * 1024 * 1024;
+  private static final long BLOCK_BYTES = 4096;
+  private static final long MEMTABLE_BYTES = 16L * 1024 * 1024;
+  private static final int MAX_MEMTABLES = 3;
+
+  static {
+    RocksDB.loadLibrary();
+  }
+
+  private final String name;
+  /** Queries (other threads) read under the read lock; a batch of writes and closing take the write lock. */
+  private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
+  private final Set<RocksSource> openIterators = ConcurrentHashMap.newKeySet();
+  private volatile NavigableMap<Bytes, byte[]> current = new ConcurrentSkipListMap<>();
+  private volatile NavigableMap<Bytes, byte[]> pending = NONE;
+  private volatile boolean open;
+  private final Position position = Position.emptyPosition();
+
+  private Supplier<Long> acknowledged;
+  private Thread streamThread;
+  private TopicPartition changelog;
+  private boolean writeThrough;
+  private RocksDB db;
+  private Options options;
+  private WriteOptions writeOptions;
+  private BloomFilter filter;
+  private Cache ownCache;
+  private RocksDBConfigSetter configSetter;
+
+  CommittedStore(String name) {
+    this.name = name;
+  }
+
+  /** The supplier for {@code Stores.keyValueStoreBuilder}: Kafka's logging and metering wrappers go around it. */
+  public static KeyValueBytesStoreSupplier supplier(String name) {
+    return new KeyValueBytesStoreSupplier() {
+      @Override
+      public String name() {
+        return name;
+      }
+
+      @Override
+      public KeyValueStore<Bytes, byte[]> get() {
+        return new CommittedStore(name);
+      }
+
+      @Override
+      public String metricsScope() {
+        return "rocksdb";
+      }
+    };
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  @Override
+  public void init(StateStoreContext context, StateStore root) {
+    String topic = context instanceof InternalProcessorContext<?, ?> internal ? internal.changelogFor(name) : null;
+    TopicPartition partition = topic == null ? null : new TopicPartition(topic, context.taskId().partition());
+    open(new File(new File(context.stateDir(), DIR), name), context.appConfigs(), partition,
+        () -> acknowledgedOffset(context, partition));
+    context.register(root, (RecordBatchingStateRestoreCallback) this::restoreBatch);
+  }
+
+  /**
+   * Opens the files in {@code dir} for the calling thread, the stream thread (tests give the rest by hand).
+   *
+   * @param changelog the store's changelog partition, or null for a store without one
+   * @param acknowledged the last offset of {@code changelog} that the task's producer had acknowledged, or null
+   */
+  void open(File dir, Map<String, Object> configs, TopicPartition changelog, Supplier<Long> acknowledged) {
+    this.streamThread = Thread.currentThread();
+    this.changelog = changelog;
+    this.acknowledged = acknowledged;
+    openDb(configs, dir);
+    open = true;
+  }
+
+  /** The last changelog offset the task's producer had acknowledged, or null when it sent nothing to it. */
+  private static Long acknowledgedOffset(StateStoreContext context, TopicPartition changelog) {
+    if (changelog == null || !(context instanceof RecordCollector.Supplier supplier)) {
+      return null;
+    }
+    RecordCollector collector = supplier.recordCollector();
+    return collector == null ? null : collector.offsets().get(changelog);
+  }
+
+  private void openDb(Map<String, Object> configs, File dir) {
+    BlockBasedTableConfig table = new BlockBasedTableConfig();
+    ownCache = new LRUCache(BLOCK_CACHE_BYTES);
+    table.setBlockCache(ownCache);
+    table.setBlockSize(BLOCK_BYTES);
+    filter = new BloomFilter();
+    table.setFilterPolicy(filter);
+    options = new Options()
+        .setCreateIfMissing(true)
+        .setErrorIfExists(false)
+        .setInfoLogLevel(InfoLogLevel.ERROR_LEVEL)
+        .setIncreaseParallelism(Math.max(Runtime.getRuntime().availableProcessors(), 2))
+        .setOptimizeFiltersForHits(true)
+        .setWriteBufferSize(MEMTABLE_BYTES)
+        .setMaxWriteBufferNumber(MAX_MEMTABLES)
+        .setCompressionType(CompressionType.NO_COMPRESSION)
+        .setCompactionStyle(CompactionStyle.UNIVERSAL)
+        .setTableFormatConfig(table);
+    Object setter = configs.get(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG);
+    if (setter != null) {
+      // Kafka Streams' parsed configs hold the class, as its own RocksDB store expects.
+      configSetter = (RocksDBConfigSetter) Utils.newInstance((Class<?>) setter);
+      configSetter.setConfig(name, options, configs);
+    }
+    // The write-ahead log stays on (Kafka Streams turns it off): a settled batch must survive a process crash,
+    // and the OS keeps what was written to the log when the process dies. Not synced: a machine crash may lose the
+    // last batches, which then come back from the changelog.
+    writeOptions = new WriteOptions();
+    try {
+      Files.createDirectories(dir.toPath());
+      db = RocksDB.open(options, dir.getAbsolutePath());
+    } catch (IOException | RocksDBException e) {
+      closeNative();
+      throw new ProcessorStateException("cannot open the store " + name + " at " + dir, e);
+    }
+  }
+
+  @Override
+  public boolean persistent() {
+    return true;
+  }
+
+  @Override
+  public boolean isOpen() {
+    return open;
+  }
+
+  @Override
+  public boolean managesOffsets() {
+    return true;
+  }
+
+  @Override
+  public Long committedOffset(TopicPartition partition) {
+    if (!partition.equals(changelog)) {
+      return null;
+    }
+    lock.readLock().lock();
+    try {
+      requireOpen();
+      byte[] value = db.get(OFFSET_KEY);
+      return value == null ? null : ByteBuffer.wrap(value).getLong();
+    } catch (RocksDBException e) {
+      throw new ProcessorStateException("cannot read the offset of " + name, e);
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
+  /**
+   * An enforced commit (the task closes, is suspended or restores), after the transaction committed: everything
+   * written is committed, up to the offset given.
+   */
+  @Override
+  public void commit(Map<TopicPartition, Long> changelogOffsets) {
+    if (!open) {
+      return;
+    }
+    flushCache();
+    settle(changelog == null ? null : changelogOffsets.get(changelog));
+  }
+
+  /** The task prepares a commit: what was written so far goes into the transaction that follows. */
+  @Override
+  public void flushCache() {
+    NavigableMap<Bytes, byte[]> written = current;
+    if (written.isEmpty()) {
+      return;
+    }
+    NavigableMap<Bytes, byte[]> sealed = written;
+    if (!pending.isEmpty()) {
+      // The last commit's writes are not settled yet (nothing called the store since): both wait for this one.
+      sealed = new ConcurrentSkipListMap<>(pending);
+      sealed.putAll(written);
+    }
+    pending = sealed; // before current moves on: a reader that sees the new current finds these in pending
+    current = new ConcurrentSkipListMap<>();
+  }
+
+  /** Dropped overlays (a recycled task's); settled writes stay. */
+  @Override
+  public void clearCache() {
+    current = new ConcurrentSkipListMap<>();
+    pending = NONE;
+  }
+
+  @Override
+  public boolean setFlushListener(CacheFlushListener<Bytes, byte[]> listener, boolean sendOldValues) {
+    return false;
+  }
+
+  /**
+   * Writes the commit's writes to RocksDB on the stream thread's first call after it: the transaction has
+   * committed by then. The stream threads' processors also call it when a record or a punctuation starts.
+   */
+  void settleIfCommitted() {
+    if (Thread.currentThread() == streamThread && !pending.isEmpty()) {
+      settle(acknowledged.get());
+    }
+  }
+
+  /**
+   * While on, writes go straight to RocksDB: for a store without changelog written outside any transaction (an
+   * index rebuild when the task opens), whose overlay would otherwise hold the whole rebuild in memory.
+   */
+  void writeThrough(boolean on) {
+    if (on && changelog != null) {
+      throw new IllegalStateException(name + " has a changelog: its writes must wait for their commit");
+    }
+    if (on) {
+      flushCache();
+      settle(null);
+    }
+    writeThrough = on;
+  }
+
+  private void settle(Long offset) {
+    NavigableMap<Bytes, byte[]> settling = pending;
+    if (settling.isEmpty() && offset == null) {
+      return;
+    }
+    try (WriteBatch batch = new WriteBatch()) {
+      for (Map.Entry<Bytes, byte[]> entry : settling.entrySet()) {
+        add(batch, entry.getKey().get(), entry.getValue());
+      }
+      if (offset != null) {
+        batch.put(OFFSET_KEY, ByteBuffer.allocate(Long.BYTES).putLong(offset).array());
+      }
+      db.write(writeOptions, batch);
+    } catch (RocksDBException e) {
+      throw new ProcessorStateException("cannot write the committed batch of " + name, e);
+    }
+    pending = NONE; // after RocksDB holds it: a reader that still sees it finds the same values there
+  }
+
+  private static void add(WriteBatch batch, byte[] key, byte[] value) throws RocksDBException {
+    if (value == TOMBSTONE || value == null) {
+      batch.delete(key);
+    } else {
+      batch.put(key, value);
+    }
+  }
+
+  /** A batch of the changelog, with its last offset, in one write: the store never holds half a batch. */
+  void restoreBatch(Collection<ConsumerRecord<byte[], byte[]>> records) {
+    if (records.isEmpty()) {
+      return;
+    }
+    long last = -1;
+    try (WriteBatch batch = new WriteBatch()) {
+      for (ConsumerRecord<byte[], byte[]> record : records) {
+        add(batch, record.key(), record.value());
+        last = record.offset();
+      }
+      batch.put(OFFSET_KEY, ByteBuffer.allocate(Long.BYTES).putLong(last).array());
+      db.write(writeOptions, batch);
+    } catch (RocksDBException e) {
+      throw new ProcessorStateException("cannot restore a batch into " + name, e);
+    }
+  }
+
+  // --- writes: the stream thread's only ---
+
+  @Override
+  public void put(Bytes key, byte[] value) {
+    settleIfCommitted();
+    if (writeThrough) {
+      writeNow(key, value);
+    } else {
+      current.put(key, value == null ? TOMBSTONE : value);
+    }
+  }
+
+  @Override
+  public byte[] putIfAbsent(Bytes key, byte[] value) {
+    byte[] previous = get(key);
+    if (previous == null) {
+      put(key, value);
+    }
+    return previous;
+  }
+
+  @Override
+  public void putAll(List<KeyValue<Bytes, byte[]>> entries) {
+    settleIfCommitted();
+    if (writeThrough) {
+      for (KeyValue<Bytes, byte[]> entry : entries) {
+        writeNow(entry.key, entry.value);
+      }
+      return;
+    }
+    NavigableMap<Bytes, byte[]> into = current;
+    lock.writeLock().lock(); // a query sees the batch whole or not at all
+    try {
+      for (KeyValue<Bytes, byte[]> entry : entries) {
+        into.put(entry.key, entry.value == null ? TOMBSTONE : entry.value);
+      }
+    } finally {
+      lock.writeLock().unlock();
+    }
+  }
+
+  @Override
+  public byte[] delete(Bytes key) {
+    byte[] previous = get(key);
+    put(key, null);
+    return previous;
+  }
+
+  private void writeNow(Bytes key, byte[] value) {
+    try {
+      if (value == null) {
+        db.delete(writeOptions, key.get());
+      } else {
+        db.put(writeOptions, key.get(), value);
+      }
+    } catch (RocksDBException e) {
+      throw new ProcessorStateException("cannot write to " + name, e);
+    }
+  }
+
+  // --- reads ---
+
+  @Override
+  public byte[] get(Bytes key) {
+    if (Thread.currentThread() == streamThread) {
+      settleIfCommitted();
+      return read(key);
+    }
+    lock.readLock().lock();
+    try {
+      requireOpen();
+      return read(key);
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
+  /** Current, then pending, then RocksDB: read in this order, the overlays' changes can never hide a write. */
+  private byte[] read(Bytes key) {
+    if (key.get().length == 0) {
+      return null;
+    }
+    byte[] value = current.get(key);
+    if (value == null) {
+      value = pending.get(key);
+    }
+    if (value != null) {
+      return value == TOMBSTONE ? null : value;
+    }
+    try {
+      return db.get(key.get());
+    } catch (RocksDBException e) {
+      throw new ProcessorStateException("cannot read from " + name, e);
+    }
+  }
+
+  /** Both bounds included, as Kafka's stores do. */
+  @Override
+  public KeyValueIterator<Bytes, byte[]> range(Bytes from, Bytes to) {
+    if (from != null && to != null && from.compareTo(to) > 0) {
+      return OverlayIterator.EMPTY;
+    }
+    return scan(from, to, null);
+  }
+
+  @Override
+  public KeyValueIterator<Bytes, byte[]> all() {
+    return scan(null, null, null);
+  }
+
+  @Override
+  public <PS extends Serializer<P>, P> KeyValueIterator<Bytes, byte[]> prefixScan(P prefix, PS prefixKeySerializer) {
+    Bytes from = Bytes.wrap(prefixKeySerializer.serialize(null, prefix));
+    return scan(from, null, from);
+  }
+
+  private KeyValueIterator<Bytes, byte[]> scan(Bytes from, Bytes to, Bytes prefix) {
+    if (Thread.currentThread() == streamThread) {
+      settleIfCommitted();
+      return new OverlayIterator(List.of(slice(current, from, to).entrySet().iterator(),
+          slice(pending, from, to).entrySet().iterator()), rocks(from), to, prefix, TOMBSTONE);
+    }
+    lock.readLock().lock();
+    try {
+      requireOpen();
+      // A copy of the overlays' part, under the lock: the stream thread may write them while the query reads.
+      List<Map.Entry<Bytes, byte[]>> written = new ArrayList<>(slice(current, from, to).entrySet());
+      return new OverlayIterator(List.of(written.iterator(), slice(pending, from, to).entrySet().iterator()),
+          rocks(from), to, prefix, TOMBSTONE);
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
+  private static NavigableMap<Bytes, byte[]> slice(NavigableMap<Bytes, byte[]> map, Bytes from, Bytes to) {
+    if (map.isEmpty()) {
+      return map;
+    }
+    if (from == null && to == null) {
+      return map;
+    }
+    if (from == null) {
+      return map.headMap(to, true);
+    }
+    return to == null ? map.tailMap(from, true) : map.subMap(from, true, to, true);
+  }
+
+  private RocksSource rocks(Bytes from) {
+    RocksSource source = new RocksSource(db.newIterator(), from);
+    openIterators.add(source);
+    return source;
+  }
+
+  @Override
+  public long approximateNumEntries() {
+    lock.readLock().lock();
+    try {
+      requireOpen();
+      return db.getLongProperty("rocksdb.estimate-num-keys");
+    } catch (RocksDBException e) {
+      throw new ProcessorStateException("cannot estimate the entries of " + name, e);
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
+  @Override
+  public Position getPosition() {
+    return position;
+  }
+
+  /** Drops the overlays: an enforced commit settled them before a clean close, a dirty close must lose them. */
+  @Override
+  public void close() {
+    lock.writeLock().lock();
+    try {
+      if (!open) {
+        return;
+      }
+      open = false;
+      current = new ConcurrentSkipListMap<>();
+      pending = NONE;
+      for (RocksSource source : List.copyOf(openIterators)) {
+        source.close();
+      }
+      if (configSetter != null) {
+        configSetter.close(name, options);
+      }
+      closeNative();
+    } finally {
+      lock.writeLock().unlock();
+    }
+  }
+
+  private void closeNative() {
+    if (db != null) {
+      db.close();
+      db = null;
+    }
+    for (AutoCloseable resource : new AutoCloseable[] {writeOptions, options, filter, ownCache}) {
+      if (resource != null) {
+        try {
+          resource.close();
+        } catch (Exception e) {
+          throw new ProcessorStateException("cannot close " + name, e);
+        }
+      }
+    }
+  }
+
+  private void requireOpen() {
+    if (!open) {
+      throw new InvalidStateStoreException("the store " + name + " is closed");
+    }
+  }
+
+  /** RocksDB's entries from a key on, without the offset's key; closed with the store at the latest. */
+  final class RocksSource implements Iterator<Map.Entry<Bytes, byte[]>>, AutoCloseable {
+    private final RocksIterator iterator;
+    private boolean closed;
+
+    RocksSource(RocksIterator iterator, Bytes from) {
+      this.iterator = iterator;
+      if (from == null) {
+        iterator.seekToFirst();
+      } else {
+        iterator.seek(from.get());
+      }
+      skipOffset();
+    }
+
+    private void skipOffset() {
+      if (iterator.isValid() && iterator.key().length == 0) {
+        iterator.next();
+      }
+    }
+
+    @Override
+    public synchronized boolean hasNext() {
+      if (closed) {
+        throw new InvalidStateStoreException("the store " + name + " is closed");
+      }
+      return iterator.isValid();
+    }
+
+    @Override
+    public synchronized Map.Entry<Bytes, byte[]> next() {
+      if (!hasNext()) {
+        throw new java.util.NoSuchElementException();
+      }
+      Map.Entry<Bytes, byte[]> entry = Map.entry(Bytes.wrap(iterator.key()), iterator.value());
+      iterator.next();
+      return entry;
+    }
+
+    @Override
+    public synchronized void close() {
+      if (!closed) {
+        closed = true;
+        iterator.close();
+        openIterators.remove(this);
+      }
+    }
+  }
+}
