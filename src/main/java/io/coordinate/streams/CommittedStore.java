@@ -42,6 +42,7 @@ import org.rocksdb.BloomFilter;
 import org.rocksdb.Cache;
 import org.rocksdb.CompactionStyle;
 import org.rocksdb.CompressionType;
+import org.rocksdb.FlushOptions;
 import org.rocksdb.InfoLogLevel;
 import org.rocksdb.LRUCache;
 import org.rocksdb.Options;
@@ -66,6 +67,12 @@ import org.rocksdb.WriteOptions;
  * write batch with the write-ahead log on (so that a process crash keeps it). An enforced commit (close, suspend,
  * restoring) settles everything with the offset Kafka gives. Reads see {@code current}, then {@code pending}, then
  * RocksDB; queries from other threads see a whole batch of writes or none of it.
+ *
+ * <p>A restore from the changelog writes each batch of records with its last offset, and an index rebuild writes
+ * straight to RocksDB ({@link #writeThrough}), both without the write-ahead log, as Kafka Streams does: a crash then
+ * loses their last writes, offsets included, and the restart restores or rebuilds them again. The memtables are
+ * flushed before the next logged write, so a crash can never replay a settled batch onto a store that lacks what was
+ * written before it.
  */
 public final class CommittedStore implements KeyValueStore<Bytes, byte[]>, CachedStateStore<Bytes, byte[]> {
 
@@ -102,7 +109,10 @@ public final class CommittedStore implements KeyValueStore<Bytes, byte[]>, Cache
   private boolean writeThrough;
   private RocksDB db;
   private Options options;
-  private WriteOptions writeOptions;
+  private WriteOptions logged;
+  private WriteOptions unlogged;
+  /** Writes without the log that no memtable flush has persisted yet. */
+  private boolean unflushed;
   private BloomFilter filter;
   private Cache ownCache;
   private RocksDBConfigSetter configSetter;
@@ -192,10 +202,12 @@ public final class CommittedStore implements KeyValueStore<Bytes, byte[]>, Cache
       configSetter = (RocksDBConfigSetter) Utils.newInstance((Class<?>) setter);
       configSetter.setConfig(name, options, configs);
     }
-    // The write-ahead log stays on (Kafka Streams turns it off): a settled batch must survive a process crash,
-    // and the OS keeps what was written to the log when the process dies. Not synced: a machine crash may lose the
-    // last batches, which then come back from the changelog.
-    writeOptions = new WriteOptions();
+    // A settled batch goes through the write-ahead log (Kafka Streams turns it off): it must survive a process
+    // crash, and the OS keeps what was written to the log when the process dies. Not synced: a machine crash may
+    // lose the last batches, which then come back from the changelog. Restores and rebuilds, which a crash only
+    // makes start again, skip the log (see writeUnlogged).
+    logged = new WriteOptions();
+    unlogged = new WriteOptions().setDisableWAL(true);
     try {
       Files.createDirectories(dir.toPath());
       db = RocksDB.open(options, dir.getAbsolutePath());
@@ -285,7 +297,7 @@ public final class CommittedStore implements KeyValueStore<Bytes, byte[]>, Cache
    */
   void settleIfCommitted() {
     if (Thread.currentThread() == streamThread && !pending.isEmpty()) {
-      settle(acknowledged.get());
+      settle(changelog == null ? null : acknowledged.get());
     }
   }
 
@@ -316,11 +328,36 @@ public final class CommittedStore implements KeyValueStore<Bytes, byte[]>, Cache
       if (offset != null) {
         batch.put(OFFSET_KEY, ByteBuffer.allocate(Long.BYTES).putLong(offset).array());
       }
-      db.write(writeOptions, batch);
+      if (settling.isEmpty()) {
+        writeUnlogged(batch); // an offset alone (a restoring task's checkpoint): the restore's own kind of write
+      } else {
+        writeLogged(batch);
+      }
     } catch (RocksDBException e) {
       throw new ProcessorStateException("cannot write the committed batch of " + name, e);
     }
     pending = NONE; // after RocksDB holds it: a reader that still sees it finds the same values there
+  }
+
+  private void writeLogged(WriteBatch batch) throws RocksDBException {
+    if (unflushed) {
+      // A crash replays the log on top of the files: writes made without the log must be in the files first, or
+      // the replayed batch would land on a store that lacks what came before it.
+      try (FlushOptions wait = new FlushOptions().setWaitForFlush(true)) {
+        db.flush(wait);
+      }
+      unflushed = false;
+    }
+    db.write(logged, batch);
+  }
+
+  /**
+   * A write that a crash may lose with everything after it: the store then holds the writes up to an earlier one,
+   * with that one's offset, and a restart restores or rebuilds the rest again.
+   */
+  private void writeUnlogged(WriteBatch batch) throws RocksDBException {
+    db.write(unlogged, batch);
+    unflushed = true;
   }
 
   private static void add(WriteBatch batch, byte[] key, byte[] value) throws RocksDBException {
@@ -343,7 +380,7 @@ public final class CommittedStore implements KeyValueStore<Bytes, byte[]>, Cache
         last = record.offset();
       }
       batch.put(OFFSET_KEY, ByteBuffer.allocate(Long.BYTES).putLong(last).array());
-      db.write(writeOptions, batch);
+      writeUnlogged(batch);
     } catch (RocksDBException e) {
       throw new ProcessorStateException("cannot restore a batch into " + name, e);
     }
@@ -374,8 +411,13 @@ public final class CommittedStore implements KeyValueStore<Bytes, byte[]>, Cache
   public void putAll(List<KeyValue<Bytes, byte[]>> entries) {
     settleIfCommitted();
     if (writeThrough) {
-      for (KeyValue<Bytes, byte[]> entry : entries) {
-        writeNow(entry.key, entry.value);
+      try (WriteBatch batch = new WriteBatch()) {
+        for (KeyValue<Bytes, byte[]> entry : entries) {
+          add(batch, entry.key.get(), entry.value);
+        }
+        writeUnlogged(batch);
+      } catch (RocksDBException e) {
+        throw new ProcessorStateException("cannot write to " + name, e);
       }
       return;
     }
@@ -398,12 +440,9 @@ public final class CommittedStore implements KeyValueStore<Bytes, byte[]>, Cache
   }
 
   private void writeNow(Bytes key, byte[] value) {
-    try {
-      if (value == null) {
-        db.delete(writeOptions, key.get());
-      } else {
-        db.put(writeOptions, key.get(), value);
-      }
+    try (WriteBatch batch = new WriteBatch()) {
+      add(batch, key.get(), value);
+      writeUnlogged(batch);
     } catch (RocksDBException e) {
       throw new ProcessorStateException("cannot write to " + name, e);
     }
@@ -548,7 +587,7 @@ public final class CommittedStore implements KeyValueStore<Bytes, byte[]>, Cache
       db.close();
       db = null;
     }
-    for (AutoCloseable resource : new AutoCloseable[] {writeOptions, options, filter, ownCache}) {
+    for (AutoCloseable resource : new AutoCloseable[] {logged, unlogged, options, filter, ownCache}) {
       if (resource != null) {
         try {
           resource.close();

@@ -4,12 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.Serdes;
@@ -39,13 +42,36 @@ class CommittedStoreTest {
     }
   }
 
+  private Path storeDir;
+
+  /** The store on its directory as a clean close left it (a close flushes RocksDB's memtables). */
   private CommittedStore open(TopicPartition changelog) {
     if (store != null) {
       store.close();
     }
+    if (storeDir == null) {
+      storeDir = dir.resolve("store");
+    }
     store = new CommittedStore("s");
-    store.open(dir.toFile(), Map.of(), changelog, acknowledged::get);
+    store.open(storeDir.toFile(), Map.of(), changelog, acknowledged::get);
     return store;
+  }
+
+  /**
+   * The store as kill -9 would leave it: a copy of its files taken while it is open (what the process wrote is in
+   * them, its memory is not), opened.
+   */
+  private CommittedStore crash(TopicPartition changelog) throws IOException {
+    Path image = dir.resolve("crash-" + System.nanoTime());
+    try (Stream<Path> files = Files.walk(storeDir)) {
+      for (Path file : files.toList()) {
+        Files.copy(file, image.resolve(storeDir.relativize(file).toString()));
+      }
+    }
+    store.close();
+    storeDir = image;
+    store = null;
+    return open(changelog);
   }
 
   private static Bytes key(String text) {
@@ -100,7 +126,7 @@ class CommittedStoreTest {
   }
 
   @Test
-  void aSettledCommitIsInTheFilesWithItsOffsetAndLaterWritesAreNot() {
+  void aSettledCommitIsInTheFilesWithItsOffsetAndLaterWritesAreNot() throws IOException {
     open(CHANGELOG);
     store.put(key("a"), value("1"));
     store.put(key("b"), value("1"));
@@ -111,14 +137,14 @@ class CommittedStoreTest {
     store.delete(key("b"));
     acknowledged.set(43L);
 
-    open(CHANGELOG); // as after kill -9: no enforced commit, the overlays are lost
+    crash(CHANGELOG); // no enforced commit: the overlays are lost
     assertThat(store.committedOffset(CHANGELOG)).isEqualTo(42L);
     assertThat(text(store.get(key("a")))).isEqualTo("1");
     assertThat(text(store.get(key("b")))).isEqualTo("1");
   }
 
   @Test
-  void aSealedCommitThatNeverSettledIsLostWithTheProcess() {
+  void aSealedCommitThatNeverSettledIsLostWithTheProcess() throws IOException {
     open(CHANGELOG);
     store.put(key("a"), value("1"));
     acknowledged.set(5L);
@@ -128,20 +154,20 @@ class CommittedStoreTest {
     acknowledged.set(6L);
     store.flushCache(); // its transaction may or may not commit: a dirty close follows, or a crash
 
-    open(CHANGELOG);
+    crash(CHANGELOG);
     assertThat(store.committedOffset(CHANGELOG)).isEqualTo(5L);
     assertThat(text(store.get(key("a")))).isEqualTo("1");
   }
 
   @Test
-  void anEnforcedCommitSettlesEverythingAtTheOffsetKafkaGives() {
+  void anEnforcedCommitSettlesEverythingAtTheOffsetKafkaGives() throws IOException {
     open(CHANGELOG);
     store.put(key("a"), value("1"));
     store.flushCache();
     store.put(key("b"), value("1"));
     store.commit(Map.of(CHANGELOG, 77L));
 
-    open(CHANGELOG);
+    crash(CHANGELOG);
     assertThat(store.committedOffset(CHANGELOG)).isEqualTo(77L);
     assertThat(entries(store.all())).containsExactly("a=1", "b=1");
     assertThat(store.committedOffset(new TopicPartition(CHANGELOG.topic(), 3))).isNull();
@@ -165,6 +191,24 @@ class CommittedStoreTest {
     assertThat(entries(store.all())).containsExactly("a=2", "c=1");
   }
 
+  @Test
+  void aCrashLosesRestoredBatchesWithTheirOffsetUntilALoggedWriteFollows() throws IOException {
+    open(CHANGELOG);
+    store.restoreBatch(List.of(record(10, "a", "1"), record(11, "b", "1")));
+    crash(CHANGELOG);
+    assertThat(store.committedOffset(CHANGELOG)).isNull(); // as before the restore: it starts again
+    assertThat(entries(store.all())).isEmpty();
+
+    store.restoreBatch(List.of(record(10, "a", "1"), record(11, "b", "1")));
+    store.put(key("c"), value("1"));
+    acknowledged.set(12L);
+    store.flushCache();
+    store.settleIfCommitted(); // logged: the restored batch must be in the files before it
+    crash(CHANGELOG);
+    assertThat(store.committedOffset(CHANGELOG)).isEqualTo(12L);
+    assertThat(entries(store.all())).containsExactly("a=1", "b=1", "c=1");
+  }
+
   private static ConsumerRecord<byte[], byte[]> record(long offset, String key, String value) {
     return new ConsumerRecord<>(CHANGELOG.topic(), CHANGELOG.partition(), offset, key.getBytes(StandardCharsets.UTF_8),
         value == null ? null : value(value));
@@ -185,7 +229,7 @@ class CommittedStoreTest {
     }).get();
     assertThat(seen).containsExactly("a=1", "b=1", "a:1");
 
-    open(CHANGELOG); // the query settled nothing: the files are as before the commit
+    crash(CHANGELOG); // the query settled nothing: the files are as before the commit
     assertThat(store.committedOffset(CHANGELOG)).isNull();
     assertThat(entries(store.all())).isEmpty();
   }
@@ -201,18 +245,24 @@ class CommittedStoreTest {
   }
 
   @Test
-  void writesGoStraightToTheFilesOnlyWhileAStoreWithoutChangelogIsWrittenThrough() {
+  void writesGoStraightToTheFilesOnlyWhileAStoreWithoutChangelogIsWrittenThrough() throws IOException {
     open(null);
     store.put(key("a"), value("1"));
     store.writeThrough(true); // settles what waited, then writes through
-    store.put(key("b"), value("1"));
+    store.putAll(List.of(KeyValue.pair(key("b"), value("1")), KeyValue.pair(key("x"), value("1"))));
     store.delete(key("a"));
+    store.delete(key("x"));
     store.writeThrough(false);
     store.put(key("c"), value("1"));
+    assertThat(entries(store.all())).containsExactly("b=1", "c=1");
+    store.flushCache();
+    store.settleIfCommitted();
+    store.put(key("d"), value("1"));
 
-    open(null);
-    assertThat(entries(store.all())).containsExactly("b=1");
+    crash(null);
+    assertThat(entries(store.all())).containsExactly("b=1", "c=1");
     open(CHANGELOG);
     assertThatThrownBy(() -> store.writeThrough(true)).isInstanceOf(IllegalStateException.class);
   }
+
 }
