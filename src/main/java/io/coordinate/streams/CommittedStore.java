@@ -84,6 +84,8 @@ public final class CommittedStore implements KeyValueStore<Bytes, byte[]>, Cache
   /** A deletion in an overlay: compared by identity, never a stored value. */
   private static final byte[] TOMBSTONE = new byte[0];
   private static final NavigableMap<Bytes, byte[]> NONE = Collections.emptyNavigableMap();
+  /** Kafka Streams' committed offset for "none, restore from the start" (its {@code OFFSET_UNKNOWN}). */
+  static final long NO_OFFSET = -4L;
   /** Kafka Streams' own RocksDB store's settings, which the app's config setter then changes. */
   private static final long BLOCK_CACHE_BYTES = 50L * 1024 * 1024;
   private static final long BLOCK_BYTES = 4096;
@@ -241,11 +243,24 @@ public final class CommittedStore implements KeyValueStore<Bytes, byte[]>, Cache
     try {
       requireOpen();
       byte[] value = db.get(OFFSET_KEY);
-      return value == null ? null : ByteBuffer.wrap(value).getLong();
+      if (value != null) {
+        return ByteBuffer.wrap(value).getLong();
+      }
+      // A store that holds nothing holds nothing uncommitted either: restored from the changelog's start, not
+      // wiped as a store without an offset would be under exactly-once (its files make the task's directory
+      // non-empty). A partition that never had a command is such a store.
+      return isEmpty() ? NO_OFFSET : null;
     } catch (RocksDBException e) {
       throw new ProcessorStateException("cannot read the offset of " + name, e);
     } finally {
       lock.readLock().unlock();
+    }
+  }
+
+  private boolean isEmpty() {
+    try (RocksIterator it = db.newIterator()) {
+      it.seekToFirst();
+      return !it.isValid();
     }
   }
 

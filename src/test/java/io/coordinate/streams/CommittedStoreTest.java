@@ -174,10 +174,15 @@ class CommittedStoreTest {
   }
 
   @Test
-  void aNewStoreHasNoOffset() {
+  void anEmptyStoreIsRestoredFromTheStartAndOneWithDataButNoOffsetIsNotTrusted() {
+    open(CHANGELOG);
+    assertThat(store.committedOffset(CHANGELOG)).isEqualTo(CommittedStore.NO_OFFSET);
+    open(null); // the same files, written as a store without changelog: data, no offset
+    store.writeThrough(true);
+    store.put(key("a"), value("1"));
+    store.writeThrough(false);
     open(CHANGELOG);
     assertThat(store.committedOffset(CHANGELOG)).isNull();
-    assertThat(entries(store.all())).isEmpty();
   }
 
   @Test
@@ -196,7 +201,7 @@ class CommittedStoreTest {
     open(CHANGELOG);
     store.restoreBatch(List.of(record(10, "a", "1"), record(11, "b", "1")));
     crash(CHANGELOG);
-    assertThat(store.committedOffset(CHANGELOG)).isNull(); // as before the restore: it starts again
+    assertThat(store.committedOffset(CHANGELOG)).isEqualTo(CommittedStore.NO_OFFSET); // empty: restored again
     assertThat(entries(store.all())).isEmpty();
 
     store.restoreBatch(List.of(record(10, "a", "1"), record(11, "b", "1")));
@@ -230,7 +235,7 @@ class CommittedStoreTest {
     assertThat(seen).containsExactly("a=1", "b=1", "a:1");
 
     crash(CHANGELOG); // the query settled nothing: the files are as before the commit
-    assertThat(store.committedOffset(CHANGELOG)).isNull();
+    assertThat(store.committedOffset(CHANGELOG)).isEqualTo(CommittedStore.NO_OFFSET);
     assertThat(entries(store.all())).isEmpty();
   }
 
