@@ -30,8 +30,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * reply, at most {@link #COMMANDS_IN_FLIGHT} unanswered). Once every command is answered and a few commits have
  * passed, it samples the child's {@code VmRSS} (and {@code VmHWM}, the peak) and its state dir, then checks that the
  * app still works at that size with {@link #ROUND_TRIPS} request_attempts (count 100) + finish_attempts round
- * trips, one at a time. Last, it kills the child with SIGKILL under load and starts it again ({@link RestartProbe}); the
- * restarted child is stopped with SIGTERM at the end.
+ * trips, one at a time. Last, it kills the child with SIGKILL under load and starts it again
+ * ({@link RestartProbe}); the restarted child is stopped with SIGTERM at the end.
  */
 final class MemoryProbe {
 

@@ -54,8 +54,9 @@ final class RestartProbe {
     app.checkAlive();
     app.kill();
     load.stop();
-    progress.printf(Locale.ROOT, "   killed the app (kill -9) after %d s of adds, requests and finishes (%,d commands)%n",
-        LOAD_SECONDS, load.sent);
+    progress.printf(Locale.ROOT,
+        "   killed the app (kill -9) after %d s of adds, requests and finishes (%,d commands)%n", LOAD_SECONDS,
+        load.sent);
 
     ObjectNode probe = CommandClient.command("request_attempts", namespace);
     probe.put("worker", namespace + "-probe").put("count", 1).put("reply_to", client.replyTo())
@@ -106,8 +107,8 @@ final class RestartProbe {
   }
 
   /**
-   * Adds of new units, {@link MemoryProbe#COMMANDS_IN_FLIGHT} unanswered at most (a reply gives a permit back), with a request_attempts (count
-   * 100) after every fourth, whose attempts are finished as they come.
+   * Adds of new units, {@link MemoryProbe#COMMANDS_IN_FLIGHT} unanswered at most (a reply gives a permit back),
+   * with a request_attempts (count 100) after every fourth, whose attempts are finished as they come.
    */
   private static final class Load {
     private final CommandClient client;
