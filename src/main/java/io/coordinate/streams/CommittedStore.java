@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.Iterator;
@@ -83,7 +84,7 @@ public final class CommittedStore implements KeyValueStore<Bytes, byte[]>, Cache
   private static final byte[] OFFSET_KEY = new byte[0];
   /** A deletion in an overlay: compared by identity, never a stored value. */
   private static final byte[] TOMBSTONE = new byte[0];
-  private static final NavigableMap<Bytes, byte[]> NONE = Collections.emptyNavigableMap();
+  private static final NavigableMap<byte[], byte[]> NONE = Collections.unmodifiableNavigableMap(newOverlay());
   /** Kafka Streams' committed offset for "none, restore from the start" (its {@code OFFSET_UNKNOWN}). */
   static final long NO_OFFSET = -4L;
   /** Kafka Streams' own RocksDB store's settings, which the app's config setter then changes. */
@@ -100,8 +101,9 @@ public final class CommittedStore implements KeyValueStore<Bytes, byte[]>, Cache
   /** Queries (other threads) read under the read lock; a batch of writes and closing take the write lock. */
   private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
   private final Set<RocksSource> openIterators = ConcurrentHashMap.newKeySet();
-  private volatile NavigableMap<Bytes, byte[]> current = new ConcurrentSkipListMap<>();
-  private volatile NavigableMap<Bytes, byte[]> pending = NONE;
+  // Keyed by the raw bytes in RocksDB's order: Arrays.compareUnsigned is an intrinsic, Bytes' comparator a loop.
+  private volatile NavigableMap<byte[], byte[]> current = newOverlay();
+  private volatile NavigableMap<byte[], byte[]> pending = NONE;
   private volatile boolean open;
   private final Position position = Position.emptyPosition();
 
@@ -280,24 +282,25 @@ public final class CommittedStore implements KeyValueStore<Bytes, byte[]>, Cache
   /** The task prepares a commit: what was written so far goes into the transaction that follows. */
   @Override
   public void flushCache() {
-    NavigableMap<Bytes, byte[]> written = current;
+    NavigableMap<byte[], byte[]> written = current;
     if (written.isEmpty()) {
       return;
     }
-    NavigableMap<Bytes, byte[]> sealed = written;
+    NavigableMap<byte[], byte[]> sealed = written;
     if (!pending.isEmpty()) {
       // The last commit's writes are not settled yet (nothing called the store since): both wait for this one.
-      sealed = new ConcurrentSkipListMap<>(pending);
+      sealed = newOverlay();
+      sealed.putAll(pending);
       sealed.putAll(written);
     }
     pending = sealed; // before current moves on: a reader that sees the new current finds these in pending
-    current = new ConcurrentSkipListMap<>();
+    current = newOverlay();
   }
 
   /** Dropped overlays (a recycled task's); settled writes stay. */
   @Override
   public void clearCache() {
-    current = new ConcurrentSkipListMap<>();
+    current = newOverlay();
     pending = NONE;
   }
 
@@ -332,13 +335,13 @@ public final class CommittedStore implements KeyValueStore<Bytes, byte[]>, Cache
   }
 
   private void settle(Long offset) {
-    NavigableMap<Bytes, byte[]> settling = pending;
+    NavigableMap<byte[], byte[]> settling = pending;
     if (settling.isEmpty() && offset == null) {
       return;
     }
     try (WriteBatch batch = new WriteBatch()) {
-      for (Map.Entry<Bytes, byte[]> entry : settling.entrySet()) {
-        add(batch, entry.getKey().get(), entry.getValue());
+      for (Map.Entry<byte[], byte[]> entry : settling.entrySet()) {
+        add(batch, entry.getKey(), entry.getValue());
       }
       if (offset != null) {
         batch.put(OFFSET_KEY, ByteBuffer.allocate(Long.BYTES).putLong(offset).array());
@@ -375,6 +378,10 @@ public final class CommittedStore implements KeyValueStore<Bytes, byte[]>, Cache
     unflushed = true;
   }
 
+  private static NavigableMap<byte[], byte[]> newOverlay() {
+    return new ConcurrentSkipListMap<>(Arrays::compareUnsigned);
+  }
+
   private static void add(WriteBatch batch, byte[] key, byte[] value) throws RocksDBException {
     if (value == TOMBSTONE || value == null) {
       batch.delete(key);
@@ -409,7 +416,7 @@ public final class CommittedStore implements KeyValueStore<Bytes, byte[]>, Cache
     if (writeThrough) {
       writeNow(key, value);
     } else {
-      current.put(key, value == null ? TOMBSTONE : value);
+      current.put(key.get(), value == null ? TOMBSTONE : value);
     }
   }
 
@@ -436,11 +443,11 @@ public final class CommittedStore implements KeyValueStore<Bytes, byte[]>, Cache
       }
       return;
     }
-    NavigableMap<Bytes, byte[]> into = current;
+    NavigableMap<byte[], byte[]> into = current;
     lock.writeLock().lock(); // a query sees the batch whole or not at all
     try {
       for (KeyValue<Bytes, byte[]> entry : entries) {
-        into.put(entry.key, entry.value == null ? TOMBSTONE : entry.value);
+        into.put(entry.key.get(), entry.value == null ? TOMBSTONE : entry.value);
       }
     } finally {
       lock.writeLock().unlock();
@@ -485,9 +492,9 @@ public final class CommittedStore implements KeyValueStore<Bytes, byte[]>, Cache
     if (key.get().length == 0) {
       return null;
     }
-    byte[] value = current.get(key);
+    byte[] value = current.get(key.get());
     if (value == null) {
-      value = pending.get(key);
+      value = pending.get(key.get());
     }
     if (value != null) {
       return value == TOMBSTONE ? null : value;
@@ -529,7 +536,7 @@ public final class CommittedStore implements KeyValueStore<Bytes, byte[]>, Cache
     try {
       requireOpen();
       // A copy of the overlays' part, under the lock: the stream thread may write them while the query reads.
-      List<Map.Entry<Bytes, byte[]>> written = new ArrayList<>(slice(current, from, to).entrySet());
+      List<Map.Entry<byte[], byte[]>> written = new ArrayList<>(slice(current, from, to).entrySet());
       return new OverlayIterator(List.of(written.iterator(), slice(pending, from, to).entrySet().iterator()),
           rocks(from), to, prefix, TOMBSTONE);
     } finally {
@@ -537,7 +544,7 @@ public final class CommittedStore implements KeyValueStore<Bytes, byte[]>, Cache
     }
   }
 
-  private static NavigableMap<Bytes, byte[]> slice(NavigableMap<Bytes, byte[]> map, Bytes from, Bytes to) {
+  private static NavigableMap<byte[], byte[]> slice(NavigableMap<byte[], byte[]> map, Bytes from, Bytes to) {
     if (map.isEmpty()) {
       return map;
     }
@@ -545,9 +552,9 @@ public final class CommittedStore implements KeyValueStore<Bytes, byte[]>, Cache
       return map;
     }
     if (from == null) {
-      return map.headMap(to, true);
+      return map.headMap(to.get(), true);
     }
-    return to == null ? map.tailMap(from, true) : map.subMap(from, true, to, true);
+    return to == null ? map.tailMap(from.get(), true) : map.subMap(from.get(), true, to.get(), true);
   }
 
   private RocksSource rocks(Bytes from) {
@@ -583,7 +590,7 @@ public final class CommittedStore implements KeyValueStore<Bytes, byte[]>, Cache
         return;
       }
       open = false;
-      current = new ConcurrentSkipListMap<>();
+      current = newOverlay();
       pending = NONE;
       for (RocksSource source : List.copyOf(openIterators)) {
         source.close();
@@ -620,7 +627,7 @@ public final class CommittedStore implements KeyValueStore<Bytes, byte[]>, Cache
   }
 
   /** RocksDB's entries from a key on, without the offset's key; closed with the store at the latest. */
-  final class RocksSource implements Iterator<Map.Entry<Bytes, byte[]>>, AutoCloseable {
+  final class RocksSource implements Iterator<Map.Entry<byte[], byte[]>>, AutoCloseable {
     private final RocksIterator iterator;
     private boolean closed;
 
@@ -649,11 +656,11 @@ public final class CommittedStore implements KeyValueStore<Bytes, byte[]>, Cache
     }
 
     @Override
-    public synchronized Map.Entry<Bytes, byte[]> next() {
+    public synchronized Map.Entry<byte[], byte[]> next() {
       if (!hasNext()) {
         throw new java.util.NoSuchElementException();
       }
-      Map.Entry<Bytes, byte[]> entry = Map.entry(Bytes.wrap(iterator.key()), iterator.value());
+      Map.Entry<byte[], byte[]> entry = Map.entry(iterator.key(), iterator.value());
       iterator.next();
       return entry;
     }

@@ -1,5 +1,6 @@
 package io.coordinate.streams;
 
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -35,11 +36,11 @@ final class OverlayIterator implements KeyValueIterator<Bytes, byte[]> {
     }
   };
 
-  private final Iterator<Map.Entry<Bytes, byte[]>>[] sources;
-  private final Map.Entry<Bytes, byte[]>[] heads;
+  private final Iterator<Map.Entry<byte[], byte[]>>[] sources;
+  private final Map.Entry<byte[], byte[]>[] heads;
   private final AutoCloseable closeable;
-  private final Bytes to;
-  private final Bytes prefix;
+  private final byte[] to;
+  private final byte[] prefix;
   private final byte[] tombstone;
   private KeyValue<Bytes, byte[]> next;
 
@@ -51,8 +52,8 @@ final class OverlayIterator implements KeyValueIterator<Bytes, byte[]> {
    * @param tombstone the overlays' deletion marker (compared by identity)
    */
   @SuppressWarnings("unchecked")
-  <B extends Iterator<Map.Entry<Bytes, byte[]>> & AutoCloseable> OverlayIterator(
-      List<Iterator<Map.Entry<Bytes, byte[]>>> overlays, B base, Bytes to, Bytes prefix, byte[] tombstone) {
+  <B extends Iterator<Map.Entry<byte[], byte[]>> & AutoCloseable> OverlayIterator(
+      List<Iterator<Map.Entry<byte[], byte[]>>> overlays, B base, Bytes to, Bytes prefix, byte[] tombstone) {
     this.sources = new Iterator[overlays.size() + 1];
     for (int i = 0; i < overlays.size(); i++) {
       sources[i] = overlays.get(i);
@@ -60,8 +61,8 @@ final class OverlayIterator implements KeyValueIterator<Bytes, byte[]> {
     sources[overlays.size()] = base;
     this.heads = new Map.Entry[sources.length];
     this.closeable = base;
-    this.to = to;
-    this.prefix = prefix;
+    this.to = to == null ? null : to.get();
+    this.prefix = prefix == null ? null : prefix.get();
     this.tombstone = tombstone;
     for (int i = 0; i < sources.length; i++) {
       heads[i] = sources[i].hasNext() ? sources[i].next() : null;
@@ -71,9 +72,9 @@ final class OverlayIterator implements KeyValueIterator<Bytes, byte[]> {
 
   private KeyValue<Bytes, byte[]> advance() {
     while (true) {
-      Bytes smallest = null;
-      for (Map.Entry<Bytes, byte[]> head : heads) {
-        if (head != null && (smallest == null || head.getKey().compareTo(smallest) < 0)) {
+      byte[] smallest = null;
+      for (Map.Entry<byte[], byte[]> head : heads) {
+        if (head != null && (smallest == null || Arrays.compareUnsigned(head.getKey(), smallest) < 0)) {
           smallest = head.getKey();
         }
       }
@@ -82,7 +83,7 @@ final class OverlayIterator implements KeyValueIterator<Bytes, byte[]> {
       }
       byte[] value = null;
       for (int i = 0; i < heads.length; i++) {
-        if (heads[i] != null && heads[i].getKey().equals(smallest)) {
+        if (heads[i] != null && Arrays.equals(heads[i].getKey(), smallest)) {
           if (value == null) {
             value = heads[i].getValue();
           }
@@ -90,21 +91,17 @@ final class OverlayIterator implements KeyValueIterator<Bytes, byte[]> {
         }
       }
       if (value != tombstone) {
-        return KeyValue.pair(smallest, value);
+        return KeyValue.pair(Bytes.wrap(smallest), value);
       }
     }
   }
 
-  private boolean within(Bytes key) {
-    if (to != null && key.compareTo(to) > 0) {
+  private boolean within(byte[] key) {
+    if (to != null && Arrays.compareUnsigned(key, to) > 0) {
       return false;
     }
-    if (prefix == null) {
-      return true;
-    }
-    byte[] k = key.get();
-    byte[] p = prefix.get();
-    return k.length >= p.length && java.util.Arrays.equals(k, 0, p.length, p, 0, p.length);
+    return prefix == null || key.length >= prefix.length
+        && Arrays.equals(key, 0, prefix.length, prefix, 0, prefix.length);
   }
 
   @Override
