@@ -13,8 +13,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -98,7 +98,7 @@ public final class CommittedStore implements KeyValueStore<Bytes, byte[]>, Cache
   }
 
   private final String name;
-  /** Queries (other threads) read under the read lock; a batch of writes and closing take the write lock. */
+  /** Queries (other threads) read under the read lock; writes to {@code current} and closing take the write lock. */
   private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
   private final Set<RocksSource> openIterators = ConcurrentHashMap.newKeySet();
   // Keyed by the raw bytes in RocksDB's order: Arrays.compareUnsigned is an intrinsic, Bytes' comparator a loop.
@@ -378,8 +378,12 @@ public final class CommittedStore implements KeyValueStore<Bytes, byte[]>, Cache
     unflushed = true;
   }
 
+  /**
+   * A plain sorted map: only the stream thread writes it, under the write lock, and other threads read it under the
+   * read lock. Once it is {@code pending} nothing writes it any more.
+   */
   private static NavigableMap<byte[], byte[]> newOverlay() {
-    return new ConcurrentSkipListMap<>(Arrays::compareUnsigned);
+    return new TreeMap<>(Arrays::compareUnsigned);
   }
 
   private static void add(WriteBatch batch, byte[] key, byte[] value) throws RocksDBException {
@@ -416,7 +420,12 @@ public final class CommittedStore implements KeyValueStore<Bytes, byte[]>, Cache
     if (writeThrough) {
       writeNow(key, value);
     } else {
-      current.put(key.get(), value == null ? TOMBSTONE : value);
+      lock.writeLock().lock();
+      try {
+        current.put(key.get(), value == null ? TOMBSTONE : value);
+      } finally {
+        lock.writeLock().unlock();
+      }
     }
   }
 
