@@ -75,8 +75,6 @@ final class RestartProbe {
         throw new IllegalStateException("no reply " + RESTART_SECONDS + " s after the restart", e);
       }
       BenchReport.Restart result = fromLog(restartLog, ready, firstReply);
-      Files.copy(restartLog, Path.of(System.getProperty("java.io.tmpdir"), "bench-restart-app.log"),
-          java.nio.file.StandardCopyOption.REPLACE_EXISTING); // DEBUG
       progress.printf(Locale.ROOT, "   restarted: READY after %.1f s, first reply after %.1f s; restored %,d records"
           + " in %.1f s, rebuilt the indexes of %,d units in %.1f s%n", ready, firstReply, result.restoredRecords(),
           result.restoreSeconds(), result.rebuiltUnits(), result.rebuildSeconds());

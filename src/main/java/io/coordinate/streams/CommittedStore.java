@@ -97,6 +97,9 @@ public final class CommittedStore implements KeyValueStore<Bytes, byte[]>, Cache
     RocksDB.loadLibrary();
   }
 
+  /** The open stores of each stream thread, for {@link #settleCommitted}. */
+  private static final Map<Thread, Set<CommittedStore>> BY_THREAD = new ConcurrentHashMap<>();
+
   private final String name;
   /** Queries (other threads) read under the read lock; writes to {@code current} and closing take the write lock. */
   private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
@@ -171,6 +174,29 @@ public final class CommittedStore implements KeyValueStore<Bytes, byte[]>, Cache
     this.acknowledged = acknowledged;
     openDb(configs, dir);
     open = true;
+    BY_THREAD.computeIfAbsent(streamThread, t -> ConcurrentHashMap.newKeySet()).add(this);
+  }
+
+  /**
+   * The calling stream thread's producer has just committed its transaction: its stores settle the commit's writes
+   * now, those without changelog (the indexes) first, so that a crash between the two leaves the records, which
+   * the changelog brings up to date, behind their indexes rather than ahead.
+   */
+  static void settleCommitted() {
+    Set<CommittedStore> stores = BY_THREAD.get(Thread.currentThread());
+    if (stores == null) {
+      return;
+    }
+    for (CommittedStore store : stores) {
+      if (store.changelog == null) {
+        store.settleIfCommitted();
+      }
+    }
+    for (CommittedStore store : stores) {
+      if (store.changelog != null) {
+        store.settleIfCommitted();
+      }
+    }
   }
 
   /** The last changelog offset the task's producer had acknowledged, or null when it sent nothing to it. */
@@ -231,7 +257,12 @@ public final class CommittedStore implements KeyValueStore<Bytes, byte[]>, Cache
     return open;
   }
 
+  /**
+   * Kafka Streams 4.3 still asks (deprecated because every store is to keep its offsets), and wraps a store that
+   * says no in a checkpoint file of its own.
+   */
   @Override
+  @SuppressWarnings("deprecation")
   public boolean managesOffsets() {
     return true;
   }
@@ -599,6 +630,11 @@ public final class CommittedStore implements KeyValueStore<Bytes, byte[]>, Cache
         return;
       }
       open = false;
+      Set<CommittedStore> stores = BY_THREAD.get(streamThread);
+      if (stores != null) {
+        stores.remove(this);
+        BY_THREAD.computeIfPresent(streamThread, (thread, left) -> left.isEmpty() ? null : left);
+      }
       current = newOverlay();
       pending = NONE;
       for (RocksSource source : List.copyOf(openIterators)) {

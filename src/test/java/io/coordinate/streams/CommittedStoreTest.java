@@ -14,6 +14,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.MockProducer;
+import org.apache.kafka.common.errors.ProducerFencedException;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
@@ -157,6 +160,43 @@ class CommittedStoreTest {
     crash(CHANGELOG);
     assertThat(store.committedOffset(CHANGELOG)).isEqualTo(5L);
     assertThat(text(store.get(key("a")))).isEqualTo("1");
+  }
+
+  @Test
+  void theProducersCommitSettlesTheThreadsStoresAtOnce() throws IOException {
+    open(CHANGELOG);
+    CommittedStore indexes = new CommittedStore("i");
+    indexes.open(dir.resolve("indexes").toFile(), Map.of(), null, () -> null);
+    try (MockProducer<byte[], byte[]> mock = new MockProducer<>(true, null, new ByteArraySerializer(),
+        new ByteArraySerializer());
+        SettlingClientSupplier.SettlingProducer producer = new SettlingClientSupplier.SettlingProducer(mock)) {
+      producer.initTransactions();
+      producer.beginTransaction();
+      store.put(key("a"), value("1"));
+      indexes.put(key("ia"), value("1"));
+      acknowledged.set(7L);
+      store.flushCache();
+      indexes.flushCache();
+      producer.commitTransaction(); // no call to the stores after it
+
+      crash(CHANGELOG);
+      assertThat(store.committedOffset(CHANGELOG)).isEqualTo(7L);
+      assertThat(entries(store.all())).containsExactly("a=1");
+      indexes.close(); // a close drops what did not settle
+      indexes = new CommittedStore("i");
+      indexes.open(dir.resolve("indexes").toFile(), Map.of(), null, () -> null);
+      assertThat(entries(indexes.all())).containsExactly("ia=1");
+
+      producer.beginTransaction();
+      store.put(key("b"), value("1"));
+      store.flushCache();
+      mock.commitTransactionException = new ProducerFencedException("fenced"); // the commit fails: nothing settles
+      assertThatThrownBy(producer::commitTransaction).isInstanceOf(ProducerFencedException.class);
+      crash(CHANGELOG);
+      assertThat(entries(store.all())).containsExactly("a=1");
+    } finally {
+      indexes.close();
+    }
   }
 
   @Test
