@@ -62,10 +62,11 @@ import org.rocksdb.WriteOptions;
  *
  * <p>How: writes go to an in-memory sorted overlay, {@code current}. When the task prepares a commit, Kafka Streams
  * flushes the stores' caches ({@link #flushCache}, before the producer flushes and commits the transaction):
- * {@code current} becomes {@code pending}. The next call on the stream thread comes after that commit succeeded (a
- * failed commit closes the task dirty instead, which discards the overlays and wipes the task's state), so it first
- * settles: writes {@code pending}, with the last changelog offset the task's producer had acknowledged, in one RocksDB
- * write batch with the write-ahead log on (so that a process crash keeps it). An enforced commit (close, suspend,
+ * {@code current} becomes {@code pending}. As soon as the stream thread's producer has committed the transaction
+ * ({@link SettlingClientSupplier}), and at the latest at the stream thread's next call to the store (a failed commit
+ * closes the task dirty instead, which discards the overlays and wipes the task's state), the store settles: writes
+ * {@code pending}, with the last changelog offset the task's producer had acknowledged, in one RocksDB write batch
+ * with the write-ahead log on (so that a process crash keeps it). An enforced commit (close, suspend,
  * restoring) settles everything with the offset Kafka gives. Reads see {@code current}, then {@code pending}, then
  * RocksDB; queries from other threads see a whole batch of writes or none of it.
  *
