@@ -52,6 +52,8 @@ import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
 import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A RocksDB key-value store whose files never hold a write that Kafka has not committed, and that keeps the changelog
@@ -80,6 +82,9 @@ public final class CommittedStore implements KeyValueStore<Bytes, byte[]>, Cache
 
   /** The stores' directory under the task's: not Kafka's ({@code rocksdb}), whose stores hold another layout. */
   static final String DIR = "committed";
+  /** Where Kafka Streams' own RocksDB stores keep their files under the task's directory. */
+  static final String KAFKA_DIR = "rocksdb";
+  private static final Logger LOG = LoggerFactory.getLogger(CommittedStore.class);
 
   /** Where the changelog offset is kept: the empty key, which no engine key is and which reads never show. */
   private static final byte[] OFFSET_KEY = new byte[0];
@@ -158,9 +163,30 @@ public final class CommittedStore implements KeyValueStore<Bytes, byte[]>, Cache
   public void init(StateStoreContext context, StateStore root) {
     String topic = context instanceof InternalProcessorContext<?, ?> internal ? internal.changelogFor(name) : null;
     TopicPartition partition = topic == null ? null : new TopicPartition(topic, context.taskId().partition());
+    deleteKafkasStore(new File(new File(context.stateDir(), KAFKA_DIR), name));
     open(new File(new File(context.stateDir(), DIR), name), context.appConfigs(), partition,
         () -> acknowledgedOffset(context, partition));
     context.register(root, (RecordBatchingStateRestoreCallback) this::restoreBatch);
+  }
+
+  /**
+   * The files of Kafka Streams' own store of this name, which versions before this store used: an upgraded task
+   * starts from the changelog (this store is new, so empty), and they would take the disk for good.
+   */
+  private static void deleteKafkasStore(File dir) {
+    if (!dir.exists()) {
+      return;
+    }
+    LOG.info("deleting {}: the store is kept in {} now", dir, DIR);
+    try {
+      Utils.delete(dir);
+      String[] left = dir.getParentFile().list();
+      if (left != null && left.length == 0) {
+        Files.delete(dir.getParentFile().toPath());
+      }
+    } catch (IOException e) {
+      throw new ProcessorStateException("cannot delete " + dir, e);
+    }
   }
 
   /**
