@@ -82,6 +82,11 @@ final class AppProcess implements AutoCloseable {
 
   /** Starts the command and returns once it has printed its READY line; fails, with its log's end, otherwise. */
   static AppProcess start(List<String> command, Path log) throws IOException, InterruptedException {
+    return start(command, log, READY_SECONDS);
+  }
+
+  /** As {@link #start(List, Path)}, waiting up to {@code readySeconds} for READY. */
+  static AppProcess start(List<String> command, Path log, long readySeconds) throws IOException, InterruptedException {
     Process process = new ProcessBuilder(command)
         .redirectError(ProcessBuilder.Redirect.to(log.toFile()))
         .redirectInput(ProcessBuilder.Redirect.PIPE)
@@ -108,11 +113,11 @@ final class AppProcess implements AutoCloseable {
     reader.setDaemon(true);
     reader.start();
     try {
-      return new AppProcess(process, log, ready.get(READY_SECONDS, TimeUnit.SECONDS));
+      return new AppProcess(process, log, ready.get(readySeconds, TimeUnit.SECONDS));
     } catch (ExecutionException | TimeoutException e) {
       stop(process);
       throw new IllegalStateException("the app did not get ready (" + (e instanceof TimeoutException
-          ? "no READY line after " + READY_SECONDS + " s" : e.getCause().getMessage()) + "); exit "
+          ? "no READY line after " + readySeconds + " s" : e.getCause().getMessage()) + "); exit "
           + exitCode(process) + ", last lines of " + log + ":\n" + tail(log, 30), e);
     } catch (InterruptedException e) {
       stop(process);
@@ -190,6 +195,14 @@ final class AppProcess implements AutoCloseable {
       return ProcStatus.cpuTicks(Files.readString(Path.of("/proc", Long.toString(pid()), "stat")));
     } catch (IOException | RuntimeException e) {
       return -1;
+    }
+  }
+
+  /** SIGKILL, as a crash: no shutdown hook, no commit. Returns once the process is gone. */
+  void kill() throws InterruptedException {
+    process.destroyForcibly();
+    if (!process.waitFor(30, TimeUnit.SECONDS)) {
+      throw new IllegalStateException("the app (pid " + process.pid() + ") survived SIGKILL for 30 s");
     }
   }
 

@@ -104,6 +104,15 @@ public final class BenchReport {
   }
 
   /**
+   * (f) the same app killed with SIGKILL under a load of adds, requests and finishes, then started again on its data
+   * dir: seconds from the start to its READY line and to the reply to a command sent while it was down; the changelog
+   * records it restored (and the longest restore of a partition), the units whose indexes it rebuilt (and how long
+   * the rebuilds took, summed).
+   */
+  public record Restart(double readySeconds, double firstReplySeconds, long restoredRecords, double restoreSeconds,
+      long rebuiltUnits, double rebuildSeconds) {}
+
+  /**
    * (g) the lifecycle's units worked by {@code workers} {@link io.coordinate.client.Worker}s of the Java library
    * ({@code concurrency} no-op handlers and {@code prefetch} queued attempts each), from the first worker's start until
    * the sum of their finished units reached {@code units}; {@code requests}: their request_attempts; {@code idle}: one
@@ -151,6 +160,7 @@ public final class BenchReport {
   private Resources resources;
   private List<ScaleFigure> scale = List.of();
   private Memory memory;
+  private Restart restart;
   private Sdk sdk;
   private double[] sdkRates;
   private Warmup sdkWarmup;
@@ -221,6 +231,11 @@ public final class BenchReport {
 
   public BenchReport resources(Resources value) {
     this.resources = value;
+    return this;
+  }
+
+  public BenchReport restart(Restart value) {
+    this.restart = value;
     return this;
   }
 
@@ -558,6 +573,15 @@ public final class BenchReport {
       put(m, "app_cpu_cores", memory.appCpuCores(), 2);
       put(m, "other_processes_cpu_cores", memory.otherCpuCores(), 2);
     }
+    if (restart != null) {
+      ObjectNode r = details.putObject("restart_after_kill");
+      put(r, "ready_seconds", restart.readySeconds(), 2);
+      put(r, "first_reply_seconds", restart.firstReplySeconds(), 2);
+      r.put("restored_records", restart.restoredRecords());
+      put(r, "restore_seconds", restart.restoreSeconds(), 2);
+      r.put("rebuilt_units", restart.rebuiltUnits());
+      put(r, "rebuild_seconds", restart.rebuildSeconds(), 2);
+    }
     return details;
   }
 
@@ -692,6 +716,13 @@ public final class BenchReport {
           String.format(Locale.ROOT, "p50 %.1f / %.1f ms", memory.request().p50Ms(), memory.finish().p50Ms()),
           String.format(Locale.ROOT, "%d round trips of %d attempts, one at a time, at that size",
               memory.request().count(), MemoryProbe.REQUEST_COUNT)));
+    }
+    if (restart != null) {
+      rows.add(row("f. app alone: restart after kill -9",
+          String.format(Locale.ROOT, "%.1f s", restart.firstReplySeconds()),
+          String.format(Locale.ROOT, "to the first reply; READY after %.1f s; restored %,d records (%.1f s), rebuilt"
+              + " the indexes of %,d units (%.1f s)", restart.readySeconds(), restart.restoredRecords(),
+              restart.restoreSeconds(), restart.rebuiltUnits(), restart.rebuildSeconds())));
     }
     int w0 = "figure".length();
     int w1 = "value".length();

@@ -136,8 +136,10 @@ public final class BenchRun {
         if (phases.contains(MEMORY)) {
           progress.printf(Locale.ROOT, "== f. memory: the app alone (-Xmx%s), %,d units in batches of %,d%n",
               options.memoryHeap(), options.memoryUnits(), options.memoryBatch());
-          report.memory(new MemoryProbe(progress).run(kafka, runId, tmp, options.memoryUnits(),
-              options.memoryBatch(), options.memoryHeap()));
+          MemoryProbe probe = new MemoryProbe(progress);
+          report.memory(probe.run(kafka, runId, tmp, options.memoryUnits(), options.memoryBatch(),
+              options.memoryHeap()));
+          report.restart(probe.restart());
         }
       } finally {
         if (!embedded) {

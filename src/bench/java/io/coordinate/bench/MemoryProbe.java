@@ -30,7 +30,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * reply, at most {@link #COMMANDS_IN_FLIGHT} unanswered). Once every command is answered and a few commits have
  * passed, it samples the child's {@code VmRSS} (and {@code VmHWM}, the peak) and its state dir, then checks that the
  * app still works at that size with {@link #ROUND_TRIPS} request_attempts (count 100) + finish_attempts round
- * trips, one at a time. The child is stopped with SIGTERM at the end.
+ * trips, one at a time. Last, it kills the child with SIGKILL under load and starts it again
+ * ({@link RestartProbe}); the restarted child is stopped with SIGTERM at the end.
  */
 final class MemoryProbe {
 
@@ -43,9 +44,15 @@ final class MemoryProbe {
   private static final String SPEC = "memory";
 
   private final PrintStream progress;
+  private BenchReport.Restart restart;
 
   MemoryProbe(PrintStream progress) {
     this.progress = progress;
+  }
+
+  /** The restart after kill -9 at the end of the phase, once {@link #run} returned. */
+  BenchReport.Restart restart() {
+    return restart;
   }
 
   BenchReport.Memory run(BenchKafka kafka, String runId, Path tmp, long units, int batch, String heap)
@@ -65,7 +72,7 @@ final class MemoryProbe {
         + applicationId + " (log: " + log + ")");
     try (AppProcess app = AppProcess.start(command, log)) {
       try {
-        return measure(kafka, app, runId, prefix, dataDir, units, batch, heap);
+        return measure(kafka, app, runId, prefix, dataDir, units, batch, heap, command, tmp.resolve("restart-app.log"));
       } catch (RuntimeException | InterruptedException e) {
         progress.println("   the memory phase failed; last lines of the app's log " + log + ":");
         progress.println(AppProcess.tail(log, 30));
@@ -75,7 +82,8 @@ final class MemoryProbe {
   }
 
   private BenchReport.Memory measure(BenchKafka kafka, AppProcess app, String runId, String prefix, Path dataDir,
-      long units, int batch, String heap) throws InterruptedException {
+      long units, int batch, String heap, List<String> command, Path restartLog)
+      throws IOException, InterruptedException {
     String namespace = "memory";
     try (CommandClient client = new CommandClient(kafka, new TopicNames(prefix), runId + "-memory-client")) {
       LifecycleLoad.defineSpec(client, namespace, SPEC);
@@ -163,6 +171,9 @@ final class MemoryProbe {
       LatencyRecorder finishes = new LatencyRecorder();
       roundTrips(client, app, namespace, requests, finishes);
       long rssPeak = app.status("VmHWM"); // the peak of the whole run, round trips included
+      // And how long it takes to come back after a crash at that size.
+      progress.println("   kill -9 under load and restart (log: " + restartLog + ")");
+      restart = RestartProbe.run(client, app, command, restartLog, namespace, SPEC, progress);
       return new BenchReport.Memory(units, batch, heap, addSeconds, rss, rssPeak, rssAnon, rssFile, heapCommitted,
           nonHeapCommitted, stateDir, BoundedRocksDbMemory.TOTAL_BYTES, rssByTenth, requests.summary(),
           finishes.summary(), appCores, otherCores);

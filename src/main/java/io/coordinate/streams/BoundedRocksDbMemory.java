@@ -75,8 +75,8 @@ public final class BoundedRocksDbMemory implements RocksDBConfigSetter {
 
   @Override
   public void setConfig(String storeName, Options options, Map<String, Object> configs) {
-    // Kafka Streams' own table config (BlockBasedTableConfigWithAccessibleCache): changed in place, not replaced,
-    // so that its other settings (4 KiB blocks, bloom filter) stay and its metrics still see the block cache.
+    // The store's own table config (CommittedStore's, or Kafka Streams' for the bench's baseline): changed in place,
+    // not replaced, so that its other settings (4 KiB blocks, bloom filter) stay.
     BlockBasedTableConfig table = (BlockBasedTableConfig) options.tableFormatConfig();
     table.setBlockCache(CACHE);
     table.setCacheIndexAndFilterBlocks(true);

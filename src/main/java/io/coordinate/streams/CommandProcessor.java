@@ -62,7 +62,10 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
   private ProcessorContext<byte[], byte[]> context;
   private Engine engine;
   private CommitPolicy commits;
+  /** Writes the stores' last committed batch to their files (TaskState#settler). */
+  private Runnable settle;
   private final RefusedOutputs.Source applying = new RefusedOutputs.Source();
+  private String refusalScope; // whose refused commands this task skips (RefusedOutputs.scope)
 
   CommandProcessor(Duration punctuateInterval, Duration commitInterval, String commandsTopic, int commandPartitions,
       Supplier<RandomGenerator> randomSource, CommandObserver metrics) {
@@ -77,15 +80,21 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
   @Override
   public void init(ProcessorContext<byte[], byte[]> context) {
     this.context = context;
+    this.refusalScope = RefusedOutputs.scope(context.appConfigs());
     this.engine = new Engine(TaskState.open(context), randomSource.get());
+    this.settle = TaskState.settler(context);
     context.schedule(punctuateInterval, PunctuationType.WALL_CLOCK_TIME, this::advanceTime);
     commits = new CommitPolicy(commitInterval.toNanos(), COMMIT_WHEN_IDLE_FOR.toNanos(), COMMIT_SPACING.toNanos(),
         System.nanoTime());
-    context.schedule(COMMIT_CHECK, PunctuationType.WALL_CLOCK_TIME, now -> commitIfDue());
+    context.schedule(COMMIT_CHECK, PunctuationType.WALL_CLOCK_TIME, now -> {
+      settle.run(); // an idle task's last commit reaches the stores' files without waiting for a command
+      commitIfDue();
+    });
   }
 
   @Override
   public void process(Record<byte[], byte[]> record) {
+    settle.run();
     // Checked before the command: one that comes after an idle spell commits what the burst before it left.
     commitIfDue();
     RecordMetadata source = context.recordMetadata().orElse(null);
@@ -187,11 +196,12 @@ final class CommandProcessor implements Processor<byte[], byte[], byte[], byte[]
   /** Why this record's outputs were refused by the producer when it was processed before (see RefusedOutputs). */
   private String refusedBefore(RecordMetadata source) {
     return source == null ? null
-        : RefusedOutputs.refused(context.applicationId(), source.topic(), source.partition(), source.offset());
+        : RefusedOutputs.refused(refusalScope, source.topic(), source.partition(), source.offset());
   }
 
   /** The wall-clock punctuator: expires attempts and releases delayed units, in bounded batches. */
   private void advanceTime(long now) {
+    settle.run();
     EngineResult result = engine.advanceTime(now, Engine.TIME_STEP_BATCH);
     emit(result, now);
     if (!result.isEmpty()) {

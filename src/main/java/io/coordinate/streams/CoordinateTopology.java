@@ -52,12 +52,13 @@ public final class CoordinateTopology {
     // Indexes: neither changelog nor cache: a write is one RocksDB put (see TaskState).
     // Both are written on the stream thread only: Kafka Streams' stores read the task's record context as they
     // write, which a writer thread of their own would read while the stream thread moved on.
+    // Both are CommittedStores: their files hold only committed writes, so a crash leaves them usable (TaskState).
     topology.addStateStore(
-        Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.STATE), Serdes.Bytes(),
+        Stores.keyValueStoreBuilder(CommittedStore.supplier(StoreNames.STATE), Serdes.Bytes(),
             Serdes.ByteArray()).withCachingDisabled(),
         StoreNames.ENGINE);
     topology.addStateStore(
-        Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.INDEXES), Serdes.Bytes(),
+        Stores.keyValueStoreBuilder(CommittedStore.supplier(StoreNames.INDEXES), Serdes.Bytes(),
             Serdes.ByteArray()).withCachingDisabled().withLoggingDisabled(),
         StoreNames.ENGINE);
     addSink(topology, StoreNames.ASSIGNMENTS_SINK, topics.assignments());

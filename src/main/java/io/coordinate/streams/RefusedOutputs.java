@@ -30,13 +30,20 @@ public final class RefusedOutputs implements ProductionExceptionHandler {
   private static final Map<String, String> REFUSED = new ConcurrentHashMap<>();
 
   private final ProductionExceptionHandler fallback = new DefaultProductionExceptionHandler();
-  private String applicationId = "";
+  private String scope = "";
 
   @Override
   public void configure(Map<String, ?> configs) {
-    Object id = configs.get(StreamsConfig.APPLICATION_ID_CONFIG);
-    applicationId = id == null ? "" : id.toString();
+    scope = scope(configs);
     fallback.configure(configs);
+  }
+
+  /**
+   * Whose refusals these are: the application id on its cluster. Offsets are only comparable within one
+   * application's topics, and a JVM may run apps on several clusters (the integration tests do).
+   */
+  static String scope(Map<String, ?> configs) {
+    return configs.get(StreamsConfig.APPLICATION_ID_CONFIG) + "@" + configs.get(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG);
   }
 
   /**
@@ -72,7 +79,7 @@ public final class RefusedOutputs implements ProductionExceptionHandler {
       if (REFUSED.size() >= MAX_ENTRIES) {
         REFUSED.clear();
       }
-      REFUSED.put(key(applicationId, source.topic, source.partition, source.offset),
+      REFUSED.put(key(scope, source.topic, source.partition, source.offset),
           "Kafka refused an output of the command (a record for " + record.topic() + "): " + exception.getMessage());
       LOG.error("the producer refused a record for {} made by {}-{}@{}; the command will be skipped when it is "
           + "processed again", record.topic(), source.topic, source.partition, source.offset);
@@ -82,11 +89,11 @@ public final class RefusedOutputs implements ProductionExceptionHandler {
   }
 
   /** Why the command at this source offset must be skipped, or null when nothing of it was refused. */
-  static String refused(String applicationId, String topic, int partition, long offset) {
-    return REFUSED.isEmpty() ? null : REFUSED.get(key(applicationId, topic, partition, offset));
+  static String refused(String scope, String topic, int partition, long offset) {
+    return REFUSED.isEmpty() ? null : REFUSED.get(key(scope, topic, partition, offset));
   }
 
-  private static String key(String applicationId, String topic, int partition, long offset) {
-    return applicationId + '\u0000' + topic + '\u0000' + partition + '\u0000' + offset;
+  private static String key(String scope, String topic, int partition, long offset) {
+    return scope + '\u0000' + topic + '\u0000' + partition + '\u0000' + offset;
   }
 }

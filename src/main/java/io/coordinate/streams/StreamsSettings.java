@@ -125,6 +125,8 @@ public final class StreamsSettings {
     // One RocksDB cache (256 MiB, memtables included) for all stores: off-heap memory no longer grows with the
     // number of tasks or of stored units. BoundedRocksDbMemory, docs/operations.md.
     props.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedRocksDbMemory.class);
+    // The stores write a commit's writes to their files as soon as the producer committed it (CommittedStore).
+    props.put(StreamsConfig.DEFAULT_CLIENT_SUPPLIER_CONFIG, SettlingClientSupplier.class);
     return props;
   }
 }

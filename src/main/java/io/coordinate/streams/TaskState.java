@@ -4,7 +4,9 @@ import io.coordinate.engine.state.db.IndexRebuild;
 import io.coordinate.storage.KeyValueStore;
 import io.coordinate.engine.state.db.VersionedStore;
 import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.processor.StateStore;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.state.internals.WrappedStateStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.event.Level;
@@ -33,8 +35,18 @@ final class TaskState {
       if (IndexRebuild.stateVersion(records) > 0) {
         LOG.info("task {}: rebuilding the indexes from about {} records", context.taskId(), estimate);
       }
-      IndexRebuild.Result result = IndexRebuild.rebuild(records, indexes,
-          new RebuildLog(context.taskId().toString(), estimate, System::nanoTime, LOG::info));
+      // The rebuild runs outside any transaction, on a store without changelog: written straight to RocksDB
+      // rather than held in memory until the next commit. The index version comes last, so a crash in between
+      // leaves the versions apart and the next start rebuilds again.
+      CommittedStore indexesFiles = committed(indexesStore);
+      indexesFiles.writeThrough(true);
+      IndexRebuild.Result result;
+      try {
+        result = IndexRebuild.rebuild(records, indexes,
+            new RebuildLog(context.taskId().toString(), estimate, System::nanoTime, LOG::info));
+      } finally {
+        indexesFiles.writeThrough(false);
+      }
       boolean fresh = result.equals(new IndexRebuild.Result(0, 0, 0, 0, 0));
       LOG.atLevel(fresh ? Level.DEBUG : Level.INFO).log("task {}: rebuilt the indexes from {} units, {} attempts"
           + " and {} workers in {} ms (dropped {} stale index entries, moved {} out of the changelogged store)",
@@ -42,5 +54,31 @@ final class TaskState {
           result.droppedIndexEntries(), result.migratedEntries());
     }
     return new VersionedStore(records, indexes);
+  }
+
+  /**
+   * Writes both stores' last committed batch to their files once the commit is over (see {@link CommittedStore}),
+   * the indexes first: should the process die between the two, the records' changelog brings the records up to the
+   * indexes again when the task restores.
+   */
+  static Runnable settler(ProcessorContext<?, ?> context) {
+    CommittedStore records = committed(context.getStateStore(StoreNames.STATE));
+    CommittedStore indexes = committed(context.getStateStore(StoreNames.INDEXES));
+    return () -> {
+      indexes.settleIfCommitted();
+      records.settleIfCommitted();
+    };
+  }
+
+  /** The {@link CommittedStore} under Kafka Streams' wrappers (metering, logging, the processor's read-write view). */
+  private static CommittedStore committed(StateStore store) {
+    StateStore inner = store;
+    while (inner instanceof WrappedStateStore<?, ?, ?> wrapped) {
+      inner = wrapped.wrapped();
+    }
+    if (inner instanceof CommittedStore committed) {
+      return committed;
+    }
+    throw new IllegalStateException("the store " + store.name() + " is not a CommittedStore: " + inner.getClass());
   }
 }
