@@ -87,7 +87,8 @@ final class ClientConnection implements AutoCloseable {
     } catch (KafkaException e) {
       closeQuietly();
       throw new CoordinateUnreachableException(
-          "cannot reach Kafka at " + bootstrapServers + ": " + e.getMessage() + BootstrapProbe.HANDSHAKE_HINT, e);
+          "cannot reach Kafka at " + bootstrapServers + ": " + e.getMessage()
+              + (e instanceof org.apache.kafka.common.errors.TimeoutException ? BootstrapProbe.HANDSHAKE_HINT : ""), e);
     } catch (RuntimeException e) {
       closeQuietly();
       throw e;

@@ -43,7 +43,11 @@ public final class RefusedOutputs implements ProductionExceptionHandler {
    * application's topics, and a JVM may run apps on several clusters (the integration tests do).
    */
   static String scope(Map<String, ?> configs) {
-    return configs.get(StreamsConfig.APPLICATION_ID_CONFIG) + "@" + configs.get(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG);
+    Object servers = configs.get(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG);
+    // The same servers may come as a list or as its comma-separated text.
+    String cluster = servers instanceof java.util.Collection<?> list
+        ? String.join(",", list.stream().map(String::valueOf).toList()) : String.valueOf(servers);
+    return configs.get(StreamsConfig.APPLICATION_ID_CONFIG) + "@" + cluster.replace(" ", "");
   }
 
   /**

@@ -7,6 +7,7 @@ import io.coordinate.cli.CoordinateCli;
 import io.coordinate.cli.ExitCodes;
 import io.coordinate.testing.EventLedger;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -34,6 +35,9 @@ class WorkerThroughRestartIT {
       try (EventLedger ledger = new EventLedger(bootstrap, Set.of(NS), Set.of());
           Workload workload = new Workload(bootstrap, NS).define()) {
         workload.addUnits(Workload.PLAIN, "u", 1_500);
+        // --until-idle ends at once on a spec with nothing available yet: start it once the units are in.
+        ledger.awaitUntil("the units added", Duration.ofSeconds(60), l -> workload.expected().stream()
+            .allMatch(key -> l.unitOf(key) != null && l.unitOf(key).added > 0));
         CompletableFuture<Integer> worker = CompletableFuture.supplyAsync(() -> CoordinateCli.commandLine().execute(
             "work", "--bootstrap-servers", bootstrap, "--http-url", "http://127.0.0.1:" + httpPort,
             "--namespace", NS, "--spec", Workload.PLAIN, "--exec", "sleep 0.02", "--concurrency", "8",

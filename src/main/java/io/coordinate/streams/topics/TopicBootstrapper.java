@@ -133,9 +133,10 @@ public final class TopicBootstrapper {
     try {
       return admin.listTopics(options).names().get();
     } catch (ExecutionException e) {
-      // probe() found the address listening (run and dev probe first): no answer now means no common protocol.
-      throw new KafkaUnreachableException(address, rootMessage(e.getCause()) + BootstrapProbe.HANDSHAKE_HINT,
-          e.getCause());
+      // probe() found the address listening (run and dev probe first): no answer at all means no common protocol.
+      String hint = e.getCause() instanceof org.apache.kafka.common.errors.TimeoutException
+          ? BootstrapProbe.HANDSHAKE_HINT : "";
+      throw new KafkaUnreachableException(address, rootMessage(e.getCause()) + hint, e.getCause());
     }
   }
 
