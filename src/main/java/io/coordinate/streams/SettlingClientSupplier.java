@@ -24,7 +24,7 @@ import org.apache.kafka.streams.processor.internals.DefaultKafkaClientSupplier;
 /**
  * Kafka Streams' own clients, with one addition: once a stream thread's producer has committed a transaction, the
  * {@link CommittedStore}s of that thread write the commit's writes to their files at once ({@link
- * CommittedStore#settleCommitted}), where they would otherwise wait for the thread's next call to them (up to a
+ * StreamThreadStores#settleCommitted}), where they would otherwise wait for the thread's next call to them (up to a
  * poll's wait later). A process killed in that wait leaves the records' changelog ahead of the store's files: the
  * restart replays it, and the records then move past their indexes, which are rebuilt whole.
  */
@@ -68,7 +68,7 @@ public final class SettlingClientSupplier implements KafkaClientSupplier {
     @Override
     public void commitTransaction() {
       producer.commitTransaction(); // throws when the commit failed: nothing settles, the tasks close dirty
-      CommittedStore.settleCommitted();
+      StreamThreadStores.settleCommitted();
     }
 
     @Override

@@ -216,7 +216,7 @@ class CommittedStoreTest {
   @Test
   void anEmptyStoreIsRestoredFromTheStartAndOneWithDataButNoOffsetIsNotTrusted() {
     open(CHANGELOG);
-    assertThat(store.committedOffset(CHANGELOG)).isEqualTo(CommittedStore.NO_OFFSET);
+    assertThat(store.committedOffset(CHANGELOG)).isEqualTo(ChangelogOffsets.NONE);
     open(null); // the same files, written as a store without changelog: data, no offset
     store.writeThrough(true);
     store.put(key("a"), value("1"));
@@ -241,7 +241,7 @@ class CommittedStoreTest {
     open(CHANGELOG);
     store.restoreBatch(List.of(record(10, "a", "1"), record(11, "b", "1")));
     crash(CHANGELOG);
-    assertThat(store.committedOffset(CHANGELOG)).isEqualTo(CommittedStore.NO_OFFSET); // empty: restored again
+    assertThat(store.committedOffset(CHANGELOG)).isEqualTo(ChangelogOffsets.NONE); // empty: restored again
     assertThat(entries(store.all())).isEmpty();
 
     store.restoreBatch(List.of(record(10, "a", "1"), record(11, "b", "1")));
@@ -275,7 +275,7 @@ class CommittedStoreTest {
     assertThat(seen).containsExactly("a=1", "b=1", "a:1");
 
     crash(CHANGELOG); // the query settled nothing: the files are as before the commit
-    assertThat(store.committedOffset(CHANGELOG)).isEqualTo(CommittedStore.NO_OFFSET);
+    assertThat(store.committedOffset(CHANGELOG)).isEqualTo(ChangelogOffsets.NONE);
     assertThat(entries(store.all())).isEmpty();
   }
 
