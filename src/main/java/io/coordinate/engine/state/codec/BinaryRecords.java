@@ -1,15 +1,18 @@
 package io.coordinate.engine.state.codec;
 
+import static io.coordinate.engine.state.codec.FamilyCodec.readFamily;
+import static io.coordinate.engine.state.codec.FamilyCodec.writeFamily;
+import static io.coordinate.engine.state.codec.FieldMask.bit;
+import static io.coordinate.engine.state.codec.FieldMask.has;
+import static io.coordinate.engine.state.codec.ReplicationCodec.readReplication;
+import static io.coordinate.engine.state.codec.ReplicationCodec.writeReplication;
+
 import io.coordinate.engine.state.model.AttemptRecord;
 import io.coordinate.engine.state.model.AttemptStatus;
 import io.coordinate.engine.state.model.ChildState;
-import io.coordinate.engine.state.model.Replica;
-import io.coordinate.engine.state.model.ReplicaOutcome;
 import io.coordinate.engine.state.model.ReplicationState;
 import io.coordinate.engine.state.model.UnitFamily;
-import io.coordinate.engine.state.model.UnitRef;
 import io.coordinate.engine.state.model.UnitStatus;
-import io.coordinate.engine.state.model.ValidateState;
 import io.coordinate.engine.state.model.WorkUnitRecord;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -23,8 +26,6 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigInteger;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * The stored form of the two records on the hot path, {@link WorkUnitRecord} and {@link AttemptRecord}, written
@@ -54,8 +55,9 @@ import java.util.List;
  * ({@code int} and {@code long}) are zigzag varints (LEB128), counts and lengths plain varints; {@code priority}
  * is its 8 raw IEEE-754 bits, big-endian; strings are a varint byte length then UTF-8; enums are one byte:
  * {@link UnitStatus#code()} and {@link ChildState#code()} (the codes of the keys), the codes of
- * {@link #attemptStatusCode}, {@link #outcomeCode} and {@link #validateStateCode} for the others. {@code replica}
- * is {@code isReplica()} because Jackson wrote that getter over the field: a null read back false, and still does.
+ * {@link #attemptStatusCode}, {@link ReplicationCodec#outcomeCode} and {@link ReplicationCodec#validateStateCode}
+ * for the others. {@code replica} is {@code isReplica()} because Jackson wrote that getter over the field: a null
+ * read back false, and still does.
  *
  * <p>JSON ({@code data}, {@code failure}) is one tagged value:
  *
@@ -96,7 +98,6 @@ public final class BinaryRecords {
 
   // values() copies the array on every call
   private static final UnitStatus[] UNIT_STATUSES = UnitStatus.values();
-  private static final ChildState[] CHILD_STATES = ChildState.values();
 
   private static final int U_SPEC = 1;
   private static final int U_NAME = 1 << 1;
@@ -116,22 +117,6 @@ public final class BinaryRecords {
   private static final int A_DATA = 1 << 4;
   private static final int A_END_TIME = 1 << 5;
   private static final int A_REPLICA = 1 << 6;
-
-  private static final int F_PARENT = 1;
-  private static final int F_PREDECESSOR = 1 << 1;
-  private static final int F_CHILD_STATE = 1 << 2;
-  private static final int F_PARKED_UNDER = 1 << 3;
-  private static final int F_AWAITING_PREDECESSOR = 1 << 4;
-  private static final int F_FAILURE = 1 << 5;
-
-  private static final int R_CANONICAL = 1;
-  private static final int R_ASSIMILATED_AT = 1 << 1;
-
-  private static final int P_WORKER = 1;
-  private static final int P_HOST = 1 << 1;
-  private static final int P_OUTCOME = 1 << 2;
-  private static final int P_VALIDATE_STATE = 1 << 3;
-  private static final int P_DIGEST = 1 << 4;
 
   static final int J_OBJECT = '{';
   static final int J_ARRAY = '[';
@@ -274,89 +259,7 @@ public final class BinaryRecords {
         has(mask, A_REPLICA));
   }
 
-  private static void writeFamily(BinaryOut out, UnitFamily family) throws IOException {
-    out.byte8(bit(family.parent(), F_PARENT) | bit(family.predecessor(), F_PREDECESSOR)
-        | bit(family.childState(), F_CHILD_STATE) | bit(family.parkedUnder(), F_PARKED_UNDER)
-        | (family.awaitingPredecessor() ? F_AWAITING_PREDECESSOR : 0) | bit(family.failure(), F_FAILURE));
-    writeRef(out, family.parent());
-    writeRef(out, family.predecessor());
-    if (family.childState() != null) {
-      out.byte8(family.childState().code());
-    }
-    out.varlong(family.parkedUnder());
-    out.json(family.failure());
-  }
-
-  private static UnitFamily readFamily(BinaryIn in) throws IOException {
-    int mask = in.byte8();
-    UnitRef parent = has(mask, F_PARENT) ? readRef(in) : null;
-    UnitRef predecessor = has(mask, F_PREDECESSOR) ? readRef(in) : null;
-    ChildState childState = has(mask, F_CHILD_STATE) ? childState(in.byte8()) : null;
-    Long parkedUnder = has(mask, F_PARKED_UNDER) ? in.varlong() : null;
-    JsonNode failure = has(mask, F_FAILURE) ? in.json() : null;
-    return new UnitFamily(parent, predecessor, childState, parkedUnder, has(mask, F_AWAITING_PREDECESSOR), failure);
-  }
-
-  private static void writeRef(BinaryOut out, UnitRef ref) throws IOException {
-    if (ref != null) {
-      out.string(ref.spec());
-      out.string(ref.name());
-    }
-  }
-
-  private static UnitRef readRef(BinaryIn in) throws IOException {
-    return new UnitRef(in.string(), in.string());
-  }
-
-  private static void writeReplication(BinaryOut out, ReplicationState replication) throws IOException {
-    out.byte8(bit(replication.canonical(), R_CANONICAL) | bit(replication.assimilatedAt(), R_ASSIMILATED_AT));
-    out.varlong(replication.round());
-    out.varlong(replication.target());
-    out.varlong(replication.errorMask());
-    out.varlong(replication.canonical());
-    out.varlong(replication.assimilatedAt());
-    out.unsigned(replication.replicas().size());
-    for (Replica replica : replication.replicas()) {
-      out.byte8(bit(replica.worker(), P_WORKER) | bit(replica.host(), P_HOST) | bit(replica.outcome(), P_OUTCOME)
-          | bit(replica.validateState(), P_VALIDATE_STATE) | bit(replica.digest(), P_DIGEST));
-      out.varlong(replica.seq());
-      out.string(replica.worker());
-      out.string(replica.host());
-      out.varlong(replica.deadline());
-      if (replica.outcome() != null) {
-        out.byte8(outcomeCode(replica.outcome()));
-      }
-      if (replica.validateState() != null) {
-        out.byte8(validateStateCode(replica.validateState()));
-      }
-      out.string(replica.digest());
-    }
-  }
-
-  private static ReplicationState readReplication(BinaryIn in) throws IOException {
-    int mask = in.byte8();
-    int round = in.varint();
-    int target = in.varint();
-    int errorMask = in.varint();
-    Long canonical = has(mask, R_CANONICAL) ? in.varlong() : null;
-    Long assimilatedAt = has(mask, R_ASSIMILATED_AT) ? in.varlong() : null;
-    int count = in.count();
-    List<Replica> replicas = new ArrayList<>(count);
-    for (int i = 0; i < count; i++) {
-      int replicaMask = in.byte8();
-      long seq = in.varlong();
-      String worker = has(replicaMask, P_WORKER) ? in.string() : null;
-      String host = has(replicaMask, P_HOST) ? in.string() : null;
-      long deadline = in.varlong();
-      ReplicaOutcome outcome = has(replicaMask, P_OUTCOME) ? outcome(in.byte8()) : null;
-      ValidateState validateState = has(replicaMask, P_VALIDATE_STATE) ? validateState(in.byte8()) : null;
-      String digest = has(replicaMask, P_DIGEST) ? in.string() : null;
-      replicas.add(new Replica(seq, worker, host, deadline, outcome, validateState, digest));
-    }
-    return new ReplicationState(round, target, errorMask, canonical, assimilatedAt, replicas);
-  }
-
-  // The enums below have no stored code of their own: these are theirs. Never reuse one.
+  // AttemptStatus has no stored code of its own: these are its. Never reuse one.
 
   private static int attemptStatusCode(AttemptStatus status) {
     return switch (status) {
@@ -379,48 +282,6 @@ public final class BinaryRecords {
     };
   }
 
-  private static int outcomeCode(ReplicaOutcome outcome) {
-    return switch (outcome) {
-      case SUCCESS -> 's';
-      case CLIENT_ERROR -> 'e';
-      case NO_REPLY -> 'n';
-      case DIDNT_NEED -> 'd';
-    };
-  }
-
-  private static ReplicaOutcome outcome(int code) throws IOException {
-    return switch (code) {
-      case 's' -> ReplicaOutcome.SUCCESS;
-      case 'e' -> ReplicaOutcome.CLIENT_ERROR;
-      case 'n' -> ReplicaOutcome.NO_REPLY;
-      case 'd' -> ReplicaOutcome.DIDNT_NEED;
-      default -> throw new IOException("unknown replica outcome code " + code);
-    };
-  }
-
-  private static int validateStateCode(ValidateState state) {
-    return switch (state) {
-      case INIT -> 'i';
-      case VALID -> 'v';
-      case INVALID -> 'x';
-      case INCONCLUSIVE -> 'c';
-      case NO_CHECK -> 'n';
-      case TOO_LATE -> 'l';
-    };
-  }
-
-  private static ValidateState validateState(int code) throws IOException {
-    return switch (code) {
-      case 'i' -> ValidateState.INIT;
-      case 'v' -> ValidateState.VALID;
-      case 'x' -> ValidateState.INVALID;
-      case 'c' -> ValidateState.INCONCLUSIVE;
-      case 'n' -> ValidateState.NO_CHECK;
-      case 'l' -> ValidateState.TOO_LATE;
-      default -> throw new IOException("unknown validate state code " + code);
-    };
-  }
-
   private static UnitStatus unitStatus(int code) throws IOException {
     for (UnitStatus status : UNIT_STATUSES) {
       if (status.code() == code) {
@@ -430,21 +291,5 @@ public final class BinaryRecords {
     throw new IOException("unknown unit status code " + code);
   }
 
-  private static ChildState childState(int code) throws IOException {
-    for (ChildState state : CHILD_STATES) {
-      if (state.code() == code) {
-        return state;
-      }
-    }
-    throw new IOException("unknown child state code " + code);
-  }
-
-  private static int bit(Object field, int bit) {
-    return field == null ? 0 : bit;
-  }
-
-  private static boolean has(int mask, int bit) {
-    return (mask & bit) != 0;
-  }
 
 }
