@@ -104,9 +104,6 @@ final class AttemptBlocks {
   /** Per {@link Kind}. */
   private final List<Entries<BitsKey, Bits>> bits = new ArrayList<>();
   private final Entries<UnitsKey, Units> units = new Entries<>();
-  /** The started-units entries ({@link Keys#startedUnitsBlock}): records, in the units entries' encoding, each unit's
-   * key with what its start added ({@link StartedUnits#delta}) as its value. */
-  private final Entries<UnitsKey, Units> started = new Entries<>();
   /** Blocks that no entry can list yet: their first attempt was started by this command. */
   private final Set<UnitsKey> newBlocks = new HashSet<>();
 
@@ -218,7 +215,19 @@ final class AttemptBlocks {
   }
 
   private Units units(String ns, long block) {
-    return entry(units, ns, block, false);
+    Units entry = read(units, ns, block);
+    if (entry == null) {
+      entry = new Units();
+      if (!isNew(ns, block)) {
+        decodeUnits(store.get(Keys.attemptUnitsBlock(ns, block)), entry.keys, entry.values);
+      }
+      units.map.put(new UnitsKey(ns, block), entry);
+    }
+    if (entry != units.last) {
+      units.lastKey = new UnitsKey(ns, block);
+      units.last = entry;
+    }
+    return entry;
   }
 
   /** The entry of the block if this command has read it already, else null. */
@@ -228,48 +237,6 @@ final class AttemptBlocks {
       return entries.last;
     }
     return entries.map.get(new UnitsKey(ns, block));
-  }
-
-  private Units entry(Entries<UnitsKey, Units> entries, String ns, long block, boolean startedUnits) {
-    Units entry = read(entries, ns, block);
-    if (entry == null) {
-      entry = new Units();
-      if (!isNew(ns, block)) {
-        byte[] storeKey = startedUnits ? Keys.startedUnitsBlock(ns, block) : Keys.attemptUnitsBlock(ns, block);
-        decodeUnits(store.get(storeKey), entry.keys, entry.values);
-      }
-      entries.map.put(new UnitsKey(ns, block), entry);
-    }
-    if (entry != entries.last) {
-      entries.lastKey = new UnitsKey(ns, block);
-      entries.last = entry;
-    }
-    return entry;
-  }
-
-  // --- the started units (records: see StartedUnits) ---
-
-  /**
-   * What the start of attempt {@code seq} added to its unit's record, while its started-units entry holds it, or
-   * null.
-   */
-  byte[] startedValue(String ns, long seq) {
-    return startedUnits(ns, block(seq)).values[offset(seq)];
-  }
-
-  /** Keeps what the start added to the unit with this key in the attempt's entry (null: nothing, any more). */
-  void setStarted(String ns, long seq, byte[] unitKey, byte[] value) {
-    Units entry = startedUnits(ns, block(seq));
-    int offset = offset(seq);
-    if (entry.values[offset] != value) {
-      entry.keys[offset] = value == null ? null : unitKey;
-      entry.values[offset] = value;
-      entry.changed = true;
-    }
-  }
-
-  private Units startedUnits(String ns, long block) {
-    return entry(started, ns, block, true);
   }
 
   /** Writes every changed entry and forgets what was read (a rebuild flushes after each chunk of records). */
@@ -288,9 +255,7 @@ final class AttemptBlocks {
       ofKind.clear();
     }
     units.map.forEach((key, entry) -> writeUnits(Keys.attemptUnitsBlock(key.ns(), key.block()), entry));
-    started.map.forEach((key, entry) -> writeUnits(Keys.startedUnitsBlock(key.ns(), key.block()), entry));
     units.clear();
-    started.clear();
     newBlocks.clear(); // their entries are in the store now
   }
 
@@ -309,7 +274,6 @@ final class AttemptBlocks {
   void forgetNamespace(String ns) {
     bits.forEach(ofKind -> ofKind.removeIf(key -> key.ns().equals(ns)));
     units.removeIf(key -> key.ns().equals(ns));
-    started.removeIf(key -> key.ns().equals(ns));
     newBlocks.removeIf(key -> key.ns().equals(ns));
   }
 

@@ -23,10 +23,10 @@ import java.util.function.Predicate;
 
 /**
  * Work units: their records, the available (by priority and by time), delayed and purge indexes, and the counts by
- * status. A unit's stored value ({@link UnitValue}) holds its latest attempt; while it is pending on that attempt,
- * the attempt's units entry carries a copy ({@link AttemptBlocks}), and a unit a request started keeps what the
- * start added in a started-units entry instead of its record ({@link StartedUnits}). Only this class and
- * {@link DbAttemptState} write unit values.
+ * status. A unit's record ({@link UnitValue}: the unit with its latest attempt) is its current value after every
+ * command; the available index entry and, while the unit is pending on an attempt, that attempt's units entry
+ * ({@link AttemptBlocks}) carry copies, derived again by {@link IndexRebuild}. Only this class and
+ * {@link DbAttemptState} write unit records.
  */
 final class DbUnitState implements MutableUnitState {
 
@@ -58,19 +58,12 @@ final class DbUnitState implements MutableUnitState {
 
   @Override
   public WorkUnitRecord get(String ns, String spec, String name) {
-    return ValueCodec.decode(db.values.value(ns, Keys.unit(ns, spec, name)), WorkUnitRecord.class);
-  }
-
-  /** The unit's stored value: its record, with what its started-units entry adds if any. */
-  byte[] storedValue(String ns, byte[] unitKey) {
-    return db.values.value(ns, unitKey);
+    return ValueCodec.decode(db.store.get(Keys.unit(ns, spec, name)), WorkUnitRecord.class);
   }
 
   @Override
   public WorkUnitRecord available(String ns, String spec, String name) {
-    byte[] unitKey = scannedUnitKey(ns, spec, name);
-    db.values.notStarted(unitKey);
-    return ValueCodec.decode(db.store.get(unitKey), WorkUnitRecord.class);
+    return ValueCodec.decode(db.store.get(scannedUnitKey(ns, spec, name)), WorkUnitRecord.class);
   }
 
   @Override
@@ -78,7 +71,7 @@ final class DbUnitState implements MutableUnitState {
     byte[] prefix = Keys.units(ns, spec);
     byte[] from = afterName == null ? prefix : DbContext.successor(Keys.unit(ns, spec, afterName));
     return db.collect(from, Keys.prefixEnd(prefix), limit,
-        e -> ValueCodec.decode(db.values.valueOf(ns, e.key(), e.value()), WorkUnitRecord.class));
+        e -> ValueCodec.decode(e.value(), WorkUnitRecord.class));
   }
 
   @Override
@@ -273,19 +266,19 @@ final class DbUnitState implements MutableUnitState {
 
   @Override
   public void write(String ns, WorkUnitRecord before, WorkUnitRecord after) {
-    write(ns, before, Objects.requireNonNull(after, "a unit is deleted by delete"), null, false);
+    write(ns, before, Objects.requireNonNull(after, "a unit is deleted by delete"), null);
   }
 
   @Override
   public void delete(String ns, WorkUnitRecord unit) {
-    write(ns, Objects.requireNonNull(unit), null, null, false);
+    write(ns, Objects.requireNonNull(unit), null, null);
   }
 
   /**
-   * {@link #write}; {@code attempt}, if given, is a new attempt for the unit's value to hold from now on, and
-   * {@code requestStart} says it is a request's start, which the attempt's started-units entry can hold.
+   * {@link #write}; {@code attempt}, if given, is a new attempt for the unit's record to hold from now on (the one it
+   * held went to a record of its own: {@link DbAttemptState#start}).
    */
-  void write(String ns, WorkUnitRecord before, WorkUnitRecord after, AttemptRecord attempt, boolean requestStart) {
+  void write(String ns, WorkUnitRecord before, WorkUnitRecord after, AttemptRecord attempt) {
     if (after != null) {
       after = withAvailableSince(ns, before, after);
     }
@@ -312,19 +305,12 @@ final class DbUnitState implements MutableUnitState {
       byte[] value;
       if (attempt != null) {
         value = UnitValue.of(ValueCodec.encode(after), attempt.seq(), ValueCodec.encode(attempt));
-        if (requestStart && db.started.get(unitKey) == null && db.started.hasRoom()) {
-          assert carries(after, attempt.seq()) && StartedUnits.derivable(before, after, attempt)
-              : "a request's start that its entry cannot rebuild";
-          keepStarted(ns, unitKey, attempt);
-        } else {
-          putValue(ns, unitKey, value, true); // a replica's start, say: its unit is not pending on it alone
-        }
       } else {
         // keep the attempt the unit holds (a new unit, or one a rebuild derives: read already, to add it)
-        byte[] stored = before == null ? db.store.get(unitKey) : db.values.value(ns, unitKey);
+        byte[] stored = db.store.get(unitKey);
         value = UnitValue.of(ValueCodec.encode(after), UnitValue.attemptSeq(stored), UnitValue.attempt(stored));
-        putValue(ns, unitKey, value, before != null);
       }
+      db.writable.put(unitKey, value);
       if (UnitValue.hasAttempt(value)) {
         keepCarried(ns, before, after, UnitValue.attemptSeq(value), value);
       }
@@ -332,7 +318,6 @@ final class DbUnitState implements MutableUnitState {
       addToCount(ns, spec, after.status(), +1);
     } else {
       state.attempts.deleteOfUnit(ns, before);
-      dropStarted(ns, unitKey);
       db.writable.delete(unitKey);
     }
     state.family.unitChanged(ns, before, after);
@@ -411,38 +396,6 @@ final class DbUnitState implements MutableUnitState {
   }
 
   /**
-   * A request's start leaves the unit's record as it is: what the start added (the attempt's worker and times) goes
-   * to the started-units entry of its attempt's block, and the engine's {@link StartedUnits} knows the unit is
-   * there. A unit's life (add, request, finish) then writes its record twice instead of three times. The units
-   * entry carries the whole value as for any pending unit ({@link #keepCarried}), so the finish reads it as
-   * before. The next write of the unit writes its record ({@link #putValue}).
-   */
-  private void keepStarted(String ns, byte[] unitKey, AttemptRecord attempt) {
-    db.started.put(unitKey, attempt.seq());
-    db.blocks.setStarted(ns, attempt.seq(), unitKey, StartedUnits.delta(attempt));
-  }
-
-  /**
-   * Writes the unit's record; what a started-units entry held for it is in the value written, and goes.
-   * {@code mayBeStarted}: false for a unit that has no record yet (or one a rebuild derives), which nothing started.
-   * Returns whether the unit was started.
-   */
-  boolean putValue(String ns, byte[] unitKey, byte[] value, boolean mayBeStarted) {
-    db.writable.put(unitKey, value);
-    return mayBeStarted && dropStarted(ns, unitKey);
-  }
-
-  /** Whether the unit was started (and its started-units entry held what its record lacked; no more). */
-  private boolean dropStarted(String ns, byte[] unitKey) {
-    Long seq = db.started.remove(unitKey);
-    if (seq == null) {
-      return false;
-    }
-    db.blocks.setStarted(ns, seq, null, null);
-    return true;
-  }
-
-  /**
    * Whether the units entry of attempt {@code seq} carries its unit's stored value: while the unit is pending on
    * that attempt, so that the attempt's finish, failure or renewal reads it with the entry.
    */
@@ -477,7 +430,6 @@ final class DbUnitState implements MutableUnitState {
   /** Deletes every unit of a spec with its index entries and counts (their attempts went first). */
   void deleteAllOf(String ns, String spec) {
     db.deleteRange(Keys.units(ns, spec));
-    db.started.removeAll(Keys.units(ns, spec));
     db.deleteRange(Keys.availableUnits(ns, spec));
     db.deleteRange(Keys.availableSinceUnits(ns, spec));
     db.deleteRange(Keys.counts(ns, spec));
