@@ -47,7 +47,7 @@ final class DbAttemptState implements MutableAttemptState {
    */
   private byte[] unitKey(String ns, long seq) {
     if (db.blocks == null) {
-      return AttemptBlocks.unitKeyIn(db.store.get(Keys.attemptUnitsBlock(ns, AttemptBlocks.block(seq))), seq);
+      return AttemptBlockValues.unitKeyIn(db.store.get(Keys.attemptUnitsBlock(ns, AttemptBlocks.block(seq))), seq);
     }
     byte[] unitKey = db.blocks.unitKey(ns, seq);
     byte[] carried = unitKey == null ? null : db.blocks.unitValue(ns, seq);
@@ -75,13 +75,13 @@ final class DbAttemptState implements MutableAttemptState {
   @Override
   public List<AttemptRecord> activeOfWorker(String ns, String worker) {
     db.flushBlocks();
-    return attempts(ns, AttemptBlocks.seqsUnder(db.store, Keys.workerActiveAttempts(ns, worker)));
+    return attempts(ns, AttemptBlockValues.seqsUnder(db.store, Keys.workerActiveAttempts(ns, worker)));
   }
 
   @Override
   public List<AttemptRecord> ofWorker(String ns, String worker) {
     db.flushBlocks();
-    return attempts(ns, AttemptBlocks.seqsUnder(db.store, Keys.workerAttempts(ns, worker)));
+    return attempts(ns, AttemptBlockValues.seqsUnder(db.store, Keys.workerAttempts(ns, worker)));
   }
 
   private List<AttemptRecord> attempts(String ns, List<Long> seqs) {

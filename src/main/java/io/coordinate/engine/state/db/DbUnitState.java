@@ -30,17 +30,9 @@ import java.util.function.Predicate;
  */
 final class DbUnitState implements MutableUnitState {
 
-  private static final UnitStatus[] STATUSES = UnitStatus.values();
-
   private final DbContext db;
   private final DbState state;
-  /** The unit counts' moves not written yet, per spec and status (see {@link #addToCount}). */
-  private final Map<SpecKey, long[]> countDeltas = new LinkedHashMap<>();
-  /** The spec whose counts moved last and its moves: a batch command moves one spec's counts hundreds of times. */
-  private SpecKey lastCounted;
-  private long[] lastCountDeltas;
-  /** The moves of the counts by available time not written yet (see {@link #addToSinceCount}). */
-  private final Map<SinceKey, Long> sinceDeltas = new LinkedHashMap<>();
+  private final UnitCounts counts;
   /**
    * The units that the scans of one spec's available index listed (the spec last scanned), by their name's
    * instance, with their keys: a request then reads each unit it hands out by a key built once.
@@ -52,6 +44,7 @@ final class DbUnitState implements MutableUnitState {
   DbUnitState(DbContext db, DbState state) {
     this.db = db;
     this.state = state;
+    this.counts = new UnitCounts(db);
   }
 
   // --- reads ---
@@ -76,28 +69,12 @@ final class DbUnitState implements MutableUnitState {
 
   @Override
   public Map<UnitStatus, Long> counts(String ns, String spec) {
-    Map<UnitStatus, Long> counts = new EnumMap<>(UnitStatus.class);
-    try (KeyValueIterator it = db.store.prefix(Keys.counts(ns, spec))) {
-      while (it.hasNext()) {
-        KeyValueIterator.Entry e = it.next();
-        counts.put(Keys.countStatus(e.key()), ValueCodec.decodeLong(e.value()));
-      }
-    }
-    long[] deltas = countDeltas.get(new SpecKey(ns, spec));
-    if (deltas != null) {
-      for (UnitStatus status : STATUSES) {
-        counts.merge(status, deltas[status.ordinal()], Long::sum);
-      }
-    }
-    counts.values().removeIf(value -> value == 0);
-    return counts;
+    return counts.of(ns, spec);
   }
 
   @Override
   public long count(String ns, String spec, UnitStatus status) {
-    long[] deltas = countDeltas.get(new SpecKey(ns, spec));
-    return ValueCodec.decodeLong(db.store.get(Keys.count(ns, spec, status)))
-        + (deltas == null ? 0 : deltas[status.ordinal()]);
+    return counts.of(ns, spec, status);
   }
 
   /**
@@ -109,7 +86,7 @@ final class DbUnitState implements MutableUnitState {
   @Override
   public Long oldestAvailableSince(String ns, String spec, long now) {
     if (db.writable != null) {
-      flushCounts(); // this command's moves, summed in memory so far
+      counts.flush(); // this command's moves, summed in memory so far
     }
     Long oldest = null;
     try (KeyValueIterator it =
@@ -146,7 +123,7 @@ final class DbUnitState implements MutableUnitState {
           continue;
         }
         List<Long> seqs = new ArrayList<>();
-        AttemptBlocks.addSeqs(key.block(), entry.value(), seqs);
+        AttemptBlockValues.addSeqs(key.block(), entry.value(), seqs);
         for (long seq : seqs) {
           Long since = expiredInto(ns, spec, seq, key.expiration(), now);
           if (since != null && (oldest == null || since < oldest)) {
@@ -289,7 +266,7 @@ final class DbUnitState implements MutableUnitState {
       if (before.status() == UnitStatus.AVAILABLE) {
         db.writable.delete(Keys.available(ns, spec, before.priority(), name));
         if (!staysAvailableSince(before, after)) {
-          addToSinceCount(ns, spec, before.availableSince(), -1);
+          counts.moveSince(ns, spec, before.availableSince(), -1);
         }
       }
       if (before.status() == UnitStatus.DELAYED) {
@@ -298,7 +275,7 @@ final class DbUnitState implements MutableUnitState {
       if (purges(before)) {
         db.writable.delete(Keys.purge(before.purgeAt(), ns, spec, name));
       }
-      addToCount(ns, spec, before.status(), -1);
+      counts.move(ns, spec, before.status(), -1);
     }
     byte[] unitKey = Keys.unit(ns, spec, name);
     if (after != null) {
@@ -315,7 +292,7 @@ final class DbUnitState implements MutableUnitState {
         keepCarried(ns, before, after, UnitValue.attemptSeq(value), value);
       }
       writeIndexes(ns, before, after, value);
-      addToCount(ns, spec, after.status(), +1);
+      counts.move(ns, spec, after.status(), +1);
     } else {
       state.attempts.deleteOfUnit(ns, before);
       db.writable.delete(unitKey);
@@ -369,7 +346,7 @@ final class DbUnitState implements MutableUnitState {
     String name = after.name();
     if (after.status() == UnitStatus.AVAILABLE) {
       if (before == null || before.status() != UnitStatus.AVAILABLE || !staysAvailableSince(before, after)) {
-        addToSinceCount(ns, spec, after.availableSince(), +1);
+        counts.moveSince(ns, spec, after.availableSince(), +1);
       }
       byte[] key = Keys.available(ns, spec, after.priority(), name);
       // The entry carries the unit's value, so that a request reads the units it hands out with its index scan
@@ -433,59 +410,16 @@ final class DbUnitState implements MutableUnitState {
     db.deleteRange(Keys.availableUnits(ns, spec));
     db.deleteRange(Keys.availableSinceUnits(ns, spec));
     db.deleteRange(Keys.counts(ns, spec));
-    forgetCounts(ns, spec);
+    counts.forget(ns, spec);
   }
 
-  // --- counts ---
-
-  /**
-   * A spec's unit count by status moves with every unit's status; a batch command moves one count hundreds of
-   * times. The moves are summed here and written once, by {@link #flushCounts}; {@link #count} and
-   * {@link #counts} add them to what is stored.
-   */
-  private void addToCount(String ns, String spec, UnitStatus status, long delta) {
-    SpecKey last = lastCounted;
-    if (last == null || !last.is(ns, spec)) {
-      lastCounted = new SpecKey(ns, spec);
-      lastCountDeltas = countDeltas.computeIfAbsent(lastCounted, key -> new long[STATUSES.length]);
-    }
-    lastCountDeltas[status.ordinal()] += delta;
-  }
-
+  /** Writes the counts' moves of this command (see {@link UnitCounts}). */
   void flushCounts() {
-    countDeltas.forEach((spec, deltas) -> {
-      for (UnitStatus status : STATUSES) {
-        if (deltas[status.ordinal()] != 0) {
-          db.addToCounter(Keys.count(spec.ns(), spec.name(), status), deltas[status.ordinal()]);
-        }
-      }
-    });
-    countDeltas.clear();
-    lastCounted = null;
-    sinceDeltas.forEach((since, delta) -> {
-      if (delta != 0) {
-        db.addToCounter(Keys.availableSince(since.ns(), since.spec(), since.time()), delta);
-      }
-    });
-    sinceDeltas.clear();
+    counts.flush();
   }
 
   /** Drops the counts' moves of a spec ({@code spec == null}: of every spec of the namespace) that went. */
   void forgetCounts(String ns, String spec) {
-    countDeltas.keySet().removeIf(count -> count.ns().equals(ns) && (spec == null || count.name().equals(spec)));
-    lastCounted = null;
-    sinceDeltas.keySet().removeIf(since -> since.ns().equals(ns) && (spec == null || since.spec().equals(spec)));
+    counts.forget(ns, spec);
   }
-
-  /**
-   * Moves the count of a spec's available units by the time they became available ({@link Keys#availableSince}).
-   * The units of a batch share their time: summed here, their moves cost one write per command and time, not one
-   * per unit.
-   */
-  private void addToSinceCount(String ns, String spec, Long time, long delta) {
-    sinceDeltas.merge(new SinceKey(ns, spec, time), delta, Long::sum);
-  }
-
-  /** A spec and an available time, whose count moves. */
-  private record SinceKey(String ns, String spec, Long time) {}
 }

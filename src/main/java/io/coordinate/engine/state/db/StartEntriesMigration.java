@@ -34,7 +34,7 @@ final class StartEntriesMigration {
         long first = Keys.trailingSeq(entry.key()) << AttemptBlocks.SHIFT;
         byte[][] unitKeys = new byte[1 << AttemptBlocks.SHIFT][];
         byte[][] deltas = new byte[unitKeys.length][];
-        AttemptBlocks.decodeUnits(entry.value(), unitKeys, deltas);
+        AttemptBlockValues.decodeUnits(entry.value(), unitKeys, deltas);
         for (int offset = 0; offset < unitKeys.length; offset++) {
           byte[] recorded = unitKeys[offset] == null ? null : records.get(unitKeys[offset]);
           if (recorded != null) {

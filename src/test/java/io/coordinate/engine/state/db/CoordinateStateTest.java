@@ -229,7 +229,7 @@ class CoordinateStateTest {
   private byte[] carried(long seq) {
     byte[][] keys = new byte[64][];
     byte[][] values = new byte[64][];
-    AttemptBlocks.decodeUnits(h.store().get(Keys.attemptUnitsBlock(NS, 0)), keys, values);
+    AttemptBlockValues.decodeUnits(h.store().get(Keys.attemptUnitsBlock(NS, 0)), keys, values);
     return values[(int) seq];
   }
 
@@ -246,16 +246,16 @@ class CoordinateStateTest {
     assertThat(keys(Keys.workerAttempts(NS, "worker"))).extracting(HexFormat.of()::formatHex).containsExactly(
         HexFormat.of().formatHex(Keys.workerAttemptBlock(NS, "worker", 0)),
         HexFormat.of().formatHex(Keys.workerAttemptBlock(NS, "worker", 1)));
-    assertThat(AttemptBlocks.decodeBits(h.store().get(Keys.workerActiveBlock(NS, "worker", 0))))
+    assertThat(AttemptBlockValues.decodeBits(h.store().get(Keys.workerActiveBlock(NS, "worker", 0))))
         .isEqualTo(-2L); // every bit but 0: there is no attempt 0
-    assertThat(AttemptBlocks.decodeBits(h.store().get(Keys.workerActiveBlock(NS, "worker", 1)))).isEqualTo(0x7FL);
-    assertThat(AttemptBlocks.decodeBits(h.store().get(Keys.attemptDeadlineBlock(expiration, NS, 1))))
+    assertThat(AttemptBlockValues.decodeBits(h.store().get(Keys.workerActiveBlock(NS, "worker", 1)))).isEqualTo(0x7FL);
+    assertThat(AttemptBlockValues.decodeBits(h.store().get(Keys.attemptDeadlineBlock(expiration, NS, 1))))
         .isEqualTo(0x7FL);
-    assertThat(AttemptBlocks.unitKeyIn(h.store().get(Keys.attemptUnitsBlock(NS, 1)), 70))
+    assertThat(AttemptBlockValues.unitKeyIn(h.store().get(Keys.attemptUnitsBlock(NS, 1)), 70))
         .isEqualTo(Keys.unit(NS, "spec", "u69"));
 
     h.finish(started.get(69)).ok();
-    assertThat(AttemptBlocks.decodeBits(h.store().get(Keys.workerActiveBlock(NS, "worker", 1)))).isEqualTo(0x3FL);
+    assertThat(AttemptBlockValues.decodeBits(h.store().get(Keys.workerActiveBlock(NS, "worker", 1)))).isEqualTo(0x3FL);
     check();
     for (Attempt attempt : started.subList(0, 69)) {
       h.finish(attempt).ok();
@@ -625,7 +625,7 @@ class CoordinateStateTest {
           }
         } else if (tag == Keys.ATTEMPT_UNIT) {
           byte[][] values = new byte[64][];
-          AttemptBlocks.decodeUnits(e.value(), new byte[64][], values);
+          AttemptBlockValues.decodeUnits(e.value(), new byte[64][], values);
           carriedCount += (int) Stream.of(values).filter(Objects::nonNull).count();
         }
       }
@@ -635,7 +635,7 @@ class CoordinateStateTest {
 
   private byte[] carriedBy(long seq) {
     byte[][] values = new byte[64][];
-    AttemptBlocks.decodeUnits(h.store().get(Keys.attemptUnitsBlock(NS, AttemptBlocks.block(seq))), new byte[64][],
+    AttemptBlockValues.decodeUnits(h.store().get(Keys.attemptUnitsBlock(NS, AttemptBlocks.block(seq))), new byte[64][],
         values);
     return values[(int) (seq % 64)];
   }
@@ -721,6 +721,6 @@ class CoordinateStateTest {
 
   /** The attempt numbers that the block entries under a prefix list. */
   private List<Long> blockSeqs(byte[] prefix) {
-    return AttemptBlocks.seqsUnder(h.store(), prefix);
+    return AttemptBlockValues.seqsUnder(h.store(), prefix);
   }
 }

@@ -125,7 +125,7 @@ class IndexRebuildTest {
     byte[][] deltas = new byte[64][];
     keys[(int) seq] = Keys.unit("ns", "s", "a");
     deltas[(int) seq] = StoredValuesGoldenTest.legacyDelta(attempt);
-    records.put(legacyStartedUnitsBlock("ns", 0), AttemptBlocks.encodeUnits(keys, deltas));
+    records.put(legacyStartedUnitsBlock("ns", 0), AttemptBlockValues.encodeUnits(keys, deltas));
     long version = IndexRebuild.stateVersion(records);
     InMemoryKeyValueStore indexes = new InMemoryKeyValueStore();
 
@@ -136,7 +136,7 @@ class IndexRebuildTest {
     assertThat(IndexRebuild.stateVersion(records)).as("the records changed: a new version").isEqualTo(version + 1);
     assertThat(IndexRebuild.inStep(records, indexes)).isTrue();
     byte[][] carried = new byte[64][];
-    AttemptBlocks.decodeUnits(indexes.get(Keys.attemptUnitsBlock("ns", 0)), new byte[64][], carried);
+    AttemptBlockValues.decodeUnits(indexes.get(Keys.attemptUnitsBlock("ns", 0)), new byte[64][], carried);
     assertThat(ValueCodec.decode(carried[(int) seq], WorkUnitRecord.class).status())
         .as("its units entry carries the record with what the start added").isEqualTo(UnitStatus.PENDING);
     StateReader reader = DbState.reader(new SplitStore(h.store().records(), indexes));

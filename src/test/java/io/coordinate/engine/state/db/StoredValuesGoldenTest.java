@@ -53,7 +53,7 @@ class StoredValuesGoldenTest {
 
   /**
    * The fixtures, oldest first; the last is what this version writes. v1: before units entries had a version
-   * byte ({@link AttemptBlocks#UNITS_VERSION}); v2: before a unit's value with its attempt had one
+   * byte ({@link AttemptBlockValues#UNITS_VERSION}); v2: before a unit's value with its attempt had one
    * ({@link UnitValue#VERSION}); v3: before units and attempts took {@link BinaryRecords} version 2 (a unit's
    * {@code availableSince}).
    */
@@ -167,12 +167,12 @@ class StoredValuesGoldenTest {
           keys[7] = UNIT_KEY;
           values[7] = legacyDelta(STARTED);
           keys[9] = UNIT_KEY;
-          return AttemptBlocks.encodeUnits(keys, values);
+          return AttemptBlockValues.encodeUnits(keys, values);
         },
         bytes -> {
           byte[][] keys = new byte[64][];
           byte[][] values = new byte[64][];
-          AttemptBlocks.decodeUnits(bytes, keys, values);
+          AttemptBlockValues.decodeUnits(bytes, keys, values);
           List<String> listed = new ArrayList<>();
           for (int offset = 0; offset < keys.length; offset++) {
             if (keys[offset] != null) {
@@ -180,7 +180,7 @@ class StoredValuesGoldenTest {
                   + (values[offset] == null ? "-" : HEX.formatHex(values[offset])));
             }
           }
-          assertThat(AttemptBlocks.unitKeyIn(bytes, 9)).isEqualTo(UNIT_KEY);
+          assertThat(AttemptBlockValues.unitKeyIn(bytes, 9)).isEqualTo(UNIT_KEY);
           return listed;
         }));
     // Kept answers of commands with a request_id: their kind byte tells the layout, so a new one takes a new kind.
@@ -189,7 +189,7 @@ class StoredValuesGoldenTest {
     samples.put("answer-attempts", answer(Answer.attempts(1_800_000_000_000L, new long[] {5, 6, 7, 10, 12, 13})));
     samples.put("counter", new Sample(42L, value -> ValueCodec.encodeLong(42L), ValueCodec::decodeLong));
     samples.put("attempt-block-bits", new Sample(0x8000_0000_0000_0005L,
-        value -> AttemptBlocks.encodeBits(0x8000_0000_0000_0005L), AttemptBlocks::decodeBits));
+        value -> AttemptBlockValues.encodeBits(0x8000_0000_0000_0005L), AttemptBlockValues::decodeBits));
     return samples;
   }
 
