@@ -26,7 +26,6 @@ import io.coordinate.engine.state.db.EngineState;
 import io.coordinate.engine.state.codec.Keys;
 import io.coordinate.storage.KeyValueStore;
 import io.coordinate.storage.WriteBuffer;
-import io.coordinate.engine.state.db.StartedUnits;
 import io.coordinate.engine.state.model.UnitRef;
 import io.coordinate.engine.state.model.UnitStatus;
 import io.coordinate.engine.state.model.WorkUnitRecord;
@@ -216,11 +215,6 @@ public final class Engine {
       }
     });
     return Json.bytes(summary);
-  }
-
-  /** The units this engine knows as started (see {@link StartedUnits}): for checks against the store's. */
-  StartedUnits startedUnits() {
-    return engineState.startedUnits();
   }
 
   /**

@@ -13,7 +13,6 @@ import io.coordinate.storage.KeyValueIterator;
 import io.coordinate.storage.KeyValueStore;
 import io.coordinate.engine.state.codec.Keys;
 import io.coordinate.engine.state.db.SplitStore;
-import io.coordinate.engine.state.db.StartedUnits;
 import io.coordinate.engine.state.StateReader;
 import io.coordinate.engine.state.db.DbState;
 import io.coordinate.engine.state.model.WorkSpecRecord;
@@ -509,8 +508,6 @@ public final class EngineHarness {
     extra.keySet().removeIf(key -> key.startsWith("03") || key.startsWith("04") || key.startsWith("05")
         || key.startsWith("09"));
     assertThat(extra).as("live index entries that the records do not imply").isEmpty();
-    assertThat(engine.startedUnits().snapshot()).as("the engine's started units are the store's")
-        .isEqualTo(StartedUnits.load(store).snapshot());
   }
 
   private static Map<String, String> entries(KeyValueStore kv) {

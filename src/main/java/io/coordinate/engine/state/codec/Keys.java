@@ -39,8 +39,8 @@ import java.util.Objects;
  * 10 [ns] 'H' [spec][unit][attempt seq]     a unit's attempts in records of their own ('A'; not the one its value holds) → empty
  * 10 [ns] 'A' [attempt seq]                 attempt not held by its unit → AttemptRecord
  * 10 [ns] 'X' [block]                      the units holding the block's attempts → their keys ((AttemptBlocks))
- * 10 [ns] 'O' [block]                      units started by the block's attempts whose 'U' record is as before
- *                                           → their keys and what the start added ((StartedUnits))
+ * 10 [ns] 'O' [block]                      layout 3 and before only: units started by the block's attempts
+ *                                           → their keys and what the start added (folded into 'U' by a rebuild)
  * 10 [ns] 'R' [requester][type][request_id]  the answer of a command with a request_id ({@link Answer})
  * 10 [ns] 'W' [worker]                      worker                      → WorkerRecord
  * 10 [ns] 'C' [parent][child]               worker children             → empty
@@ -397,11 +397,7 @@ public final class Keys {
     return ns(ns).tag(ATTEMPT_UNIT).int64(block).toBytes();
   }
 
-  /** The units that the block's attempts started, while their {@code 'U'} records are as before the start. */
-  public static byte[] startedUnitsBlock(String ns, long block) {
-    return ns(ns).tag(STARTED_UNITS).int64(block).toBytes();
-  }
-
+  /** A namespace's started-units entries, which stores of index layout 3 and before hold. */
   public static byte[] startedUnitsBlocks(String ns) {
     return ns(ns).tag(STARTED_UNITS).toBytes();
   }

@@ -104,9 +104,6 @@ final class AttemptBlocks {
   /** Per {@link Kind}. */
   private final List<Entries<BitsKey, Bits>> bits = new ArrayList<>();
   private final Entries<UnitsKey, Units> units = new Entries<>();
-  /** The started-units entries ({@link Keys#startedUnitsBlock}): records, in the units entries' encoding, each unit's
-   * key with what its start added ({@link StartedUnits#delta}) as its value. */
-  private final Entries<UnitsKey, Units> started = new Entries<>();
   /** Blocks that no entry can list yet: their first attempt was started by this command. */
   private final Set<UnitsKey> newBlocks = new HashSet<>();
 
@@ -165,7 +162,7 @@ final class AttemptBlocks {
       entry = entries.map.get(key);
       if (entry == null) {
         entry = new Bits();
-        entry.value = isNew(ns, block) ? 0 : decodeBits(store.get(key.key()));
+        entry.value = isNew(ns, block) ? 0 : AttemptBlockValues.decodeBits(store.get(key.key()));
         entries.map.put(key, entry);
       }
       entries.lastKey = key;
@@ -218,7 +215,19 @@ final class AttemptBlocks {
   }
 
   private Units units(String ns, long block) {
-    return entry(units, ns, block, false);
+    Units entry = read(units, ns, block);
+    if (entry == null) {
+      entry = new Units();
+      if (!isNew(ns, block)) {
+        AttemptBlockValues.decodeUnits(store.get(Keys.attemptUnitsBlock(ns, block)), entry.keys, entry.values);
+      }
+      units.map.put(new UnitsKey(ns, block), entry);
+    }
+    if (entry != units.last) {
+      units.lastKey = new UnitsKey(ns, block);
+      units.last = entry;
+    }
+    return entry;
   }
 
   /** The entry of the block if this command has read it already, else null. */
@@ -230,48 +239,6 @@ final class AttemptBlocks {
     return entries.map.get(new UnitsKey(ns, block));
   }
 
-  private Units entry(Entries<UnitsKey, Units> entries, String ns, long block, boolean startedUnits) {
-    Units entry = read(entries, ns, block);
-    if (entry == null) {
-      entry = new Units();
-      if (!isNew(ns, block)) {
-        byte[] storeKey = startedUnits ? Keys.startedUnitsBlock(ns, block) : Keys.attemptUnitsBlock(ns, block);
-        decodeUnits(store.get(storeKey), entry.keys, entry.values);
-      }
-      entries.map.put(new UnitsKey(ns, block), entry);
-    }
-    if (entry != entries.last) {
-      entries.lastKey = new UnitsKey(ns, block);
-      entries.last = entry;
-    }
-    return entry;
-  }
-
-  // --- the started units (records: see StartedUnits) ---
-
-  /**
-   * What the start of attempt {@code seq} added to its unit's record, while its started-units entry holds it, or
-   * null.
-   */
-  byte[] startedValue(String ns, long seq) {
-    return startedUnits(ns, block(seq)).values[offset(seq)];
-  }
-
-  /** Keeps what the start added to the unit with this key in the attempt's entry (null: nothing, any more). */
-  void setStarted(String ns, long seq, byte[] unitKey, byte[] value) {
-    Units entry = startedUnits(ns, block(seq));
-    int offset = offset(seq);
-    if (entry.values[offset] != value) {
-      entry.keys[offset] = value == null ? null : unitKey;
-      entry.values[offset] = value;
-      entry.changed = true;
-    }
-  }
-
-  private Units startedUnits(String ns, long block) {
-    return entry(started, ns, block, true);
-  }
-
   /** Writes every changed entry and forgets what was read (a rebuild flushes after each chunk of records). */
   void flush() {
     for (Entries<BitsKey, Bits> ofKind : bits) {
@@ -281,22 +248,20 @@ final class AttemptBlocks {
           if (entry.value == 0) {
             store.delete(storeKey);
           } else {
-            store.put(storeKey, encodeBits(entry.value));
+            store.put(storeKey, AttemptBlockValues.encodeBits(entry.value));
           }
         }
       });
       ofKind.clear();
     }
     units.map.forEach((key, entry) -> writeUnits(Keys.attemptUnitsBlock(key.ns(), key.block()), entry));
-    started.map.forEach((key, entry) -> writeUnits(Keys.startedUnitsBlock(key.ns(), key.block()), entry));
     units.clear();
-    started.clear();
     newBlocks.clear(); // their entries are in the store now
   }
 
   private void writeUnits(byte[] storeKey, Units entry) {
     if (entry.changed) {
-      byte[] value = encodeUnits(entry.keys, entry.values);
+      byte[] value = AttemptBlockValues.encodeUnits(entry.keys, entry.values);
       if (value == null) {
         store.delete(storeKey);
       } else {
@@ -309,135 +274,6 @@ final class AttemptBlocks {
   void forgetNamespace(String ns) {
     bits.forEach(ofKind -> ofKind.removeIf(key -> key.ns().equals(ns)));
     units.removeIf(key -> key.ns().equals(ns));
-    started.removeIf(key -> key.ns().equals(ns));
     newBlocks.removeIf(key -> key.ns().equals(ns));
-  }
-
-  // --- the entries' values ---
-
-  static long decodeBits(byte[] value) {
-    return value == null ? 0 : ByteBuffer.wrap(value).getLong();
-  }
-
-  static byte[] encodeBits(long bits) {
-    return ByteBuffer.allocate(Long.BYTES).putLong(bits).array();
-  }
-
-  /** Adds the attempt numbers a bitmap entry of {@code block} lists to {@code out}, ascending. */
-  static void addSeqs(long block, byte[] value, List<Long> out) {
-    long bits = decodeBits(value);
-    long first = block << SHIFT;
-    while (bits != 0) {
-      out.add(first + Long.numberOfTrailingZeros(bits));
-      bits &= bits - 1;
-    }
-  }
-
-  /** Bit 7 of an entry's first byte: the unit's value follows its key. */
-  private static final int CARRIES = 0x80;
-
-  /**
-   * The first byte of a units entry's value: its layout's version. An entry's own first byte is at most
-   * {@code CARRIES | (SIZE - 1)} (0xBF), so a value without this byte, as the first layout wrote them, still reads.
-   */
-  static final byte UNITS_VERSION = (byte) 0xC1;
-
-  /** A units entry's value, positioned after its version byte when it has one. */
-  private static ByteBuffer unitsEntry(byte[] value) {
-    ByteBuffer in = ByteBuffer.wrap(value);
-    int first = value.length == 0 ? 0 : value[0] & 0xFF;
-    if (first > (CARRIES | (SIZE - 1))) {
-      if (value[0] != UNITS_VERSION) {
-        throw new IllegalStateException("a units entry of an unknown layout version: " + first
-            + " (written by a later version of the app?)");
-      }
-      in.position(1);
-    }
-    return in;
-  }
-
-  /** The unit key a units entry holds for the attempt, or null; reads the value without decoding all of it. */
-  static byte[] unitKeyIn(byte[] value, long seq) {
-    if (value == null) {
-      return null;
-    }
-    ByteBuffer in = unitsEntry(value);
-    int wanted = offset(seq);
-    while (in.hasRemaining()) {
-      int head = in.get() & 0xFF;
-      int offset = head & (SIZE - 1);
-      int length = in.getInt();
-      if (offset == wanted) {
-        byte[] key = new byte[length];
-        in.get(key);
-        return key;
-      }
-      if (offset > wanted) {
-        return null;
-      }
-      in.position(in.position() + length);
-      if ((head & CARRIES) != 0) {
-        int carried = in.getInt();
-        in.position(in.position() + carried);
-      }
-    }
-    return null;
-  }
-
-  /** Decodes a units entry into the keys and the values it carries, by offset in the block. */
-  static void decodeUnits(byte[] value, byte[][] keys, byte[][] values) {
-    if (value == null) {
-      return;
-    }
-    ByteBuffer in = unitsEntry(value);
-    while (in.hasRemaining()) {
-      int head = in.get() & 0xFF;
-      int offset = head & (SIZE - 1);
-      byte[] key = new byte[in.getInt()];
-      in.get(key);
-      keys[offset] = key;
-      if ((head & CARRIES) != 0) {
-        byte[] carried = new byte[in.getInt()];
-        in.get(carried);
-        values[offset] = carried;
-      }
-    }
-  }
-
-  /** The units entry's value, or null when it lists nothing; a value is written only with its unit's key. */
-  static byte[] encodeUnits(byte[][] keys, byte[][] values) {
-    int size = 0;
-    for (int offset = 0; offset < keys.length; offset++) {
-      if (keys[offset] != null) {
-        size += 1 + Integer.BYTES + keys[offset].length;
-        size += values[offset] == null ? 0 : Integer.BYTES + values[offset].length;
-      }
-    }
-    if (size == 0) {
-      return null;
-    }
-    ByteBuffer out = ByteBuffer.allocate(1 + size).put(UNITS_VERSION);
-    for (int offset = 0; offset < keys.length; offset++) {
-      if (keys[offset] != null) {
-        byte[] carried = values[offset];
-        out.put((byte) (offset | (carried == null ? 0 : CARRIES))).putInt(keys[offset].length).put(keys[offset]);
-        if (carried != null) {
-          out.putInt(carried.length).put(carried);
-        }
-      }
-    }
-    return out.array();
-  }
-
-  /** The attempt numbers listed under a prefix of bitmap entries whose keys end in their block. */
-  static List<Long> seqsUnder(ReadableKeyValueStore store, byte[] prefix) {
-    List<Long> seqs = new ArrayList<>();
-    try (KeyValueIterator it = store.prefix(prefix)) {
-      while (it.hasNext()) {
-        KeyValueIterator.Entry entry = it.next();
-        addSeqs(Keys.trailingSeq(entry.key()), entry.value(), seqs);
-      }
-    }
-    return seqs;
   }
 }

@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Attempts: the latest of a unit is held by the unit's value, older ones in records of their own; the attempt →
+ * Attempts: the latest of a unit is held by the unit's record, older ones in records of their own; the attempt →
  * unit entries, the workers' attempt lists and the deadline index are kept by block of 64 ({@link AttemptBlocks}).
  */
 final class DbAttemptState implements MutableAttemptState {
@@ -30,9 +30,9 @@ final class DbAttemptState implements MutableAttemptState {
 
   @Override
   public AttemptRecord get(String ns, long seq) {
-    byte[] unitKey = db.values.attemptUnitKey(ns, seq);
+    byte[] unitKey = unitKey(ns, seq);
     if (unitKey != null) {
-      byte[] stored = db.values.value(ns, unitKey);
+      byte[] stored = db.store.get(unitKey);
       if (UnitValue.attemptSeq(stored) == seq) {
         return ValueCodec.decode(UnitValue.attempt(stored), AttemptRecord.class);
       }
@@ -40,12 +40,29 @@ final class DbAttemptState implements MutableAttemptState {
     return ValueCodec.decode(db.store.get(Keys.attempt(ns, seq)), AttemptRecord.class);
   }
 
+  /**
+   * The key of the unit whose record holds the attempt, from the attempt's units entry, or null. In the engine the
+   * entry carries the unit's record while the unit is pending on the attempt: the store is told it, so that the
+   * reads of the unit that follow (a finish reads it several times) cost no lookup.
+   */
+  private byte[] unitKey(String ns, long seq) {
+    if (db.blocks == null) {
+      return AttemptBlockValues.unitKeyIn(db.store.get(Keys.attemptUnitsBlock(ns, AttemptBlocks.block(seq))), seq);
+    }
+    byte[] unitKey = db.blocks.unitKey(ns, seq);
+    byte[] carried = unitKey == null ? null : db.blocks.unitValue(ns, seq);
+    if (carried != null) {
+      db.store.known(unitKey, carried);
+    }
+    return unitKey;
+  }
+
   @Override
   public List<AttemptRecord> ofUnit(String ns, String spec, String unit) {
     // the list names the attempts in records of their own; the latest, held by the unit's value, comes last
     List<AttemptRecord> attempts =
         attempts(ns, db.collect(Keys.unitAttempts(ns, spec, unit), Integer.MAX_VALUE, e -> Keys.trailingSeq(e.key())));
-    byte[] stored = db.values.value(ns, Keys.unit(ns, spec, unit));
+    byte[] stored = db.store.get(Keys.unit(ns, spec, unit));
     if (UnitValue.hasAttempt(stored)) {
       long held = UnitValue.attemptSeq(stored);
       if (attempts.isEmpty() || attempts.get(attempts.size() - 1).seq() < held) {
@@ -58,13 +75,13 @@ final class DbAttemptState implements MutableAttemptState {
   @Override
   public List<AttemptRecord> activeOfWorker(String ns, String worker) {
     db.flushBlocks();
-    return attempts(ns, AttemptBlocks.seqsUnder(db.store, Keys.workerActiveAttempts(ns, worker)));
+    return attempts(ns, AttemptBlockValues.seqsUnder(db.store, Keys.workerActiveAttempts(ns, worker)));
   }
 
   @Override
   public List<AttemptRecord> ofWorker(String ns, String worker) {
     db.flushBlocks();
-    return attempts(ns, AttemptBlocks.seqsUnder(db.store, Keys.workerAttempts(ns, worker)));
+    return attempts(ns, AttemptBlockValues.seqsUnder(db.store, Keys.workerAttempts(ns, worker)));
   }
 
   private List<AttemptRecord> attempts(String ns, List<Long> seqs) {
@@ -97,35 +114,30 @@ final class DbAttemptState implements MutableAttemptState {
   }
 
   @Override
-  public void start(String ns, WorkUnitRecord before, WorkUnitRecord after, AttemptRecord attempt) {
-    start(ns, before, after, attempt, false);
-  }
-
-  @Override
   public AttemptRecord startRequested(
       String ns, WorkUnitRecord before, long seq, String worker, long startTime, long expirationTime) {
     AttemptRecord attempt = AttemptRecord.started(seq, before, worker, startTime, expirationTime);
-    start(ns, before, before.startedOn(seq), attempt, true);
+    start(ns, before, before.startedOn(seq), attempt);
     return attempt;
   }
 
   /**
-   * The attempt's index entries, then the unit's value written once, holding the new attempt (the one it held moves
-   * to a record of its own), with the unit's own indexes.
+   * The attempt's index entries, then the unit's record written once, holding the new attempt (the one it held
+   * moves to a record of its own), with the unit's own indexes.
    */
-  private void start(
-      String ns, WorkUnitRecord before, WorkUnitRecord after, AttemptRecord attempt, boolean requestStart) {
+  @Override
+  public void start(String ns, WorkUnitRecord before, WorkUnitRecord after, AttemptRecord attempt) {
     byte[] unitKey = Keys.unit(ns, before.spec(), before.name());
     db.blocks.starting(ns, attempt.seq());
     writeNewIndexes(ns, attempt, unitKey);
-    byte[] stored = db.values.value(ns, unitKey);
+    byte[] stored = db.store.get(unitKey);
     if (UnitValue.hasAttempt(stored)) {
       long held = UnitValue.attemptSeq(stored);
       db.writable.put(Keys.attempt(ns, held), UnitValue.attempt(stored));
       db.writable.put(Keys.unitAttempt(ns, before.spec(), before.name(), held), ValueCodec.EMPTY);
     }
     db.listener.attemptChanged(ns, null, attempt);
-    state.units.write(ns, before, after, attempt, requestStart);
+    state.units.write(ns, before, after, attempt);
   }
 
   /**
@@ -179,13 +191,12 @@ final class DbAttemptState implements MutableAttemptState {
     byte[] listed = db.blocks.readUnitKey(ns, seq);
     byte[] unitKey = listed != null ? listed : Keys.unit(ns, attempt.spec(), attempt.unit());
     assert Arrays.equals(unitKey, Keys.unit(ns, attempt.spec(), attempt.unit())) : "the entry names another unit";
-    byte[] stored = db.values.value(ns, unitKey);
+    byte[] stored = db.store.get(unitKey);
     if (UnitValue.attemptSeq(stored) == seq) {
       byte[] value = UnitValue.of(UnitValue.unit(stored), seq, ValueCodec.encode(attempt));
-      boolean wasStarted = state.units.putValue(ns, unitKey, value, true);
-      if (wasStarted || db.blocks.unitValue(ns, seq) != null) {
-        // the unit's own record is unchanged: it is still pending on the attempt, its value now in its record
-        db.blocks.setUnitValue(ns, seq, value);
+      db.writable.put(unitKey, value);
+      if (db.blocks.unitValue(ns, seq) != null) {
+        db.blocks.setUnitValue(ns, seq, value); // the unit is still pending on the attempt: its entry carries it
       }
     } else {
       db.writable.put(Keys.attempt(ns, seq), ValueCodec.encode(attempt));
@@ -198,7 +209,6 @@ final class DbAttemptState implements MutableAttemptState {
       long seq = attempt.seq();
       db.writable.delete(Keys.attempt(ns, seq));
       db.blocks.setUnitKey(ns, seq, null);
-      db.blocks.setStarted(ns, seq, null, null);
       db.blocks.markWorker(AttemptBlocks.Kind.WORKER_ATTEMPTS, ns, attempt.worker(), seq, false);
       db.blocks.markWorker(AttemptBlocks.Kind.WORKER_ACTIVE, ns, attempt.worker(), seq, false);
       if (attempt.status() == AttemptStatus.PENDING) {

@@ -13,7 +13,7 @@ import java.util.function.Function;
 
 /**
  * What the modules of one {@link DbState} share: the store and, in the engine, its structures kept across commands.
- * A reader (a query's) has no writable store, no blocks and no map of started units.
+ * A reader (a query's) has no writable store and no blocks.
  */
 final class DbContext {
 
@@ -24,11 +24,8 @@ final class DbContext {
   final ScanHints hints;
   /** the attempt indexes kept by block, changed in memory until {@link #flushBlocks}; null in a reader */
   final AttemptBlocks blocks;
-  /** the units whose values are in started-units entries (the engine's); null in a reader */
-  final StartedUnits started;
   /** specs decoded by earlier commands (the engine's), or null */
   final DecodedSpecs decodedSpecs;
-  final UnitValues values;
   StateListener listener = StateListener.NONE;
   /**
    * The time of the command or time step these writes belong to (the engine's), which a unit that becomes available
@@ -36,23 +33,20 @@ final class DbContext {
    */
   Long now;
 
-  private DbContext(ReadableKeyValueStore store, KeyValueStore writable, ScanHints hints, DecodedSpecs decodedSpecs,
-      StartedUnits started) {
+  private DbContext(ReadableKeyValueStore store, KeyValueStore writable, ScanHints hints, DecodedSpecs decodedSpecs) {
     this.store = store;
     this.writable = writable;
     this.hints = hints;
     this.decodedSpecs = decodedSpecs;
-    this.started = started;
     this.blocks = writable == null ? null : new AttemptBlocks(writable);
-    this.values = writable == null ? new StoredUnitValues(store) : new EngineUnitValues(store, blocks, started);
   }
 
   static DbContext reader(ReadableKeyValueStore store) {
-    return new DbContext(store, null, null, null, null);
+    return new DbContext(store, null, null, null);
   }
 
-  static DbContext writer(KeyValueStore store, ScanHints hints, DecodedSpecs decodedSpecs, StartedUnits started) {
-    return new DbContext(store, store, hints, decodedSpecs, started);
+  static DbContext writer(KeyValueStore store, ScanHints hints, DecodedSpecs decodedSpecs) {
+    return new DbContext(store, store, hints, decodedSpecs);
   }
 
   /** Writes the attempt blocks' changes, so that a scan of the attempt indexes sees them. */

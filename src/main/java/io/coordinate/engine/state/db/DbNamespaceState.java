@@ -51,7 +51,6 @@ final class DbNamespaceState implements MutableNamespaceState {
     db.blocks.flush();
     db.deleteRange(Keys.namespaceData(ns));
     db.blocks.forgetNamespace(ns);
-    db.started.removeAll(Keys.namespaceData(ns));
     state.units.forgetCounts(ns, null);
     db.writable.delete(Keys.namespace(ns));
     db.listener.namespaceDestroyed(ns);

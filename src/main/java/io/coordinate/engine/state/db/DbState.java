@@ -43,16 +43,15 @@ public final class DbState implements CoordinateState {
 
   /** The state over a store, with no structures kept across commands (tests, a rebuild). */
   public static DbState over(KeyValueStore store) {
-    return new DbState(DbContext.writer(store, null, null, StartedUnits.load(store)));
+    return new DbState(DbContext.writer(store, null, null));
   }
 
   /**
    * @param hints where index scans may start (the engine's), or null
    * @param decodedSpecs specs decoded by earlier commands (the engine's), or null
-   * @param started the units whose values are in started-units entries, as the store has them (the engine's)
    */
-  static DbState over(KeyValueStore store, ScanHints hints, DecodedSpecs decodedSpecs, StartedUnits started) {
-    return new DbState(DbContext.writer(store, hints, decodedSpecs, started));
+  static DbState over(KeyValueStore store, ScanHints hints, DecodedSpecs decodedSpecs) {
+    return new DbState(DbContext.writer(store, hints, decodedSpecs));
   }
 
   @Override

@@ -35,7 +35,7 @@ final class DbTimeIndexState implements MutableTimeIndexState {
         (entry, due) -> {
           Keys.AttemptDeadlineBlockKey key = Keys.parseAttemptDeadlineBlock(entry.key());
           List<Long> seqs = new ArrayList<>();
-          AttemptBlocks.addSeqs(key.block(), entry.value(), seqs);
+          AttemptBlockValues.addSeqs(key.block(), entry.value(), seqs);
           for (int i = 0; i < seqs.size() && due.size() < limit; i++) {
             due.add(new Keys.AttemptDeadlineKey(key.expiration(), key.namespace(), seqs.get(i)));
           }

@@ -23,24 +23,16 @@ import java.util.function.Predicate;
 
 /**
  * Work units: their records, the available (by priority and by time), delayed and purge indexes, and the counts by
- * status. A unit's stored value ({@link UnitValue}) holds its latest attempt; while it is pending on that attempt,
- * the attempt's units entry carries a copy ({@link AttemptBlocks}), and a unit a request started keeps what the
- * start added in a started-units entry instead of its record ({@link StartedUnits}). Only this class and
- * {@link DbAttemptState} write unit values.
+ * status. A unit's record ({@link UnitValue}: the unit with its latest attempt) is its current value after every
+ * command; the available index entry and, while the unit is pending on an attempt, that attempt's units entry
+ * ({@link AttemptBlocks}) carry copies, derived again by {@link IndexRebuild}. Only this class and
+ * {@link DbAttemptState} write unit records.
  */
 final class DbUnitState implements MutableUnitState {
 
-  private static final UnitStatus[] STATUSES = UnitStatus.values();
-
   private final DbContext db;
   private final DbState state;
-  /** The unit counts' moves not written yet, per spec and status (see {@link #addToCount}). */
-  private final Map<SpecKey, long[]> countDeltas = new LinkedHashMap<>();
-  /** The spec whose counts moved last and its moves: a batch command moves one spec's counts hundreds of times. */
-  private SpecKey lastCounted;
-  private long[] lastCountDeltas;
-  /** The moves of the counts by available time not written yet (see {@link #addToSinceCount}). */
-  private final Map<SinceKey, Long> sinceDeltas = new LinkedHashMap<>();
+  private final UnitCounts counts;
   /**
    * The units that the scans of one spec's available index listed (the spec last scanned), by their name's
    * instance, with their keys: a request then reads each unit it hands out by a key built once.
@@ -52,25 +44,19 @@ final class DbUnitState implements MutableUnitState {
   DbUnitState(DbContext db, DbState state) {
     this.db = db;
     this.state = state;
+    this.counts = new UnitCounts(db);
   }
 
   // --- reads ---
 
   @Override
   public WorkUnitRecord get(String ns, String spec, String name) {
-    return ValueCodec.decode(db.values.value(ns, Keys.unit(ns, spec, name)), WorkUnitRecord.class);
-  }
-
-  /** The unit's stored value: its record, with what its started-units entry adds if any. */
-  byte[] storedValue(String ns, byte[] unitKey) {
-    return db.values.value(ns, unitKey);
+    return ValueCodec.decode(db.store.get(Keys.unit(ns, spec, name)), WorkUnitRecord.class);
   }
 
   @Override
   public WorkUnitRecord available(String ns, String spec, String name) {
-    byte[] unitKey = scannedUnitKey(ns, spec, name);
-    db.values.notStarted(unitKey);
-    return ValueCodec.decode(db.store.get(unitKey), WorkUnitRecord.class);
+    return ValueCodec.decode(db.store.get(scannedUnitKey(ns, spec, name)), WorkUnitRecord.class);
   }
 
   @Override
@@ -78,33 +64,17 @@ final class DbUnitState implements MutableUnitState {
     byte[] prefix = Keys.units(ns, spec);
     byte[] from = afterName == null ? prefix : DbContext.successor(Keys.unit(ns, spec, afterName));
     return db.collect(from, Keys.prefixEnd(prefix), limit,
-        e -> ValueCodec.decode(db.values.valueOf(ns, e.key(), e.value()), WorkUnitRecord.class));
+        e -> ValueCodec.decode(e.value(), WorkUnitRecord.class));
   }
 
   @Override
   public Map<UnitStatus, Long> counts(String ns, String spec) {
-    Map<UnitStatus, Long> counts = new EnumMap<>(UnitStatus.class);
-    try (KeyValueIterator it = db.store.prefix(Keys.counts(ns, spec))) {
-      while (it.hasNext()) {
-        KeyValueIterator.Entry e = it.next();
-        counts.put(Keys.countStatus(e.key()), ValueCodec.decodeLong(e.value()));
-      }
-    }
-    long[] deltas = countDeltas.get(new SpecKey(ns, spec));
-    if (deltas != null) {
-      for (UnitStatus status : STATUSES) {
-        counts.merge(status, deltas[status.ordinal()], Long::sum);
-      }
-    }
-    counts.values().removeIf(value -> value == 0);
-    return counts;
+    return counts.of(ns, spec);
   }
 
   @Override
   public long count(String ns, String spec, UnitStatus status) {
-    long[] deltas = countDeltas.get(new SpecKey(ns, spec));
-    return ValueCodec.decodeLong(db.store.get(Keys.count(ns, spec, status)))
-        + (deltas == null ? 0 : deltas[status.ordinal()]);
+    return counts.of(ns, spec, status);
   }
 
   /**
@@ -116,7 +86,7 @@ final class DbUnitState implements MutableUnitState {
   @Override
   public Long oldestAvailableSince(String ns, String spec, long now) {
     if (db.writable != null) {
-      flushCounts(); // this command's moves, summed in memory so far
+      counts.flush(); // this command's moves, summed in memory so far
     }
     Long oldest = null;
     try (KeyValueIterator it =
@@ -153,7 +123,7 @@ final class DbUnitState implements MutableUnitState {
           continue;
         }
         List<Long> seqs = new ArrayList<>();
-        AttemptBlocks.addSeqs(key.block(), entry.value(), seqs);
+        AttemptBlockValues.addSeqs(key.block(), entry.value(), seqs);
         for (long seq : seqs) {
           Long since = expiredInto(ns, spec, seq, key.expiration(), now);
           if (since != null && (oldest == null || since < oldest)) {
@@ -273,19 +243,19 @@ final class DbUnitState implements MutableUnitState {
 
   @Override
   public void write(String ns, WorkUnitRecord before, WorkUnitRecord after) {
-    write(ns, before, Objects.requireNonNull(after, "a unit is deleted by delete"), null, false);
+    write(ns, before, Objects.requireNonNull(after, "a unit is deleted by delete"), null);
   }
 
   @Override
   public void delete(String ns, WorkUnitRecord unit) {
-    write(ns, Objects.requireNonNull(unit), null, null, false);
+    write(ns, Objects.requireNonNull(unit), null, null);
   }
 
   /**
-   * {@link #write}; {@code attempt}, if given, is a new attempt for the unit's value to hold from now on, and
-   * {@code requestStart} says it is a request's start, which the attempt's started-units entry can hold.
+   * {@link #write}; {@code attempt}, if given, is a new attempt for the unit's record to hold from now on (the one it
+   * held went to a record of its own: {@link DbAttemptState#start}).
    */
-  void write(String ns, WorkUnitRecord before, WorkUnitRecord after, AttemptRecord attempt, boolean requestStart) {
+  void write(String ns, WorkUnitRecord before, WorkUnitRecord after, AttemptRecord attempt) {
     if (after != null) {
       after = withAvailableSince(ns, before, after);
     }
@@ -296,7 +266,7 @@ final class DbUnitState implements MutableUnitState {
       if (before.status() == UnitStatus.AVAILABLE) {
         db.writable.delete(Keys.available(ns, spec, before.priority(), name));
         if (!staysAvailableSince(before, after)) {
-          addToSinceCount(ns, spec, before.availableSince(), -1);
+          counts.moveSince(ns, spec, before.availableSince(), -1);
         }
       }
       if (before.status() == UnitStatus.DELAYED) {
@@ -305,34 +275,26 @@ final class DbUnitState implements MutableUnitState {
       if (purges(before)) {
         db.writable.delete(Keys.purge(before.purgeAt(), ns, spec, name));
       }
-      addToCount(ns, spec, before.status(), -1);
+      counts.move(ns, spec, before.status(), -1);
     }
     byte[] unitKey = Keys.unit(ns, spec, name);
     if (after != null) {
       byte[] value;
       if (attempt != null) {
         value = UnitValue.of(ValueCodec.encode(after), attempt.seq(), ValueCodec.encode(attempt));
-        if (requestStart && db.started.get(unitKey) == null && db.started.hasRoom()) {
-          assert carries(after, attempt.seq()) && StartedUnits.derivable(before, after, attempt)
-              : "a request's start that its entry cannot rebuild";
-          keepStarted(ns, unitKey, attempt);
-        } else {
-          putValue(ns, unitKey, value, true); // a replica's start, say: its unit is not pending on it alone
-        }
       } else {
         // keep the attempt the unit holds (a new unit, or one a rebuild derives: read already, to add it)
-        byte[] stored = before == null ? db.store.get(unitKey) : db.values.value(ns, unitKey);
+        byte[] stored = db.store.get(unitKey);
         value = UnitValue.of(ValueCodec.encode(after), UnitValue.attemptSeq(stored), UnitValue.attempt(stored));
-        putValue(ns, unitKey, value, before != null);
       }
+      db.writable.put(unitKey, value);
       if (UnitValue.hasAttempt(value)) {
         keepCarried(ns, before, after, UnitValue.attemptSeq(value), value);
       }
       writeIndexes(ns, before, after, value);
-      addToCount(ns, spec, after.status(), +1);
+      counts.move(ns, spec, after.status(), +1);
     } else {
       state.attempts.deleteOfUnit(ns, before);
-      dropStarted(ns, unitKey);
       db.writable.delete(unitKey);
     }
     state.family.unitChanged(ns, before, after);
@@ -384,7 +346,7 @@ final class DbUnitState implements MutableUnitState {
     String name = after.name();
     if (after.status() == UnitStatus.AVAILABLE) {
       if (before == null || before.status() != UnitStatus.AVAILABLE || !staysAvailableSince(before, after)) {
-        addToSinceCount(ns, spec, after.availableSince(), +1);
+        counts.moveSince(ns, spec, after.availableSince(), +1);
       }
       byte[] key = Keys.available(ns, spec, after.priority(), name);
       // The entry carries the unit's value, so that a request reads the units it hands out with its index scan
@@ -408,38 +370,6 @@ final class DbUnitState implements MutableUnitState {
         db.hints.purgeInserted(after.purgeAt());
       }
     }
-  }
-
-  /**
-   * A request's start leaves the unit's record as it is: what the start added (the attempt's worker and times) goes
-   * to the started-units entry of its attempt's block, and the engine's {@link StartedUnits} knows the unit is
-   * there. A unit's life (add, request, finish) then writes its record twice instead of three times. The units
-   * entry carries the whole value as for any pending unit ({@link #keepCarried}), so the finish reads it as
-   * before. The next write of the unit writes its record ({@link #putValue}).
-   */
-  private void keepStarted(String ns, byte[] unitKey, AttemptRecord attempt) {
-    db.started.put(unitKey, attempt.seq());
-    db.blocks.setStarted(ns, attempt.seq(), unitKey, StartedUnits.delta(attempt));
-  }
-
-  /**
-   * Writes the unit's record; what a started-units entry held for it is in the value written, and goes.
-   * {@code mayBeStarted}: false for a unit that has no record yet (or one a rebuild derives), which nothing started.
-   * Returns whether the unit was started.
-   */
-  boolean putValue(String ns, byte[] unitKey, byte[] value, boolean mayBeStarted) {
-    db.writable.put(unitKey, value);
-    return mayBeStarted && dropStarted(ns, unitKey);
-  }
-
-  /** Whether the unit was started (and its started-units entry held what its record lacked; no more). */
-  private boolean dropStarted(String ns, byte[] unitKey) {
-    Long seq = db.started.remove(unitKey);
-    if (seq == null) {
-      return false;
-    }
-    db.blocks.setStarted(ns, seq, null, null);
-    return true;
   }
 
   /**
@@ -477,63 +407,19 @@ final class DbUnitState implements MutableUnitState {
   /** Deletes every unit of a spec with its index entries and counts (their attempts went first). */
   void deleteAllOf(String ns, String spec) {
     db.deleteRange(Keys.units(ns, spec));
-    db.started.removeAll(Keys.units(ns, spec));
     db.deleteRange(Keys.availableUnits(ns, spec));
     db.deleteRange(Keys.availableSinceUnits(ns, spec));
     db.deleteRange(Keys.counts(ns, spec));
-    forgetCounts(ns, spec);
+    counts.forget(ns, spec);
   }
 
-  // --- counts ---
-
-  /**
-   * A spec's unit count by status moves with every unit's status; a batch command moves one count hundreds of
-   * times. The moves are summed here and written once, by {@link #flushCounts}; {@link #count} and
-   * {@link #counts} add them to what is stored.
-   */
-  private void addToCount(String ns, String spec, UnitStatus status, long delta) {
-    SpecKey last = lastCounted;
-    if (last == null || !last.is(ns, spec)) {
-      lastCounted = new SpecKey(ns, spec);
-      lastCountDeltas = countDeltas.computeIfAbsent(lastCounted, key -> new long[STATUSES.length]);
-    }
-    lastCountDeltas[status.ordinal()] += delta;
-  }
-
+  /** Writes the counts' moves of this command (see {@link UnitCounts}). */
   void flushCounts() {
-    countDeltas.forEach((spec, deltas) -> {
-      for (UnitStatus status : STATUSES) {
-        if (deltas[status.ordinal()] != 0) {
-          db.addToCounter(Keys.count(spec.ns(), spec.name(), status), deltas[status.ordinal()]);
-        }
-      }
-    });
-    countDeltas.clear();
-    lastCounted = null;
-    sinceDeltas.forEach((since, delta) -> {
-      if (delta != 0) {
-        db.addToCounter(Keys.availableSince(since.ns(), since.spec(), since.time()), delta);
-      }
-    });
-    sinceDeltas.clear();
+    counts.flush();
   }
 
   /** Drops the counts' moves of a spec ({@code spec == null}: of every spec of the namespace) that went. */
   void forgetCounts(String ns, String spec) {
-    countDeltas.keySet().removeIf(count -> count.ns().equals(ns) && (spec == null || count.name().equals(spec)));
-    lastCounted = null;
-    sinceDeltas.keySet().removeIf(since -> since.ns().equals(ns) && (spec == null || since.spec().equals(spec)));
+    counts.forget(ns, spec);
   }
-
-  /**
-   * Moves the count of a spec's available units by the time they became available ({@link Keys#availableSince}).
-   * The units of a batch share their time: summed here, their moves cost one write per command and time, not one
-   * per unit.
-   */
-  private void addToSinceCount(String ns, String spec, Long time, long delta) {
-    sinceDeltas.merge(new SinceKey(ns, spec, time), delta, Long::sum);
-  }
-
-  /** A spec and an available time, whose count moves. */
-  private record SinceKey(String ns, String spec, Long time) {}
 }

@@ -4,19 +4,16 @@ import io.coordinate.storage.KeyValueStore;
 import io.coordinate.storage.WriteBuffer;
 
 /**
- * The engine's state: the store and what the engine keeps across commands (where scans may start, specs decoded,
- * the started units). Each command runs in a {@link Transaction}, which commits or discards all of them together.
+ * The engine's state: the store and what the engine keeps across commands (where scans may start, specs decoded). Each command runs in a {@link Transaction}, which commits or discards all of them together.
  */
 public final class EngineState {
 
   private final KeyValueStore store;
   private final ScanHints hints = new ScanHints();
   private final DecodedSpecs decodedSpecs = new DecodedSpecs();
-  private final StartedUnits started;
 
   public EngineState(KeyValueStore store) {
     this.store = store;
-    this.started = StartedUnits.load(store);
   }
 
   /** A command's (or a time step's) transaction at time {@code now}: its writes buffered, its state over them. */
@@ -24,15 +21,10 @@ public final class EngineState {
     return new Transaction(now);
   }
 
-  /** The units this engine knows as started: for checks against the store's. */
-  public StartedUnits startedUnits() {
-    return started;
-  }
-
   /** One command's view and changes: nothing reaches the store or the engine's structures before {@link #commit}. */
   public final class Transaction {
     private final WriteBuffer buffer = new WriteBuffer(store);
-    private final DbState state = DbState.over(buffer, hints, decodedSpecs, started);
+    private final DbState state = DbState.over(buffer, hints, decodedSpecs);
 
     private Transaction(long now) {
       state.setTime(now);
@@ -52,14 +44,12 @@ public final class EngineState {
       state.flush();
       buffer.commit();
       hints.commit();
-      started.commit();
     }
 
     /** Drops the command's writes and what the engine learned from them. */
     public void discard() {
       buffer.discard();
       hints.discard();
-      started.discard();
     }
 
     /** {@link #commit} of a time step, after which the time indexes' floors hold. */

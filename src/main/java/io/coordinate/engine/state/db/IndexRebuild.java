@@ -24,12 +24,13 @@ import java.util.List;
 public final class IndexRebuild {
 
   /**
-   * The indexes' layout: 3 since available units are also listed by the time they became available
+   * The indexes' layout: 4 since a unit's record is its whole value (the started-units entries of layout 3 are
+   * folded into the records: {@link StartEntriesMigration}); 3 since available units are also listed by the time they became available
    * ({@link Keys#availableSince}); 2 since the attempt indexes hold one entry per block of attempts
    * ({@link AttemptBlocks}) and a unit's attempt list only the attempts not held by the unit's value; indexes of
    * another layout (1: no layout key, one entry per attempt) are rebuilt.
    */
-  public static final long LAYOUT = 3;
+  public static final long LAYOUT = 4;
 
   /** Keys handled per pass: a rebuild never holds more than this in memory, whatever the store's size. */
   private static final int CHUNK = 10_000;
@@ -94,6 +95,11 @@ public final class IndexRebuild {
   }
 
   static Result rebuild(KeyValueStore records, KeyValueStore indexes, Progress progress, int chunk) {
+    if (StartEntriesMigration.fold(records) > 0) {
+      // the records changed: should the process stop before they are committed, the indexes written below
+      // must not count as in step with the records as they were
+      records.put(Keys.stateVersion(), ValueCodec.encodeLong(stateVersion(records) + 1));
+    }
     long dropped = forEachChunk(indexes, chunk, entries -> entries.forEach(e -> indexes.delete(e.key())));
     Derivation derivation = new Derivation(records, indexes);
     long[] read = {0};
@@ -135,10 +141,8 @@ public final class IndexRebuild {
       switch (Keys.recordTag(key)) {
         case Keys.UNIT -> {
           String ns = Keys.dataNamespace(key);
-          recordsRead.current = entry;
-          byte[] value = derive.units.storedValue(ns, key); // the record, with what a started-units entry adds to it
-          // writeUnit reads the unit's stored value: it is this one
-          recordsRead.current = new KeyValueIterator.Entry(key, value);
+          byte[] value = entry.value();
+          recordsRead.current = entry; // the unit's write reads the unit's record: it is this one
           derive.units.write(ns, null, ValueCodec.decode(value, WorkUnitRecord.class));
           recordsRead.current = null;
           units++;

@@ -30,8 +30,7 @@ public record AttemptRecord(
   }
 
   /**
-   * The attempt a request starts: attempt {@code seq} of {@code worker} at the unit, pending, with the unit's data. A
-   * unit's started-units entry stores only the worker and the times, and this makes the rest ((StartedUnits)).
+   * The attempt a request starts: attempt {@code seq} of {@code worker} at the unit, pending, with the unit's data.
    */
   public static AttemptRecord started(
       long seq, WorkUnitRecord unit, String worker, long startTime, long expirationTime) {

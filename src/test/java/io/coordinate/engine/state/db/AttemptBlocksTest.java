@@ -29,10 +29,10 @@ class AttemptBlocksTest {
   void aBitmapListsItsAttemptsAscendingWithTheHighestBitToo() {
     long bits = (1L << 63) | (1L << 5) | 1L;
     List<Long> seqs = new ArrayList<>();
-    AttemptBlocks.addSeqs(2, AttemptBlocks.encodeBits(bits), seqs);
+    AttemptBlockValues.addSeqs(2, AttemptBlockValues.encodeBits(bits), seqs);
     assertThat(seqs).containsExactly(128L, 133L, 191L);
-    assertThat(AttemptBlocks.decodeBits(AttemptBlocks.encodeBits(bits))).isEqualTo(bits);
-    assertThat(AttemptBlocks.decodeBits(null)).isZero();
+    assertThat(AttemptBlockValues.decodeBits(AttemptBlockValues.encodeBits(bits))).isEqualTo(bits);
+    assertThat(AttemptBlockValues.decodeBits(null)).isZero();
   }
 
   @Test
@@ -44,32 +44,32 @@ class AttemptBlocksTest {
     byte[][] values = new byte[64][];
     values[3] = bytes("value of three");
     values[4] = bytes("no key: not written");
-    byte[] value = AttemptBlocks.encodeUnits(keys, values);
+    byte[] value = AttemptBlockValues.encodeUnits(keys, values);
 
-    assertThat(AttemptBlocks.unitKeyIn(value, 64 + 3)).isEqualTo(bytes("unit-three"));
-    assertThat(AttemptBlocks.unitKeyIn(value, 64 + 10)).isEqualTo(bytes("unit-ten")); // after a carried value
-    assertThat(AttemptBlocks.unitKeyIn(value, 64 + 63)).isEmpty();
-    assertThat(AttemptBlocks.unitKeyIn(value, 64 + 4)).isNull();
-    assertThat(AttemptBlocks.unitKeyIn(null, 4)).isNull();
+    assertThat(AttemptBlockValues.unitKeyIn(value, 64 + 3)).isEqualTo(bytes("unit-three"));
+    assertThat(AttemptBlockValues.unitKeyIn(value, 64 + 10)).isEqualTo(bytes("unit-ten")); // after a carried value
+    assertThat(AttemptBlockValues.unitKeyIn(value, 64 + 63)).isEmpty();
+    assertThat(AttemptBlockValues.unitKeyIn(value, 64 + 4)).isNull();
+    assertThat(AttemptBlockValues.unitKeyIn(null, 4)).isNull();
     byte[][] decodedKeys = new byte[64][];
     byte[][] decodedValues = new byte[64][];
-    AttemptBlocks.decodeUnits(value, decodedKeys, decodedValues);
+    AttemptBlockValues.decodeUnits(value, decodedKeys, decodedValues);
     assertThat(decodedKeys).isEqualTo(keys);
     byte[][] expectedValues = new byte[64][];
     expectedValues[3] = bytes("value of three");
     assertThat(decodedValues).isEqualTo(expectedValues);
     // the layout's version, then per entry: offset, key length, key, and the carried value's length and bytes
-    assertThat(value[0]).isEqualTo(AttemptBlocks.UNITS_VERSION);
+    assertThat(value[0]).isEqualTo(AttemptBlockValues.UNITS_VERSION);
     assertThat(value).hasSize(1 + 3 * 5 + "unit-three".length() + "unit-ten".length() + 4 + "value of three".length());
-    assertThat(AttemptBlocks.encodeUnits(new byte[64][], values)).isNull();
+    assertThat(AttemptBlockValues.encodeUnits(new byte[64][], values)).isNull();
   }
 
   @Test
   void aUnitsEntryOfAnUnknownLaterVersionIsRefusedNotMisread() {
     byte[] later = {(byte) 0xC2, 3, 0, 0, 0, 2, 'k', '3'};
-    assertThatThrownBy(() -> AttemptBlocks.unitKeyIn(later, 3)).isInstanceOf(IllegalStateException.class)
+    assertThatThrownBy(() -> AttemptBlockValues.unitKeyIn(later, 3)).isInstanceOf(IllegalStateException.class)
         .hasMessage("a units entry of an unknown layout version: 194 (written by a later version of the app?)");
-    assertThatThrownBy(() -> AttemptBlocks.decodeUnits(later, new byte[64][], new byte[64][]))
+    assertThatThrownBy(() -> AttemptBlockValues.decodeUnits(later, new byte[64][], new byte[64][]))
         .isInstanceOf(IllegalStateException.class);
   }
 
@@ -78,10 +78,10 @@ class AttemptBlocksTest {
     // offset 3, key "k3"; offset 9, key "k9": the layout without the carried-value bit
     byte[] old = {3, 0, 0, 0, 2, 'k', '3', 9, 0, 0, 0, 2, 'k', '9'};
 
-    assertThat(AttemptBlocks.unitKeyIn(old, 9)).isEqualTo(bytes("k9"));
+    assertThat(AttemptBlockValues.unitKeyIn(old, 9)).isEqualTo(bytes("k9"));
     byte[][] keys = new byte[64][];
     byte[][] values = new byte[64][];
-    AttemptBlocks.decodeUnits(old, keys, values);
+    AttemptBlockValues.decodeUnits(old, keys, values);
     assertThat(keys[3]).isEqualTo(bytes("k3"));
     assertThat(keys[9]).isEqualTo(bytes("k9"));
     assertThat(values).isEqualTo(new byte[64][]);
@@ -115,9 +115,9 @@ class AttemptBlocksTest {
 
     blocks.flush();
 
-    assertThat(AttemptBlocks.decodeBits(store.get(Keys.workerActiveBlock("ns", "w", 0)))).isEqualTo(0xFL << 60);
-    assertThat(AttemptBlocks.decodeBits(store.get(Keys.workerActiveBlock("ns", "w", 1)))).isEqualTo(0x7L);
-    assertThat(AttemptBlocks.unitKeyIn(store.get(Keys.attemptUnitsBlock("ns", 1)), 66)).isEqualTo(bytes("u66"));
+    assertThat(AttemptBlockValues.decodeBits(store.get(Keys.workerActiveBlock("ns", "w", 0)))).isEqualTo(0xFL << 60);
+    assertThat(AttemptBlockValues.decodeBits(store.get(Keys.workerActiveBlock("ns", "w", 1)))).isEqualTo(0x7L);
+    assertThat(AttemptBlockValues.unitKeyIn(store.get(Keys.attemptUnitsBlock("ns", 1)), 66)).isEqualTo(bytes("u66"));
     assertThat(store.size()).isEqualTo(4);
 
     AttemptBlocks next = new AttemptBlocks(store);

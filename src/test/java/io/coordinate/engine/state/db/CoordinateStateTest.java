@@ -179,28 +179,23 @@ class CoordinateStateTest {
 
     assertThat(Stream.of(1L, 2L, 3L).map(seq -> state.attempts().get(NS, seq).unit())).containsExactly("a", "b", "c");
     assertThat(state.units().get(NS, "spec", "b").status()).isEqualTo(UnitStatus.PENDING);
-    assertThat(recorded.reads).as("the block's entries carry the pending units' values: no unit read by key")
-        .containsExactly(HexFormat.of().formatHex(Keys.attemptUnitsBlock(NS, 0)),
-            HexFormat.of().formatHex(Keys.startedUnitsBlock(NS, 0)));
+    assertThat(recorded.reads).as("the block's entry carries the pending units' records: no unit read by key")
+        .containsExactly(HexFormat.of().formatHex(Keys.attemptUnitsBlock(NS, 0)));
     assertThat(carried(1)).isEqualTo(unitValue("a"));
     assertThat(carried(2)).isEqualTo(unitValue("b"));
-    assertThat(started(1)).as("a request's start: the record as added, the start in the started-units entry")
-        .isEqualTo(Keys.unit(NS, "spec", "a"));
-    assertThat(h.store().get(Keys.unit(NS, "spec", "a"))).isNotEqualTo(unitValue("a"));
-    assertThat(ValueCodec.decode(h.store().get(Keys.unit(NS, "spec", "a")), WorkUnitRecord.class).status())
-        .isEqualTo(UnitStatus.AVAILABLE);
+    assertThat(ValueCodec.decode(unitValue("a"), WorkUnitRecord.class).status()).as("a start writes the record")
+        .isEqualTo(UnitStatus.PENDING);
+    assertThat(UnitValue.attemptSeq(unitValue("a"))).isEqualTo(1);
 
     h.finish(started.get(1)).ok();
 
     assertThat(carried(2)).as("finished: nothing to carry").isNull();
-    assertThat(started(2)).as("finished: written to its record").isNull();
     assertThat(h.store().get(Keys.unit(NS, "spec", "b"))).isEqualTo(unitValue("b"));
     assertThat(carried(1)).isEqualTo(unitValue("a"));
     byte[] beforeRenewal = carried(1);
     h.advanceSeconds(5).renew(started.get(0), 900, "{\"step\":2}").ok();
     assertThat(carried(1)).as("renewed: the value with the new lease").isNotEqualTo(beforeRenewal)
         .isEqualTo(unitValue("a")).isEqualTo(h.store().get(Keys.unit(NS, "spec", "a")));
-    assertThat(started(1)).as("renewed: written to its record").isNull();
     check();
   }
 
@@ -216,64 +211,25 @@ class CoordinateStateTest {
         UnitTransitions.startAttempt(state, NS, state.units().get(NS, "spec", "a"), "worker", 60_000, h.now());
     state.flush();
     buffer.commit();
-    h.reopen(); // the store was written beside the harness's engine, whose map of started units it changed
+    h.reopen(); // the store was written beside the harness's engine
 
     assertThat(carried(1)).as("the unit's value holds attempt 2 now: attempt 1's entry carries nothing").isNull();
     assertThat(second.seq()).isEqualTo(2);
     assertThat(carried(2)).isEqualTo(unitValue("a"));
-    assertThat(started(1)).as("no longer the unit's latest start").isNull();
-    assertThat(started(2)).as("not a request's start from the record: written to the record").isNull();
     assertThat(h.store().get(Keys.unit(NS, "spec", "a"))).isEqualTo(unitValue("a"));
     check();
   }
 
-  @Test
-  void beyondTheLimitOfStartedUnitsAStartWritesTheUnitsRecord() {
-    h.setSpec("{\"name\":\"spec\"}");
-    h.addUnits("spec", "a", "b", "c");
-    h.send("worker_heartbeat", "worker", "worker").ok();
-    StartedUnits limited = StartedUnits.load(h.store(), 2);
-    for (String unit : List.of("a", "b", "c")) { // three commands
-      WriteBuffer buffer = new WriteBuffer(h.store());
-      CoordinateState state = DbState.over(buffer, null, null, limited);
-      UnitTransitions.startAttempt(state, NS, state.units().get(NS, "spec", unit), "worker", 60_000, h.now());
-      state.flush();
-      buffer.commit();
-      limited.commit();
-    }
-    h.reopen(); // started beside the harness's engine
-
-    assertThat(started(1)).isEqualTo(Keys.unit(NS, "spec", "a"));
-    assertThat(started(2)).isEqualTo(Keys.unit(NS, "spec", "b"));
-    assertThat(started(3)).as("no room left: written to its record").isNull();
-    assertThat(limited.snapshot()).isEqualTo(StartedUnits.load(h.store()).snapshot()).hasSize(2);
-    assertThat(h.store().get(Keys.unit(NS, "spec", "c"))).isEqualTo(unitValue("c")).isEqualTo(carried(3));
-    assertThat(UnitValue.attemptSeq(unitValue("c"))).isEqualTo(3);
-    check();
-    for (String id : List.of("1", "2", "3")) {
-      h.send("finish_attempt", "attempt_id", id).ok();
-    }
-    assertThat(h.reader().units().counts(NS, "spec")).isEqualTo(Map.of(UnitStatus.FINISHED, 3L));
-    check();
-  }
-
-  /** The unit's stored value, wherever it is (see {@link UnitValues}). */
+  /** The unit's record: its value (see {@link UnitValue}). */
   private byte[] unitValue(String unit) {
-    return ((DbState) h.reader()).units().storedValue(NS, Keys.unit(NS, "spec", unit));
-  }
-
-  /** The unit key the started-units entry of attempt {@code seq} (block 0) lists, or null. */
-  private byte[] started(long seq) {
-    byte[][] keys = new byte[64][];
-    AttemptBlocks.decodeUnits(h.store().get(Keys.startedUnitsBlock(NS, 0)), keys, new byte[64][]);
-    return keys[(int) seq];
+    return h.store().records().get(Keys.unit(NS, "spec", unit));
   }
 
   /** The value the units entry of attempt {@code seq} (block 0) carries, or null. */
   private byte[] carried(long seq) {
     byte[][] keys = new byte[64][];
     byte[][] values = new byte[64][];
-    AttemptBlocks.decodeUnits(h.store().get(Keys.attemptUnitsBlock(NS, 0)), keys, values);
+    AttemptBlockValues.decodeUnits(h.store().get(Keys.attemptUnitsBlock(NS, 0)), keys, values);
     return values[(int) seq];
   }
 
@@ -290,16 +246,16 @@ class CoordinateStateTest {
     assertThat(keys(Keys.workerAttempts(NS, "worker"))).extracting(HexFormat.of()::formatHex).containsExactly(
         HexFormat.of().formatHex(Keys.workerAttemptBlock(NS, "worker", 0)),
         HexFormat.of().formatHex(Keys.workerAttemptBlock(NS, "worker", 1)));
-    assertThat(AttemptBlocks.decodeBits(h.store().get(Keys.workerActiveBlock(NS, "worker", 0))))
+    assertThat(AttemptBlockValues.decodeBits(h.store().get(Keys.workerActiveBlock(NS, "worker", 0))))
         .isEqualTo(-2L); // every bit but 0: there is no attempt 0
-    assertThat(AttemptBlocks.decodeBits(h.store().get(Keys.workerActiveBlock(NS, "worker", 1)))).isEqualTo(0x7FL);
-    assertThat(AttemptBlocks.decodeBits(h.store().get(Keys.attemptDeadlineBlock(expiration, NS, 1))))
+    assertThat(AttemptBlockValues.decodeBits(h.store().get(Keys.workerActiveBlock(NS, "worker", 1)))).isEqualTo(0x7FL);
+    assertThat(AttemptBlockValues.decodeBits(h.store().get(Keys.attemptDeadlineBlock(expiration, NS, 1))))
         .isEqualTo(0x7FL);
-    assertThat(AttemptBlocks.unitKeyIn(h.store().get(Keys.attemptUnitsBlock(NS, 1)), 70))
+    assertThat(AttemptBlockValues.unitKeyIn(h.store().get(Keys.attemptUnitsBlock(NS, 1)), 70))
         .isEqualTo(Keys.unit(NS, "spec", "u69"));
 
     h.finish(started.get(69)).ok();
-    assertThat(AttemptBlocks.decodeBits(h.store().get(Keys.workerActiveBlock(NS, "worker", 1)))).isEqualTo(0x3FL);
+    assertThat(AttemptBlockValues.decodeBits(h.store().get(Keys.workerActiveBlock(NS, "worker", 1)))).isEqualTo(0x3FL);
     check();
     for (Attempt attempt : started.subList(0, 69)) {
       h.finish(attempt).ok();
@@ -587,7 +543,7 @@ class CoordinateStateTest {
               .map(WorkerRecord::name).toList());
     }
     checkFamilies(allUnits);
-    checkStartedUnits();
+    checkCarriedValues();
     for (AttemptRecord attempt : attempts) {
       assertThat(specNames).as("attempt %s outlived its spec", attempt.id()).contains(attempt.spec());
       assertThat(r.units().get(NS, attempt.spec(), attempt.unit())).as("attempt %s outlived its unit", attempt.id())
@@ -648,47 +604,46 @@ class CoordinateStateTest {
   }
 
   /**
-   * Each started-units entry ('O') lists units pending on that attempt whose records are as before the start: the
-   * record with what the entry adds is the value that the attempt's units entry carries; the engine's map of them,
-   * loaded afresh, lists the same.
+   * A unit's record is its value: the units entry of the attempt a unit is pending on carries exactly the record, no
+   * other entry carries anything, and no started-units entry of an older layout is left.
    */
-  private void checkStartedUnits() {
+  private void checkCarriedValues() {
     int tagAt = Keys.namespaceData(NS).length;
-    int listed = 0;
+    int carriedCount = 0;
+    int pendingCount = 0;
     try (KeyValueIterator it = h.store().prefix(Keys.namespaceData(NS))) {
       while (it.hasNext()) {
         KeyValueIterator.Entry e = it.next();
-        if (e.key()[tagAt] != Keys.STARTED_UNITS) {
-          continue;
-        }
-        long block = Keys.trailingSeq(e.key());
-        byte[][] keys = new byte[64][];
-        byte[][] deltas = new byte[64][];
-        AttemptBlocks.decodeUnits(e.value(), keys, deltas);
-        byte[][] carried = new byte[64][];
-        AttemptBlocks.decodeUnits(h.store().get(Keys.attemptUnitsBlock(NS, block)), new byte[64][], carried);
-        for (int offset = 0; offset < 64; offset++) {
-          if (keys[offset] != null) {
-            listed++;
-            long seq = block * 64 + offset;
-            byte[] value = StartedUnits.value(h.store().get(keys[offset]), seq, deltas[offset]);
-            WorkUnitRecord unit = ValueCodec.decode(value, WorkUnitRecord.class);
-            assertThat(unit.status()).as("a started unit").isEqualTo(UnitStatus.PENDING);
-            assertThat(unit.activeAttempt()).isEqualTo(seq);
-            assertThat(carried[offset]).as("carried by its units entry").isEqualTo(value);
-            assertThat(((DbState) h.reader()).units().storedValue(NS, keys[offset])).as("read as the unit's value").isEqualTo(value);
-            assertThat(StartedUnits.load(h.store()).get(keys[offset])).isEqualTo(seq);
+        byte tag = e.key()[tagAt];
+        assertThat(tag).as("a started-units entry").isNotEqualTo(Keys.STARTED_UNITS);
+        if (tag == Keys.UNIT) {
+          WorkUnitRecord unit = ValueCodec.decode(e.value(), WorkUnitRecord.class);
+          if (unit.status() == UnitStatus.PENDING && unit.activeAttempt() != null
+              && UnitValue.attemptSeq(e.value()) == unit.activeAttempt()) {
+            pendingCount++;
+            assertThat(carriedBy(unit.activeAttempt())).as("carried for %s", unit.name()).isEqualTo(e.value());
           }
+        } else if (tag == Keys.ATTEMPT_UNIT) {
+          byte[][] values = new byte[64][];
+          AttemptBlockValues.decodeUnits(e.value(), new byte[64][], values);
+          carriedCount += (int) Stream.of(values).filter(Objects::nonNull).count();
         }
       }
     }
-    assertThat(StartedUnits.load(h.store()).size()).as("started units").isEqualTo(listed);
+    assertThat(carriedCount).as("values carried by units entries").isEqualTo(pendingCount);
+  }
+
+  private byte[] carriedBy(long seq) {
+    byte[][] values = new byte[64][];
+    AttemptBlockValues.decodeUnits(h.store().get(Keys.attemptUnitsBlock(NS, AttemptBlocks.block(seq))), new byte[64][],
+        values);
+    return values[(int) (seq % 64)];
   }
 
   private void checkUnit(WorkUnitRecord unit, List<AttemptRecord> attempts) {
     List<Long> own = attempts.stream().filter(a -> a.spec().equals(unit.spec()) && a.unit().equals(unit.name()))
         .map(AttemptRecord::seq).toList();
-    long held = UnitValue.attemptSeq(((DbState) h.reader()).units().storedValue(NS, Keys.unit(NS, unit.spec(), unit.name())));
+    long held = UnitValue.attemptSeq(h.store().get(Keys.unit(NS, unit.spec(), unit.name())));
     assertThat(seqs(Keys.unitAttempts(NS, unit.spec(), unit.name()))).as("listed history of %s", unit.name())
         .containsExactlyElementsOf(own.stream().filter(seq -> seq != held).toList());
     assertThat(h.reader().attempts().ofUnit(NS, unit.spec(), unit.name())).extracting(AttemptRecord::seq)
@@ -766,6 +721,6 @@ class CoordinateStateTest {
 
   /** The attempt numbers that the block entries under a prefix list. */
   private List<Long> blockSeqs(byte[] prefix) {
-    return AttemptBlocks.seqsUnder(h.store(), prefix);
+    return AttemptBlockValues.seqsUnder(h.store(), prefix);
   }
 }

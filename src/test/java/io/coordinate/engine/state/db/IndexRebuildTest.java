@@ -3,6 +3,7 @@ package io.coordinate.engine.state.db;
 import io.coordinate.engine.state.StateReader;
 import io.coordinate.storage.InMemoryKeyValueStore;
 import io.coordinate.storage.KeyValueIterator;
+import io.coordinate.storage.KeyValueStore;
 import io.coordinate.engine.state.codec.KeyWriter;
 import io.coordinate.engine.state.codec.Keys;
 import io.coordinate.engine.state.codec.ValueCodec;
@@ -106,23 +107,36 @@ class IndexRebuildTest {
   }
 
   @Test
-  void startedUnitsAreDerivedFromTheirRecordsWithWhatTheirStartAdded() {
+  void startedUnitsEntriesOfLayoutThreeAreFoldedIntoTheirRecords() {
     EngineHarness h = new EngineHarness();
     h.setSpec("{\"name\":\"s\"}");
     h.addUnits("s", "a", "b", "c");
+    byte[] added = h.store().records().get(Keys.unit("ns", "s", "a"));
     Attempt a = h.requestOne();
     Attempt b = h.requestOne();
     h.finish(b).ok();
-    // a's record is as added (available); what its start added is in the started-units entry
-    assertThat(ValueCodec.decode(h.store().records().get(Keys.unit("ns", "s", "a")), WorkUnitRecord.class).status())
-        .isEqualTo(UnitStatus.AVAILABLE);
+    long seq = Long.parseLong(a.id());
+    KeyValueStore records = h.store().records();
+    byte[] started = records.get(Keys.unit("ns", "s", "a"));
+    AttemptRecord attempt = h.reader().attempts().get("ns", seq);
+    // as layout 3 left it: a's record as added, what its start added in the started-units entry of its block
+    records.put(Keys.unit("ns", "s", "a"), added);
+    byte[][] keys = new byte[64][];
+    byte[][] deltas = new byte[64][];
+    keys[(int) seq] = Keys.unit("ns", "s", "a");
+    deltas[(int) seq] = StoredValuesGoldenTest.legacyDelta(attempt);
+    records.put(legacyStartedUnitsBlock("ns", 0), AttemptBlockValues.encodeUnits(keys, deltas));
+    long version = IndexRebuild.stateVersion(records);
     InMemoryKeyValueStore indexes = new InMemoryKeyValueStore();
 
-    IndexRebuild.rebuild(h.store().records(), indexes);
+    IndexRebuild.rebuild(records, indexes);
 
-    long seq = Long.parseLong(a.id());
+    assertThat(records.get(Keys.unit("ns", "s", "a"))).as("folded into the record").isEqualTo(started);
+    assertThat(records.get(legacyStartedUnitsBlock("ns", 0))).as("the entry is gone").isNull();
+    assertThat(IndexRebuild.stateVersion(records)).as("the records changed: a new version").isEqualTo(version + 1);
+    assertThat(IndexRebuild.inStep(records, indexes)).isTrue();
     byte[][] carried = new byte[64][];
-    AttemptBlocks.decodeUnits(indexes.get(Keys.attemptUnitsBlock("ns", 0)), new byte[64][], carried);
+    AttemptBlockValues.decodeUnits(indexes.get(Keys.attemptUnitsBlock("ns", 0)), new byte[64][], carried);
     assertThat(ValueCodec.decode(carried[(int) seq], WorkUnitRecord.class).status())
         .as("its units entry carries the record with what the start added").isEqualTo(UnitStatus.PENDING);
     StateReader reader = DbState.reader(new SplitStore(h.store().records(), indexes));
@@ -133,6 +147,12 @@ class IndexRebuildTest {
     assertThat(reader.units().get("ns", "s", "b").status()).isEqualTo(UnitStatus.FINISHED);
     assertThat(ValueCodec.decodeLong(indexes.get(Keys.count("ns", "s", UnitStatus.PENDING)))).isEqualTo(1);
     assertThat(ValueCodec.decodeLong(indexes.get(Keys.count("ns", "s", UnitStatus.AVAILABLE)))).isEqualTo(1);
+  }
+
+  /** The key of a started-units entry as layout 3 wrote it: the namespace's prefix, 'O', the block. */
+  private static byte[] legacyStartedUnitsBlock(String ns, long block) {
+    byte[] prefix = Keys.startedUnitsBlocks(ns);
+    return java.nio.ByteBuffer.allocate(prefix.length + Long.BYTES).put(prefix).putLong(block ^ Long.MIN_VALUE).array();
   }
 
   @Test

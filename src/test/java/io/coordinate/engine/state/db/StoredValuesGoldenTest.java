@@ -53,7 +53,7 @@ class StoredValuesGoldenTest {
 
   /**
    * The fixtures, oldest first; the last is what this version writes. v1: before units entries had a version
-   * byte ({@link AttemptBlocks#UNITS_VERSION}); v2: before a unit's value with its attempt had one
+   * byte ({@link AttemptBlockValues#UNITS_VERSION}); v2: before a unit's value with its attempt had one
    * ({@link UnitValue#VERSION}); v3: before units and attempts took {@link BinaryRecords} version 2 (a unit's
    * {@code availableSince}).
    */
@@ -123,6 +123,13 @@ class StoredValuesGoldenTest {
     };
   }
 
+  /** What a started-units entry of index layout 3 held for a started unit: the worker, the start, the expiration. */
+  static byte[] legacyDelta(AttemptRecord attempt) {
+    byte[] worker = attempt.worker().getBytes(StandardCharsets.UTF_8);
+    return java.nio.ByteBuffer.allocate(Integer.BYTES + worker.length + 2 * Long.BYTES).putInt(worker.length)
+        .put(worker).putLong(attempt.startTime()).putLong(attempt.expirationTime()).array();
+  }
+
   private static Map<String, Sample> samples() {
     Map<String, Sample> samples = new LinkedHashMap<>();
     samples.put("unit", record(UNIT));
@@ -140,31 +147,32 @@ class StoredValuesGoldenTest {
         value -> UnitValue.of(ValueCodec.encode(UNIT), ATTEMPT.seq(), ValueCodec.encode(ATTEMPT)),
         bytes -> List.of(ValueCodec.decode(bytes, WorkUnitRecord.class),
             ValueCodec.decode(UnitValue.attempt(bytes), AttemptRecord.class))));
-    // A started unit's entry in its block: only what the start added, the rest follows from the unit's record.
+    // A started unit's entry in its block (index layout 3 and before): only what the start added, the rest follows
+    // from the unit's record. Today's code only reads it, to fold it into the record (StartEntriesMigration).
     samples.put("started-unit-delta", new Sample(
         List.of(PLAIN_UNIT.startedOn(STARTED.seq()), STARTED),
-        value -> StartedUnits.delta(STARTED),
+        value -> legacyDelta(STARTED),
         bytes -> {
-          byte[] stored = StartedUnits.value(ValueCodec.encode(PLAIN_UNIT), STARTED.seq(), bytes);
+          byte[] stored = StartEntriesMigration.value(ValueCodec.encode(PLAIN_UNIT), STARTED.seq(), bytes);
           return List.of(ValueCodec.decode(stored, WorkUnitRecord.class),
               ValueCodec.decode(UnitValue.attempt(stored), AttemptRecord.class));
         }));
     // A block's units entry ('X' and the started units' 'O'): by offset in the block, a unit's key, and for a
     // started unit what its start added.
     samples.put("started-units-entry", new Sample(List.of("7 " + HEX.formatHex(UNIT_KEY) + " "
-        + HEX.formatHex(StartedUnits.delta(STARTED)), "9 " + HEX.formatHex(UNIT_KEY) + " -"),
+        + HEX.formatHex(legacyDelta(STARTED)), "9 " + HEX.formatHex(UNIT_KEY) + " -"),
         value -> {
           byte[][] keys = new byte[64][];
           byte[][] values = new byte[64][];
           keys[7] = UNIT_KEY;
-          values[7] = StartedUnits.delta(STARTED);
+          values[7] = legacyDelta(STARTED);
           keys[9] = UNIT_KEY;
-          return AttemptBlocks.encodeUnits(keys, values);
+          return AttemptBlockValues.encodeUnits(keys, values);
         },
         bytes -> {
           byte[][] keys = new byte[64][];
           byte[][] values = new byte[64][];
-          AttemptBlocks.decodeUnits(bytes, keys, values);
+          AttemptBlockValues.decodeUnits(bytes, keys, values);
           List<String> listed = new ArrayList<>();
           for (int offset = 0; offset < keys.length; offset++) {
             if (keys[offset] != null) {
@@ -172,7 +180,7 @@ class StoredValuesGoldenTest {
                   + (values[offset] == null ? "-" : HEX.formatHex(values[offset])));
             }
           }
-          assertThat(AttemptBlocks.unitKeyIn(bytes, 9)).isEqualTo(UNIT_KEY);
+          assertThat(AttemptBlockValues.unitKeyIn(bytes, 9)).isEqualTo(UNIT_KEY);
           return listed;
         }));
     // Kept answers of commands with a request_id: their kind byte tells the layout, so a new one takes a new kind.
@@ -181,7 +189,7 @@ class StoredValuesGoldenTest {
     samples.put("answer-attempts", answer(Answer.attempts(1_800_000_000_000L, new long[] {5, 6, 7, 10, 12, 13})));
     samples.put("counter", new Sample(42L, value -> ValueCodec.encodeLong(42L), ValueCodec::decodeLong));
     samples.put("attempt-block-bits", new Sample(0x8000_0000_0000_0005L,
-        value -> AttemptBlocks.encodeBits(0x8000_0000_0000_0005L), AttemptBlocks::decodeBits));
+        value -> AttemptBlockValues.encodeBits(0x8000_0000_0000_0005L), AttemptBlockValues::decodeBits));
     return samples;
   }
 
