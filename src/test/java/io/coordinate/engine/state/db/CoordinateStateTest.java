@@ -210,10 +210,11 @@ class CoordinateStateTest {
     h.addUnits("spec", "a");
     h.request("count", 1);
     WriteBuffer buffer = new WriteBuffer(h.store());
-    CoordinateState state = DbState.over(buffer);
+    DbState state = DbState.over(buffer);
     // as a replica's start does (SEMANTICS §6): the unit is pending on attempt 1 when attempt 2 starts
     AttemptRecord second =
-        UnitTransitions.startAttempt(state, NS, state.units().get(NS, "spec", "a"), "worker", 60_000, h.now());
+        UnitTransitions.startAttempt(state.attempts(), NS, state.units().get(NS, "spec", "a"), "worker", 60_000,
+            h.now());
     state.flush();
     buffer.commit();
     h.reopen(); // the store was written beside the harness's engine, whose map of started units it changed
@@ -235,8 +236,9 @@ class CoordinateStateTest {
     StartedUnits limited = StartedUnits.load(h.store(), 2);
     for (String unit : List.of("a", "b", "c")) { // three commands
       WriteBuffer buffer = new WriteBuffer(h.store());
-      CoordinateState state = DbState.over(buffer, null, null, limited);
-      UnitTransitions.startAttempt(state, NS, state.units().get(NS, "spec", unit), "worker", 60_000, h.now());
+      DbState state = DbState.over(buffer, null, null, limited);
+      UnitTransitions.startAttempt(state.attempts(), NS, state.units().get(NS, "spec", unit), "worker", 60_000,
+          h.now());
       state.flush();
       buffer.commit();
       limited.commit();
