@@ -22,6 +22,7 @@ import io.coordinate.engine.state.model.Answer;
 import io.coordinate.engine.state.model.AttemptRecord;
 import io.coordinate.engine.state.model.AttemptStatus;
 import io.coordinate.engine.state.CoordinateState;
+import io.coordinate.engine.state.StateReader;
 import io.coordinate.engine.state.db.EngineState;
 import io.coordinate.engine.state.codec.Keys;
 import io.coordinate.storage.KeyValueStore;
@@ -87,9 +88,8 @@ public final class Engine {
   public EngineResult process(Command command, long now) {
     EngineResult timeStep = advanceTime(now, Integer.MAX_VALUE);
     Output output = new Output(now);
-    EngineState.Transaction transaction = engineState.begin(now);
+    EngineState.Transaction transaction = engineState.begin(now, new EventRecorder(output));
     CoordinateState state = transaction.state();
-    state.setListener(new EventRecorder(output));
     CommandRejection rejection = null;
     OutRecord reply = null;
     String requester = requester(command);
@@ -111,14 +111,15 @@ public final class Engine {
         // checked when a namespace is made, not on every command: one made before the rule can still be destroyed
         NamespaceNames.requireCreatable(command.namespace());
       }
-      CommandContext ctx = new CommandContext(command, now, state, output, random);
+      // the handler gets the modules it changes, never the whole state nor the transaction
+      CommandContext ctx = new CommandContext(command, now, state, state.namespaces(), state.specs(), state.units(),
+          state.attempts(), state.workers(), output, random);
       JsonNode result = handler.handle(ctx);
       if (requester != null) {
         Answer answer = ctx.answer() != null ? ctx.answer() : Answer.result(0, keptResult(result));
         state.answers().record(command.namespace(), requester, command.type().wireName(), command.requestId(),
             answer.expiringAt(now + ANSWER_WINDOW_MILLIS));
       }
-      state.flush();
       if (command.replyTo() != null) {
         reply = new OutRecord(command.replyTo(), Replies.ok(command.requestId(), command.correlationId(), result));
       }
@@ -179,7 +180,7 @@ public final class Engine {
   }
 
   /** The first answer again, written from what was kept ({@link Answer}); reads only. */
-  private static void repeat(Command command, String requester, Answer first, CoordinateState state, Output output,
+  private static void repeat(Command command, String requester, Answer first, StateReader state, Output output,
       long now) throws CommandRejection {
     String ns = command.namespace();
     JsonNode result = switch (first.kind()) {
@@ -189,8 +190,8 @@ public final class Engine {
         yield attempt == null ? NullNode.getInstance() : new StateViews(state, ns, now).attempt(attempt);
       }
       case ATTEMPTS -> {
-        Supplier<JsonNode> assignment = output.assignment(requester,
-            RequestAttemptsHandler.assignment(state, ns, requester, command.requestId(), first.attemptSeqs()));
+        Supplier<JsonNode> assignment = output.assignment(requester, RequestAttemptsHandler.assignment(
+            state.attempts(), ns, requester, command.requestId(), first.attemptSeqs()));
         yield command.replyTo() == null ? null : assignment.get();
       }
     };
@@ -225,9 +226,8 @@ public final class Engine {
    */
   public EngineResult advanceTime(long now, int limit) {
     Output output = new Output(now);
-    EngineState.Transaction transaction = engineState.begin(now);
+    EngineState.Transaction transaction = engineState.begin(now, new EventRecorder(output));
     CoordinateState state = transaction.state();
-    state.setListener(new EventRecorder(output));
     List<Keys.AttemptDeadlineKey> dueDeadlines = state.timeIndexes().dueAttemptDeadlines(now, limit);
     for (Keys.AttemptDeadlineKey due : dueDeadlines) {
       AttemptRecord attempt = state.attempts().get(due.namespace(), due.attemptSeq());
@@ -239,7 +239,7 @@ public final class Engine {
         WorkUnitRecord unit = attempt.isReplica()
             ? state.units().get(due.namespace(), attempt.spec(), attempt.unit()) : null;
         if (Replication.isReplica(unit, attempt)) {
-          replication(family, output).deadlinesPassed(unit, attempt); // with the round's other passed deadlines
+          replication(family, state, output).deadlinesPassed(unit, attempt); // with the round's other passed deadlines
         } else {
           UnitTransitions.expire(family, attempt);
         }
@@ -276,13 +276,14 @@ public final class Engine {
   }
 
   private static Family family(CoordinateState state, Output output, String ns, long now) {
-    return new Family(state, ns, now,
-        (unit, data) -> Chaining.chain(state, ns, now, unit, data, command -> output.chained(ns, command)));
+    return new Family(state.units(), state.attempts(), state.family(), state.specs(), ns, now,
+        (unit, data) -> Chaining.chain(state.specs(), ns, now, unit, data, command -> output.chained(ns, command)));
   }
 
-  private static Replication replication(Family family, Output output) {
+  private static Replication replication(Family family, CoordinateState state, Output output) {
     String ns = family.namespace();
-    return new Replication(family, record -> output.result(ns, record));
+    return new Replication(family, state.units(), state.attempts(), state.workers(), state.specs(),
+        record -> output.result(ns, record));
   }
 
   private static EngineResult merge(EngineResult first, EngineResult second) {

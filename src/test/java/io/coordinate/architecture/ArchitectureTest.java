@@ -12,6 +12,9 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
+import io.coordinate.engine.Engine;
+import io.coordinate.engine.state.CoordinateState;
+import io.coordinate.engine.state.db.EngineState;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -59,6 +62,18 @@ class ArchitectureTest {
     noClasses().that().resideOutsideOfPackages("io.coordinate.engine.state..", "io.coordinate.engine",
             "io.coordinate.storage..", "io.coordinate.streams..", "io.coordinate.bench..")
         .should().callMethod(io.coordinate.storage.KeyValueStore.class, "put", byte[].class, byte[].class)
+        .check(WITH_TOOLS);
+  }
+
+  /**
+   * Handlers, job trees and replication get the state modules they use, never the whole state: only the engine's
+   * entry point holds it, with the command's transaction (its listener, its flush, its commit).
+   */
+  @Test
+  void onlyTheEnginesEntryPointHoldsTheWholeState() {
+    noClasses().that().resideOutsideOfPackage("io.coordinate.engine.state..")
+        .and().doNotBelongToAnyOf(Engine.class)
+        .should().dependOnClassesThat().belongToAnyOf(CoordinateState.class, EngineState.class)
         .check(WITH_TOOLS);
   }
 

@@ -8,9 +8,12 @@ import static io.coordinate.engine.state.model.UnitStatus.WAITING;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.coordinate.engine.state.FamilyState;
+import io.coordinate.engine.state.MutableAttemptState;
+import io.coordinate.engine.state.MutableUnitState;
+import io.coordinate.engine.state.SpecState;
 import io.coordinate.engine.state.model.AttemptRecord;
 import io.coordinate.engine.state.model.ChildState;
-import io.coordinate.engine.state.CoordinateState;
 import io.coordinate.engine.state.model.UnitFamily;
 import io.coordinate.engine.state.model.UnitRef;
 import io.coordinate.engine.state.model.UnitStatus;
@@ -49,22 +52,27 @@ public final class Family {
   /** A unit that has just finished or failed, with what its cascade needs. */
   private record Settled(WorkUnitRecord unit, JsonNode data, UnitRef parentToTell) {}
 
-  private final CoordinateState state;
+  // UnitTransitions and FamilyPlacement, part of the cascade, write through the same modules
+  final MutableUnitState units;
+  final MutableAttemptState attempts;
+  final FamilyState links;
+  private final SpecState specs;
   private final String ns;
   private final long now;
   private final Chainer chainer;
   private final ArrayDeque<Settled> queue = new ArrayDeque<>();
   private final Map<String, Long> purgeTimes = new HashMap<>();
 
-  public Family(CoordinateState state, String ns, long now, Chainer chainer) {
-    this.state = state;
+  /** {@code links}: the trees' children and heirs; {@code specs}: where a settled unit's {@code retention} is. */
+  public Family(MutableUnitState units, MutableAttemptState attempts, FamilyState links, SpecState specs, String ns,
+      long now, Chainer chainer) {
+    this.units = units;
+    this.attempts = attempts;
+    this.links = links;
+    this.specs = specs;
     this.ns = ns;
     this.now = now;
     this.chainer = chainer;
-  }
-
-  public CoordinateState state() {
-    return state;
   }
 
   public String namespace() {
@@ -98,20 +106,20 @@ public final class Family {
       after = settle(unit, unit.withStatus(FINISHED), data);
     } else {
       UnitRef self = UnitRef.of(unit);
-      List<WorkUnitRecord> parked = state.family().childCount(ns, self, ChildState.PARKED) == 0 ? List.of()
-          : state.family().children(ns, self, ChildState.PARKED, Integer.MAX_VALUE).stream().map(c -> state.units().get(ns, c))
+      List<WorkUnitRecord> parked = links.childCount(ns, self, ChildState.PARKED) == 0 ? List.of()
+          : links.children(ns, self, ChildState.PARKED, Integer.MAX_VALUE).stream().map(c -> units.get(ns, c))
               .toList();
       // the parent's own move first, so that its event comes before its children's
       UnitRef failedChild = parked.stream().filter(c -> c.status() == FAILED).map(UnitRef::of).findFirst()
           .orElse(null);
-      long open = state.family().childCount(ns, self, ChildState.OPEN)
+      long open = links.childCount(ns, self, ChildState.OPEN)
           + parked.stream().filter(c -> c.status() != FAILED && c.status() != FINISHED).count();
       JsonNode failure = failedChild != null ? traceback("child " + failedChild + " failed") : family.failure();
       if (failure != null) {
         after = settle(unit, unit.withStatus(FAILED).withFamily(family.withFailure(failure)), null);
       } else if (open > 0) {
         after = unit.withStatus(WAITING);
-        state.units().write(ns, unit, after);
+        units.write(ns, unit, after);
       } else {
         after = settle(unit, unit.withStatus(FINISHED), data);
       }
@@ -142,7 +150,7 @@ public final class Family {
     WorkUnitRecord failed = unit.withStatus(FAILED).withFamily(family == null ? null : family.withFailure(null));
     WorkUnitRecord after = settle(unit, failed, null);
     if (family != null && unit.activeAttempt() != null) {
-      deleteTrees(state.family().childrenParkedUnder(ns, UnitRef.of(unit), unit.activeAttempt()));
+      deleteTrees(links.childrenParkedUnder(ns, UnitRef.of(unit), unit.activeAttempt()));
     }
     drain();
     return after;
@@ -155,16 +163,16 @@ public final class Family {
   void attemptReleased(WorkUnitRecord unit, WorkUnitRecord released) {
     UnitFamily family = unit.family();
     if (family == null) {
-      state.units().write(ns, unit, released);
+      units.write(ns, unit, released);
       return;
     }
     if (family.failure() != null) {
       settle(unit, released.withStatus(FAILED), null); // a child failed while it ran
     } else {
-      state.units().write(ns, unit, released.withStatus(restingStatus(released)));
+      units.write(ns, unit, released.withStatus(restingStatus(released)));
     }
     if (unit.activeAttempt() != null) {
-      deleteTrees(state.family().childrenParkedUnder(ns, UnitRef.of(unit), unit.activeAttempt()));
+      deleteTrees(links.childrenParkedUnder(ns, UnitRef.of(unit), unit.activeAttempt()));
     }
     drain();
   }
@@ -209,7 +217,7 @@ public final class Family {
       after = after.withFamily(family.withChildState(ChildState.CLOSED, null));
       parentToTell = family.parent();
     }
-    state.units().write(ns, before, after);
+    units.write(ns, before, after);
     queue.add(new Settled(after, data, parentToTell));
     return after;
   }
@@ -238,7 +246,7 @@ public final class Family {
 
   /** An open child finished or failed (or was deleted): the parent may finish, or fail. */
   private void childClosed(UnitRef parentRef, UnitRef child, boolean failed) {
-    WorkUnitRecord parent = state.units().get(ns, parentRef);
+    WorkUnitRecord parent = units.get(ns, parentRef);
     if (parent == null || parent.status() == FINISHED || parent.status() == FAILED) {
       return;
     }
@@ -249,9 +257,9 @@ public final class Family {
         settle(parent, parent.withStatus(FAILED).withFamily(family.withFailure(failure)), null);
       } else if (family.failure() == null) {
         // its attempt runs (it was reset while waiting): it fails when that attempt ends
-        state.units().write(ns, parent, parent.withFamily(family.withFailure(failure)));
+        units.write(ns, parent, parent.withFamily(family.withFailure(failure)));
       }
-    } else if (parent.status() == WAITING && state.family().childCount(ns, parentRef, ChildState.OPEN) == 0) {
+    } else if (parent.status() == WAITING && links.childCount(ns, parentRef, ChildState.OPEN) == 0) {
       settle(parent, parent.withStatus(family.failure() == null ? FINISHED : FAILED), null);
     }
   }
@@ -259,32 +267,32 @@ public final class Family {
   /** A parked child of a parent whose attempt finished: open (and runnable) now, or closed if it failed. */
   private void release(WorkUnitRecord child) {
     if (child.status() == FAILED || child.status() == FINISHED) {
-      state.units().write(ns, child, child.withFamily(child.family().withChildState(ChildState.CLOSED, null)));
+      units.write(ns, child, child.withFamily(child.family().withChildState(ChildState.CLOSED, null)));
     } else {
       WorkUnitRecord open = child.withFamily(child.family().withChildState(ChildState.OPEN, null));
-      state.units().write(ns, child, child.status() == BLOCKED ? open.withStatus(restingStatus(open)) : open);
+      units.write(ns, child, child.status() == BLOCKED ? open.withStatus(restingStatus(open)) : open);
     }
   }
 
   private void releaseHeirs(UnitRef predecessor) {
-    if (state.family().heirCount(ns, predecessor) == 0) {
+    if (links.heirCount(ns, predecessor) == 0) {
       return;
     }
-    for (UnitRef ref : state.family().heirs(ns, predecessor, Integer.MAX_VALUE)) {
-      WorkUnitRecord heir = state.units().get(ns, ref);
+    for (UnitRef ref : links.heirs(ns, predecessor, Integer.MAX_VALUE)) {
+      WorkUnitRecord heir = units.get(ns, ref);
       if (heir != null && heir.family().awaitingPredecessor()) {
         WorkUnitRecord released = heir.withFamily(heir.family().withAwaitingPredecessor(false));
-        state.units().write(ns, heir, heir.status() == BLOCKED ? released.withStatus(restingStatus(released)) : released);
+        units.write(ns, heir, heir.status() == BLOCKED ? released.withStatus(restingStatus(released)) : released);
       }
     }
   }
 
   private void failHeirs(UnitRef predecessor, JsonNode failure) {
-    if (state.family().heirCount(ns, predecessor) == 0) {
+    if (links.heirCount(ns, predecessor) == 0) {
       return;
     }
-    for (UnitRef ref : state.family().heirs(ns, predecessor, Integer.MAX_VALUE)) {
-      WorkUnitRecord heir = state.units().get(ns, ref);
+    for (UnitRef ref : links.heirs(ns, predecessor, Integer.MAX_VALUE)) {
+      WorkUnitRecord heir = units.get(ns, ref);
       if (heir != null && heir.family().awaitingPredecessor()) {
         failWaitingHeir(heir, heir.family().withAwaitingPredecessor(false), failure);
       }
@@ -295,7 +303,7 @@ public final class Family {
     if (heir.status() == BLOCKED || heir.status() == UnitStatus.AVAILABLE || heir.status() == UnitStatus.DELAYED) {
       settle(heir, heir.withStatus(FAILED).withFamily(family.withFailure(failure)), null);
     } else {
-      state.units().write(ns, heir, heir.withFamily(family)); // it ran or is running: nothing to fail
+      units.write(ns, heir, heir.withFamily(family)); // it ran or is running: nothing to fail
     }
   }
 
@@ -311,19 +319,19 @@ public final class Family {
     ArrayDeque<UnitRef> todo = new ArrayDeque<>(roots);
     while (!todo.isEmpty()) {
       UnitRef ref = todo.poll();
-      WorkUnitRecord unit = seen.add(ref) ? state.units().get(ns, ref) : null;
+      WorkUnitRecord unit = seen.add(ref) ? units.get(ns, ref) : null;
       if (unit != null) {
         doomed.add(unit);
         if (unit.family() != null) {
           for (ChildState childState : ChildState.values()) {
-            todo.addAll(state.family().children(ns, ref, childState, Integer.MAX_VALUE));
+            todo.addAll(links.children(ns, ref, childState, Integer.MAX_VALUE));
           }
         }
       }
     }
     for (WorkUnitRecord unit : doomed) {
-      if (unit.family() != null && state.family().heirCount(ns, UnitRef.of(unit)) > 0) {
-        for (UnitRef heir : state.family().heirs(ns, UnitRef.of(unit), Integer.MAX_VALUE)) {
+      if (unit.family() != null && links.heirCount(ns, UnitRef.of(unit)) > 0) {
+        for (UnitRef heir : links.heirs(ns, UnitRef.of(unit), Integer.MAX_VALUE)) {
           if (!seen.contains(heir)) {
             orphan(heir, UnitRef.of(unit));
           }
@@ -332,7 +340,7 @@ public final class Family {
     }
     List<WorkUnitRecord> leftParents = new ArrayList<>();
     for (WorkUnitRecord unit : doomed) {
-      state.units().delete(ns, unit);
+      units.delete(ns, unit);
       UnitFamily family = unit.family();
       if (family != null && family.childState() == ChildState.OPEN && !seen.contains(family.parent())) {
         leftParents.add(unit);
@@ -346,7 +354,7 @@ public final class Family {
 
   /** The heir's predecessor is being deleted: the link goes; if the heir was still waiting for it, it fails. */
   private void orphan(UnitRef ref, UnitRef predecessor) {
-    WorkUnitRecord heir = state.units().get(ns, ref);
+    WorkUnitRecord heir = units.get(ns, ref);
     if (heir == null) {
       return;
     }
@@ -354,7 +362,7 @@ public final class Family {
     if (family.awaitingPredecessor()) {
       failWaitingHeir(heir, family.withoutPredecessor(), traceback("predecessor " + predecessor + " deleted"));
     } else {
-      state.units().write(ns, heir, heir.withFamily(family.withoutPredecessor()));
+      units.write(ns, heir, heir.withFamily(family.withoutPredecessor()));
     }
   }
 
@@ -364,7 +372,7 @@ public final class Family {
   private Long purgeTime(String spec) {
     Long time = purgeTimes.get(spec);
     if (time == null && !purgeTimes.containsKey(spec)) {
-      WorkSpecRecord record = state.specs().get(ns, spec);
+      WorkSpecRecord record = specs.get(ns, spec);
       Double retention = record == null ? null : record.meta().retention();
       time = retention == null ? null : Times.plus(now, retention);
       purgeTimes.put(spec, time);
@@ -373,7 +381,7 @@ public final class Family {
   }
 
   private JsonNode attemptData(WorkUnitRecord unit) {
-    AttemptRecord attempt = unit.activeAttempt() == null ? null : state.attempts().get(ns, unit.activeAttempt());
+    AttemptRecord attempt = unit.activeAttempt() == null ? null : attempts.get(ns, unit.activeAttempt());
     return attempt != null ? attempt.data() : unit.data();
   }
 

@@ -6,8 +6,8 @@ import static io.coordinate.engine.state.model.UnitStatus.PENDING;
 import static io.coordinate.engine.state.model.UnitStatus.WAITING;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.coordinate.engine.state.MutableUnitState;
 import io.coordinate.engine.state.model.ChildState;
-import io.coordinate.engine.state.CoordinateState;
 import io.coordinate.engine.state.model.UnitFamily;
 import io.coordinate.engine.state.model.UnitRef;
 import io.coordinate.engine.state.model.UnitStatus;
@@ -28,12 +28,12 @@ final class FamilyPlacement {
   private enum Mode { ADD, RESET }
 
   private final Family family;
-  private final CoordinateState state;
+  private final MutableUnitState units;
   private final String ns;
 
   FamilyPlacement(Family family) {
     this.family = family;
-    this.state = family.state();
+    this.units = family.units;
     this.ns = family.namespace();
   }
 
@@ -69,11 +69,11 @@ final class FamilyPlacement {
     if (before != null && (before.status() == PENDING || before.status() == WAITING)) {
       after = candidate.withActiveAttempt(before.activeAttempt(), before.status())
           .withAttemptCount(before.attemptCount()).withFamily(old);
-      state.units().write(ns, before, after);
+      units.write(ns, before, after);
     } else if (parentUnit == null && predecessorUnit == null) {
       after = candidate.withFamily(old == null ? null : old.withFailure(null)); // only a parent or predecessor
       after = after.withStatus(family.restingStatus(after));
-      state.units().write(ns, before, after);
+      units.write(ns, before, after);
     } else {
       after = attach(before, candidate, parentUnit, predecessorUnit, Mode.ADD);
     }
@@ -85,26 +85,26 @@ final class FamilyPlacement {
    * children parked during it along; the unit is placed in its family again (see {@link #attach}).
    */
   void reset(UnitRef ref) {
-    WorkUnitRecord unit = state.units().get(ns, ref);
+    WorkUnitRecord unit = units.get(ns, ref);
     if (unit == null) {
       return; // deleted with its parent earlier in the same command
     }
     Long dropped = unit.status() == PENDING ? unit.activeAttempt() : null;
     WorkUnitRecord base = UnitTransitions.clearActiveAttempt(unit, family.now());
     UnitFamily links = unit.family();
-    WorkUnitRecord parent = links.parent() == null ? null : state.units().get(ns, links.parent());
-    WorkUnitRecord predecessor = links.predecessor() == null ? null : state.units().get(ns, links.predecessor());
+    WorkUnitRecord parent = links.parent() == null ? null : units.get(ns, links.parent());
+    WorkUnitRecord predecessor = links.predecessor() == null ? null : units.get(ns, links.predecessor());
     if (parent == null && predecessor == null) {
       WorkUnitRecord after = base.withFamily(UnitFamily.EMPTY);
       after = after.withStatus(family.restingStatus(after));
       if (!after.equals(unit)) {
-        state.units().write(ns, unit, after);
+        units.write(ns, unit, after);
       }
     } else {
       attach(unit, base, parent, predecessor, Mode.RESET);
     }
     if (dropped != null) {
-      family.deleteTrees(state.family().childrenParkedUnder(ns, ref, dropped));
+      family.deleteTrees(family.links.childrenParkedUnder(ns, ref, dropped));
     }
   }
 
@@ -158,7 +158,7 @@ final class FamilyPlacement {
     }
     after = after.withStatus(family.restingStatus(after));
     if (!after.equals(before)) {
-      state.units().write(ns, before, after);
+      units.write(ns, before, after);
     }
     return after;
   }
@@ -166,7 +166,7 @@ final class FamilyPlacement {
   /** A parent or predecessor carries a family, so that its deletion and completion look after its members. */
   private void markAsFamily(WorkUnitRecord unit) {
     if (unit.family() == null) {
-      state.units().write(ns, unit, unit.withFamily(UnitFamily.EMPTY));
+      units.write(ns, unit, unit.withFamily(UnitFamily.EMPTY));
     }
   }
 
@@ -174,7 +174,7 @@ final class FamilyPlacement {
   private void rejectAncestor(WorkUnitRecord parent, UnitRef predecessor, UnitRef self) {
     Set<UnitRef> seen = new HashSet<>();
     for (WorkUnitRecord up = parent; up != null && seen.add(UnitRef.of(up));
-        up = up.family() == null || up.family().parent() == null ? null : state.units().get(ns, up.family().parent())) {
+        up = up.family() == null || up.family().parent() == null ? null : units.get(ns, up.family().parent())) {
       if (UnitRef.of(up).equals(predecessor)) {
         throw CommandRejection.badCommand("work unit " + self + " cannot have its ancestor " + predecessor
             + " as predecessor: the ancestor waits for it to finish");
@@ -183,7 +183,7 @@ final class FamilyPlacement {
   }
 
   private WorkUnitRecord require(UnitRef ref, String role, UnitRef of) {
-    WorkUnitRecord unit = state.units().get(ns, ref);
+    WorkUnitRecord unit = units.get(ns, ref);
     if (unit == null) {
       throw new CommandRejection(ErrorCode.NO_SUCH_WORK_UNIT,
           "no work unit \"" + ref.name() + "\" in \"" + ref.spec() + "\" (the " + role + " of " + of + ")");

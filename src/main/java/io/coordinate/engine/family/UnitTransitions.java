@@ -1,9 +1,9 @@
 package io.coordinate.engine.family;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.coordinate.engine.state.MutableAttemptState;
 import io.coordinate.engine.state.model.AttemptRecord;
 import io.coordinate.engine.state.model.AttemptStatus;
-import io.coordinate.engine.state.CoordinateState;
 import io.coordinate.engine.state.model.UnitStatus;
 import io.coordinate.engine.state.model.WorkUnitRecord;
 
@@ -22,8 +22,8 @@ public final class UnitTransitions {
 
   /** Starts a pending attempt of {@code worker} at the unit; the unit becomes pending. */
   public static AttemptRecord startAttempt(
-      CoordinateState state, String ns, WorkUnitRecord unit, String worker, long lifetimeMillis, long now) {
-    return state.attempts().startRequested(ns, unit, state.attempts().nextSeq(ns), worker, now,
+      MutableAttemptState attempts, String ns, WorkUnitRecord unit, String worker, long lifetimeMillis, long now) {
+    return attempts.startRequested(ns, unit, attempts.nextSeq(ns), worker, now,
         io.coordinate.protocol.Times.plusMillis(now, lifetimeMillis));
   }
 
@@ -33,10 +33,9 @@ public final class UnitTransitions {
    */
   public static WorkUnitRecord endAttempt(
       Family family, AttemptRecord attempt, AttemptStatus status, JsonNode data) {
-    CoordinateState state = family.state();
     String ns = family.namespace();
-    state.attempts().write(ns, attempt, attempt.withStatus(status, data, family.now()));
-    WorkUnitRecord unit = state.units().get(ns, attempt.spec(), attempt.unit());
+    family.attempts.write(ns, attempt, attempt.withStatus(status, data, family.now()));
+    WorkUnitRecord unit = family.units.get(ns, attempt.spec(), attempt.unit());
     if (unit == null || !isActive(unit, attempt)) {
       return null;
     }
@@ -49,11 +48,10 @@ public final class UnitTransitions {
    */
   public static void releaseAttempt(
       Family family, AttemptRecord attempt, AttemptStatus status, JsonNode data, Long notBefore) {
-    CoordinateState state = family.state();
     String ns = family.namespace();
     long now = family.now();
-    state.attempts().write(ns, attempt, attempt.withStatus(status, data, now));
-    WorkUnitRecord unit = state.units().get(ns, attempt.spec(), attempt.unit());
+    family.attempts.write(ns, attempt, attempt.withStatus(status, data, now));
+    WorkUnitRecord unit = family.units.get(ns, attempt.spec(), attempt.unit());
     if (unit == null || !isActive(unit, attempt)) {
       return;
     }

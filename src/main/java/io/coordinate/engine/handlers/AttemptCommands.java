@@ -6,7 +6,6 @@ import io.coordinate.engine.replication.Replication;
 import io.coordinate.engine.state.model.AttemptRecord;
 import io.coordinate.engine.state.model.AttemptStatus;
 import io.coordinate.engine.state.model.WorkUnitRecord;
-import io.coordinate.engine.view.StateViews;
 import io.coordinate.protocol.CommandRejection;
 import io.coordinate.protocol.CommandType;
 import io.coordinate.protocol.ErrorCode;
@@ -37,20 +36,20 @@ public final class AttemptCommands {
     double extend = ctx.command().optionalNumber("extend", RequestAttemptsHandler.DEFAULT_LIFETIME_SECONDS,
         Limits.MIN_LEASE_SECONDS, Limits.MAX_LEASE_SECONDS);
     JsonNode data = data(ctx, attempt);
-    WorkUnitRecord unit = ctx.state().units().get(ctx.namespace(), attempt.spec(), attempt.unit());
+    WorkUnitRecord unit = ctx.units().get(ctx.namespace(), attempt.spec(), attempt.unit());
     if (Replication.isReplica(unit, attempt)) {
       requirePending(attempt, "renew");
       ctx.answerIsAttempt(attempt.seq());
-      return view(ctx).attempt(ctx.replication().renewed(attempt, Times.secondsToMillis(extend), data));
+      return ctx.views().attempt(ctx.replication().renewed(attempt, Times.secondsToMillis(extend), data));
     }
     if (unit == null || !UnitTransitions.isActive(unit, attempt)) {
       throw new CommandRejection(ErrorCode.LOST_LEASE, "attempt " + attempt.id() + " is no longer active");
     }
     requirePending(attempt, "renew");
     AttemptRecord renewed = attempt.withExpiration(Times.plus(ctx.now(), extend), data);
-    ctx.state().attempts().write(ctx.namespace(), attempt, renewed);
+    ctx.attempts().write(ctx.namespace(), attempt, renewed);
     ctx.answerIsAttempt(attempt.seq());
-    return view(ctx).attempt(renewed);
+    return ctx.views().attempt(renewed);
   }
 
   /**
@@ -60,7 +59,7 @@ public final class AttemptCommands {
   static JsonNode finish(CommandContext ctx) {
     AttemptRecord attempt = applyFinish(ctx);
     ctx.answerIsAttempt(attempt.seq());
-    return view(ctx).attempt(ctx.state().attempts().get(ctx.namespace(), attempt.seq()));
+    return ctx.views().attempt(ctx.attempts().get(ctx.namespace(), attempt.seq()));
   }
 
   /** {@link #finish} without its reply's view. */
@@ -102,7 +101,7 @@ public final class AttemptCommands {
     ctx.answerIsAttempt(attempt.seq());
     if (attempt.status() == AttemptStatus.FAILED) {
       data(ctx, attempt);
-      return view(ctx).attempt(attempt);
+      return ctx.views().attempt(attempt);
     }
     requirePending(attempt, "fail");
     if (replica(ctx, attempt)) {
@@ -110,7 +109,7 @@ public final class AttemptCommands {
     } else {
       UnitTransitions.endAttempt(ctx.family(), attempt, AttemptStatus.FAILED, data(ctx, attempt));
     }
-    return view(ctx).attempt(ctx.state().attempts().get(ctx.namespace(), attempt.seq()));
+    return ctx.views().attempt(ctx.attempts().get(ctx.namespace(), attempt.seq()));
   }
 
   /**
@@ -122,7 +121,7 @@ public final class AttemptCommands {
     ctx.answerIsAttempt(attempt.seq());
     if (attempt.status() == AttemptStatus.RETRYABLE) {
       data(ctx, attempt);
-      return view(ctx).attempt(attempt);
+      return ctx.views().attempt(attempt);
     }
     requirePending(attempt, "retry");
     long notBefore = Times.plus(ctx.now(), ctx.command().optionalNumber("delay", 0, 0, Limits.MAX_DELAY_SECONDS));
@@ -131,7 +130,7 @@ public final class AttemptCommands {
     } else {
       UnitTransitions.releaseAttempt(ctx.family(), attempt, AttemptStatus.RETRYABLE, data(ctx, attempt), notBefore);
     }
-    return view(ctx).attempt(ctx.state().attempts().get(ctx.namespace(), attempt.seq()));
+    return ctx.views().attempt(ctx.attempts().get(ctx.namespace(), attempt.seq()));
   }
 
   /** Gives the unit back now. Expiring an expired attempt changes nothing. */
@@ -146,13 +145,13 @@ public final class AttemptCommands {
         UnitTransitions.releaseAttempt(ctx.family(), attempt, AttemptStatus.EXPIRED, data(ctx, attempt), null);
       }
     }
-    return view(ctx).attempt(ctx.state().attempts().get(ctx.namespace(), attempt.seq()));
+    return ctx.views().attempt(ctx.attempts().get(ctx.namespace(), attempt.seq()));
   }
 
   /** Whether the attempt is a replica of its unit's current round (SEMANTICS §6): its reports go to the validator. */
   private static boolean replica(CommandContext ctx, AttemptRecord attempt) {
     return attempt.isReplica() // an ordinary attempt costs no read here
-        && Replication.isReplica(ctx.state().units().get(ctx.namespace(), attempt.spec(), attempt.unit()), attempt);
+        && Replication.isReplica(ctx.units().get(ctx.namespace(), attempt.spec(), attempt.unit()), attempt);
   }
 
   /** The command's {@code data} (an object) if given, else the attempt's current data. */
@@ -180,9 +179,5 @@ public final class AttemptCommands {
     return new CommandRejection(ErrorCode.NOT_PENDING,
         "Expected attempt " + attempt.id() + " to be pending to " + action + " it, but it is "
             + attempt.status().wireName());
-  }
-
-  private static StateViews view(CommandContext ctx) {
-    return new StateViews(ctx.state(), ctx.namespace(), ctx.now());
   }
 }

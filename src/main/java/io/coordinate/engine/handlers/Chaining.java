@@ -3,7 +3,7 @@ package io.coordinate.engine.handlers;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.coordinate.engine.state.StateReader;
+import io.coordinate.engine.state.SpecState;
 import io.coordinate.engine.state.model.WorkSpecRecord;
 import io.coordinate.engine.state.model.WorkUnitRecord;
 import io.coordinate.engine.view.Numbers;
@@ -29,15 +29,15 @@ public final class Chaining {
    *     (which started as the unit's and may have been replaced by a renew)
    */
   public static void chain(CommandContext ctx, WorkUnitRecord unit, JsonNode data) {
-    chain(ctx.state(), ctx.namespace(), ctx.now(), unit, data, ctx::chained);
+    chain(ctx.specs(), ctx.namespace(), ctx.now(), unit, data, ctx::chained);
   }
 
   /** Chaining outside a command handler (the time step): the command goes to {@code out}. */
   public static void chain(
-      StateReader state, String ns, long now, WorkUnitRecord unit, JsonNode data, Consumer<ObjectNode> out) {
-    WorkSpecRecord spec = state.specs().get(ns, unit.spec());
+      SpecState specs, String ns, long now, WorkUnitRecord unit, JsonNode data, Consumer<ObjectNode> out) {
+    WorkSpecRecord spec = specs.get(ns, unit.spec());
     String next = spec == null ? "" : spec.meta().nextWorkSpecName();
-    if (next.isEmpty() || state.specs().get(ns, next) == null) {
+    if (next.isEmpty() || specs.get(ns, next) == null) {
       return; // a then naming a missing spec produces nothing and no error
     }
     JsonNode output = data == null ? null : data.get("output");

@@ -4,13 +4,25 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.coordinate.engine.family.Family;
 import io.coordinate.engine.replication.Replication;
+import io.coordinate.engine.state.MutableAttemptState;
+import io.coordinate.engine.state.MutableNamespaceState;
+import io.coordinate.engine.state.MutableSpecState;
+import io.coordinate.engine.state.MutableUnitState;
+import io.coordinate.engine.state.MutableWorkerState;
+import io.coordinate.engine.state.StateReader;
 import io.coordinate.engine.state.model.Answer;
-import io.coordinate.engine.state.CoordinateState;
+import io.coordinate.engine.state.model.WorkUnitRecord;
+import io.coordinate.engine.view.StateViews;
 import io.coordinate.protocol.Command;
+import java.util.List;
 import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 
-/** What a handler gets: the command, the time, the state to change and where its records go. */
+/**
+ * What a handler gets: the command, the time, the state modules it changes, the state read-only for its reply's
+ * views, and where its records go. Not the command's transaction: the engine alone sets who hears of the changes,
+ * writes them and commits or drops them.
+ */
 public final class CommandContext {
 
   /**
@@ -34,7 +46,12 @@ public final class CommandContext {
 
   private final Command command;
   private final long now;
-  private final CoordinateState state;
+  private final StateReader reads;
+  private final MutableNamespaceState namespaces;
+  private final MutableSpecState specs;
+  private final MutableUnitState units;
+  private final MutableAttemptState attempts;
+  private final MutableWorkerState workers;
   private final Records output;
   private final RandomGenerator random;
   private Family family;
@@ -42,10 +59,18 @@ public final class CommandContext {
   /** What the answer is made of, when a handler says (see {@link #answerIsAttempt}); else the reply's result. */
   private Answer answer;
 
-  public CommandContext(Command command, long now, CoordinateState state, Records output, RandomGenerator random) {
+  /** @param reads the same state read-only: what the views show, and the job trees' links */
+  public CommandContext(Command command, long now, StateReader reads, MutableNamespaceState namespaces,
+      MutableSpecState specs, MutableUnitState units, MutableAttemptState attempts, MutableWorkerState workers,
+      Records output, RandomGenerator random) {
     this.command = command;
     this.now = now;
-    this.state = state;
+    this.reads = reads;
+    this.namespaces = namespaces;
+    this.specs = specs;
+    this.units = units;
+    this.attempts = attempts;
+    this.workers = workers;
     this.output = output;
     this.random = random;
   }
@@ -63,8 +88,34 @@ public final class CommandContext {
     return now;
   }
 
-  public CoordinateState state() {
-    return state;
+  public MutableNamespaceState namespaces() {
+    return namespaces;
+  }
+
+  public MutableSpecState specs() {
+    return specs;
+  }
+
+  public MutableUnitState units() {
+    return units;
+  }
+
+  public MutableAttemptState attempts() {
+    return attempts;
+  }
+
+  public MutableWorkerState workers() {
+    return workers;
+  }
+
+  /** The views of the state as this command has changed it so far, for its reply. */
+  public StateViews views() {
+    return new StateViews(reads, namespace(), now);
+  }
+
+  /** The units of {@code spec} that {@code query} selects, by their statuses as of now. */
+  public List<WorkUnitRecord> select(UnitQuery query, String spec) {
+    return query.run(reads, namespace(), spec, now);
   }
 
   public RandomGenerator random() {
@@ -74,7 +125,8 @@ public final class CommandContext {
   /** Job trees (SEMANTICS §5) for this command, with {@code then} chaining to {@code coordinate.chained}. */
   public Family family() {
     if (family == null) {
-      family = new Family(state, namespace(), now, (unit, data) -> Chaining.chain(this, unit, data));
+      family = new Family(units, attempts, reads.family(), specs, namespace(), now,
+          (unit, data) -> Chaining.chain(this, unit, data));
     }
     return family;
   }
@@ -82,7 +134,8 @@ public final class CommandContext {
   /** Redundant execution (SEMANTICS §6) for this command: assimilated records go to {@code coordinate.results}. */
   public Replication replication() {
     if (replication == null) {
-      replication = new Replication(family(), record -> output.result(namespace(), record));
+      replication = new Replication(family(), units, attempts, workers, specs,
+          record -> output.result(namespace(), record));
     }
     return replication;
   }

@@ -13,7 +13,7 @@ final class Lookups {
   private Lookups() {}
 
   static WorkSpecRecord spec(CommandContext ctx, String name) {
-    WorkSpecRecord spec = ctx.state().specs().get(ctx.namespace(), name);
+    WorkSpecRecord spec = ctx.specs().get(ctx.namespace(), name);
     if (spec == null) {
       throw new CommandRejection(ErrorCode.NO_SUCH_WORK_SPEC, "no work spec \"" + name + "\"");
     }
@@ -21,7 +21,7 @@ final class Lookups {
   }
 
   static WorkUnitRecord unit(CommandContext ctx, String spec, String name) {
-    WorkUnitRecord unit = ctx.state().units().get(ctx.namespace(), spec, name);
+    WorkUnitRecord unit = ctx.units().get(ctx.namespace(), spec, name);
     if (unit == null) {
       throw new CommandRejection(ErrorCode.NO_SUCH_WORK_UNIT, "no work unit \"" + name + "\" in \"" + spec + "\"");
     }
@@ -36,7 +36,7 @@ final class Lookups {
   /** The attempt with this id. */
   static AttemptRecord attempt(CommandContext ctx, String id) {
     OptionalLong seq = attemptSeq(id);
-    AttemptRecord attempt = seq.isPresent() ? ctx.state().attempts().get(ctx.namespace(), seq.getAsLong()) : null;
+    AttemptRecord attempt = seq.isPresent() ? ctx.attempts().get(ctx.namespace(), seq.getAsLong()) : null;
     if (attempt == null) {
       throw new CommandRejection(ErrorCode.NO_SUCH_ATTEMPT, "no attempt \"" + id + "\"");
     }

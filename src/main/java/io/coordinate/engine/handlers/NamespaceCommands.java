@@ -15,7 +15,7 @@ public final class NamespaceCommands {
   }
 
   static JsonNode destroy(CommandContext ctx) {
-    ctx.state().namespaces().destroy(ctx.namespace());
+    ctx.namespaces().destroy(ctx.namespace());
     ObjectNode result = Json.object();
     result.put("destroyed", ctx.namespace());
     return result;

@@ -25,8 +25,8 @@ public final class ReplicationCommands {
     WorkSpecRecord spec = Lookups.spec(ctx, ctx.command().requiredString("work_spec_name"));
     UnitQuery query = UnitQuery.parse(ctx.command().get("query"));
     int cancelled = 0;
-    for (WorkUnitRecord unit : query.run(ctx.state(), ctx.namespace(), spec.name(), ctx.now())) {
-      WorkUnitRecord current = ctx.state().units().get(ctx.namespace(), unit.spec(), unit.name());
+    for (WorkUnitRecord unit : ctx.select(query, spec.name())) {
+      WorkUnitRecord current = ctx.units().get(ctx.namespace(), unit.spec(), unit.name());
       if (current != null && ctx.replication().cancel(current)) {
         cancelled++;
       }

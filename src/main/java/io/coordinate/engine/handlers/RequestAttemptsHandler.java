@@ -7,9 +7,10 @@ import io.coordinate.engine.replication.Replication;
 import io.coordinate.engine.scheduler.Scheduler;
 import io.coordinate.engine.scheduler.SpecLoad;
 import io.coordinate.engine.scheduler.WorkRequest;
+import io.coordinate.engine.state.AttemptState;
+import io.coordinate.engine.state.MutableUnitState;
 import io.coordinate.engine.state.model.AttemptRecord;
 import io.coordinate.engine.state.model.AttemptStatus;
-import io.coordinate.engine.state.CoordinateState;
 import io.coordinate.engine.state.model.UnitStatus;
 import io.coordinate.engine.state.model.WorkSpecRecord;
 import io.coordinate.engine.state.model.WorkUnitRecord;
@@ -85,10 +86,10 @@ public final class RequestAttemptsHandler {
    * The assignment of these attempts again, as they are now (a renewal since shows its new expiration; an attempt
    * deleted with its unit since is left out): the answer to a repeat of a request's {@code request_id}.
    */
-  public static byte[] assignment(CoordinateState state, String ns, String worker, String requestId, long[] seqs) {
+  public static byte[] assignment(AttemptState attempts, String ns, String worker, String requestId, long[] seqs) {
     AssignmentWriter assignment = new AssignmentWriter(ns, worker, requestId, seqs.length);
     for (long seq : seqs) {
-      AttemptRecord attempt = state.attempts().get(ns, seq);
+      AttemptRecord attempt = attempts.get(ns, seq);
       if (attempt != null) {
         assignment.add(attempt);
       }
@@ -98,10 +99,10 @@ public final class RequestAttemptsHandler {
 
   private static List<SpecLoad> loads(CommandContext ctx) {
     List<SpecLoad> loads = new ArrayList<>();
-    for (WorkSpecRecord spec : ctx.state().specs().list(ctx.namespace())) {
+    for (WorkSpecRecord spec : ctx.specs().list(ctx.namespace())) {
       loads.add(new SpecLoad(spec.name(), spec.meta(),
-          ctx.state().units().count(ctx.namespace(), spec.name(), UnitStatus.AVAILABLE),
-          ctx.state().units().count(ctx.namespace(), spec.name(), UnitStatus.PENDING)));
+          ctx.units().count(ctx.namespace(), spec.name(), UnitStatus.AVAILABLE),
+          ctx.units().count(ctx.namespace(), spec.name(), UnitStatus.PENDING)));
     }
     return loads;
   }
@@ -122,7 +123,7 @@ public final class RequestAttemptsHandler {
    */
   private static HandOut handOut(CommandContext ctx, SpecLoad spec, String worker, long count, long lifetimeMillis,
       AssignmentWriter assignment) {
-    CoordinateState state = ctx.state();
+    MutableUnitState units = ctx.units();
     String ns = ctx.namespace();
     long limit = count;
     if (spec.meta().maxAttemptsReturned() > 0) {
@@ -138,10 +139,10 @@ public final class RequestAttemptsHandler {
     boolean replicated = spec.meta().replication() != null;
     String host = replicated ? ctx.replication().host(worker) : null;
     Map<String, WorkUnitRecord> read = new HashMap<>();
-    List<String> names = !replicated ? state.units().bestAvailable(ns, spec.name(), max)
+    List<String> names = !replicated ? units.bestAvailable(ns, spec.name(), max)
         // a host never gets two replicas of one unit: skip those it has, up to a bound (see docs/replication.md)
-        : state.units().bestAvailable(ns, spec.name(), max, Replication.MAX_UNITS_SKIPPED, name -> {
-          WorkUnitRecord unit = state.units().get(ns, spec.name(), name);
+        : units.bestAvailable(ns, spec.name(), max, Replication.MAX_UNITS_SKIPPED, name -> {
+          WorkUnitRecord unit = units.get(ns, spec.name(), name);
           read.put(name, unit);
           return Replication.canTake(unit, host);
         });
@@ -156,7 +157,7 @@ public final class RequestAttemptsHandler {
       if (assignment.full()) {
         break; // the rest stay available, for the next request
       }
-      WorkUnitRecord unit = read.containsKey(name) ? read.get(name) : state.units().available(ns, spec.name(), name);
+      WorkUnitRecord unit = read.containsKey(name) ? read.get(name) : units.available(ns, spec.name(), name);
       long maxRetries = spec.meta().maxRetries();
       if (replicated || Replication.roundUnderWay(unit)) {
         String replicaHost = host != null ? host : ctx.replication().host(worker);
@@ -173,7 +174,7 @@ public final class RequestAttemptsHandler {
       if (maxRetries > 0 && unit.attemptCount() >= maxRetries) {
         autoFail(ctx, unit, worker, lifetimeMillis);
       } else {
-        assignment.add(UnitTransitions.startAttempt(state, ns, unit, worker, lifetimeMillis, ctx.now()));
+        assignment.add(UnitTransitions.startAttempt(ctx.attempts(), ns, unit, worker, lifetimeMillis, ctx.now()));
       }
     }
     return tried > 0 ? HandOut.TRIED : HandOut.NOTHING_FOR_THIS_HOST;
@@ -182,7 +183,7 @@ public final class RequestAttemptsHandler {
   /** The N+1th attempt of a unit with {@code max_retries} N is created failed, and fails the unit. */
   private static void autoFail(CommandContext ctx, WorkUnitRecord unit, String worker, long lifetimeMillis) {
     AttemptRecord attempt =
-        UnitTransitions.startAttempt(ctx.state(), ctx.namespace(), unit, worker, lifetimeMillis, ctx.now());
+        UnitTransitions.startAttempt(ctx.attempts(), ctx.namespace(), unit, worker, lifetimeMillis, ctx.now());
     ObjectNode data = Json.object();
     data.put("traceback", "too many retries");
     UnitTransitions.endAttempt(ctx.family(), attempt, AttemptStatus.FAILED, data);
@@ -192,15 +193,14 @@ public final class RequestAttemptsHandler {
   private static String createContinuousUnit(CommandContext ctx, SpecLoad load) {
     long now = ctx.now();
     String name = String.format("%d.%03d", Math.floorDiv(now, 1000), Math.floorMod(now, 1000));
-    CoordinateState state = ctx.state();
-    WorkUnitRecord before = state.units().get(ctx.namespace(), load.name(), name);
+    WorkUnitRecord before = ctx.units().get(ctx.namespace(), load.name(), name);
     WorkUnitRecord unit =
         new WorkUnitRecord(load.name(), name, Json.object(), 0, null, UnitStatus.AVAILABLE, null,
             before == null ? 0 : before.attemptCount());
-    state.units().write(ctx.namespace(), before, unit);
-    WorkSpecRecord spec = state.specs().get(ctx.namespace(), load.name());
+    ctx.units().write(ctx.namespace(), before, unit);
+    WorkSpecRecord spec = ctx.specs().get(ctx.namespace(), load.name());
     long next = Times.plus(now, spec.meta().interval());
-    state.specs().write(ctx.namespace(), spec, spec.withMeta(spec.meta().withNextContinuous(next)));
+    ctx.specs().write(ctx.namespace(), spec, spec.withMeta(spec.meta().withNextContinuous(next)));
     return name;
   }
 }

@@ -6,7 +6,6 @@ import io.coordinate.engine.state.model.UnitRef;
 import io.coordinate.engine.state.model.WorkSpecMeta;
 import io.coordinate.engine.state.model.WorkSpecRecord;
 import io.coordinate.engine.state.model.WorkUnitRecord;
-import io.coordinate.engine.view.StateViews;
 import io.coordinate.protocol.CommandRejection;
 import io.coordinate.protocol.CommandType;
 import io.coordinate.protocol.ErrorCode;
@@ -33,10 +32,10 @@ public final class WorkSpecCommands {
           "work spec \"" + expected + "\" cannot be renamed to \"" + name + "\"");
     }
     WorkSpecMeta meta = WorkSpecDefinition.deriveMeta(data);
-    WorkSpecRecord before = ctx.state().specs().get(ctx.namespace(), name);
+    WorkSpecRecord before = ctx.specs().get(ctx.namespace(), name);
     WorkSpecRecord after = new WorkSpecRecord(name, data.deepCopy(), meta);
-    ctx.state().specs().write(ctx.namespace(), before, after);
-    return view(ctx).spec(after);
+    ctx.specs().write(ctx.namespace(), before, after);
+    return ctx.views().spec(after);
   }
 
   /** Changes only the metadata fields given (SEMANTICS §1); {@code continuous} only if it can be. */
@@ -66,14 +65,14 @@ public final class WorkSpecCommands {
             m.replication(),
             m.retention());
     WorkSpecRecord after = spec.withMeta(changed);
-    ctx.state().specs().write(ctx.namespace(), spec, after);
-    return view(ctx).spec(after);
+    ctx.specs().write(ctx.namespace(), spec, after);
+    return ctx.views().spec(after);
   }
 
   static JsonNode deleteWorkSpec(CommandContext ctx) {
     WorkSpecRecord spec = Lookups.spec(ctx, ctx.command().requiredString("work_spec_name"));
     deleteFamilies(ctx, spec.name());
-    ctx.state().specs().delete(ctx.namespace(), spec);
+    ctx.specs().delete(ctx.namespace(), spec);
     ObjectNode result = ctx.command().body().objectNode();
     result.put("deleted", spec.name());
     return result;
@@ -87,7 +86,7 @@ public final class WorkSpecCommands {
     String after = null;
     List<WorkUnitRecord> page;
     do {
-      page = ctx.state().units().list(ctx.namespace(), spec, after, 512);
+      page = ctx.units().list(ctx.namespace(), spec, after, 512);
       for (WorkUnitRecord unit : page) {
         if (unit.family() != null) {
           ctx.family().delete(UnitRef.of(unit));
@@ -95,9 +94,5 @@ public final class WorkSpecCommands {
       }
       after = page.isEmpty() ? null : page.get(page.size() - 1).name();
     } while (page.size() == 512);
-  }
-
-  private static StateViews view(CommandContext ctx) {
-    return new StateViews(ctx.state(), ctx.namespace(), ctx.now());
   }
 }

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.coordinate.engine.family.UnitTransitions;
 import io.coordinate.engine.replication.Replication;
-import io.coordinate.engine.state.CoordinateState;
 import io.coordinate.engine.state.model.UnitRef;
 import io.coordinate.engine.state.model.UnitStatus;
 import io.coordinate.engine.state.model.WorkSpecRecord;
@@ -51,12 +50,11 @@ public final class WorkUnitCommands {
     for (JsonNode item : items) {
       units.add(NewUnit.parse(item, spec.name(), ctx.now(), ctx.random()));
     }
-    CoordinateState state = ctx.state();
     String ns = ctx.namespace();
-    state.units().prefetch(ns, spec.name(), units.stream().map(NewUnit::name).toList());
+    ctx.units().prefetch(ns, spec.name(), units.stream().map(NewUnit::name).toList());
     ArrayNode names = Json.MAPPER.createArrayNode();
     for (NewUnit unit : units) {
-      WorkUnitRecord before = state.units().get(ns, spec.name(), unit.name());
+      WorkUnitRecord before = ctx.units().get(ns, spec.name(), unit.name());
       WorkUnitRecord after;
       if (before == null) {
         after = new WorkUnitRecord(spec.name(), unit.name(), unit.data(), unit.priority(), unit.notBefore(),
@@ -76,7 +74,7 @@ public final class WorkUnitCommands {
       if (unit.parent() != null || unit.predecessor() != null || (before != null && before.family() != null)) {
         ctx.family().add(before, after, unit.parent(), unit.predecessor());
       } else {
-        state.units().write(ns, before, after);
+        ctx.units().write(ns, before, after);
       }
       names.add(unit.name());
     }
@@ -98,9 +96,9 @@ public final class WorkUnitCommands {
     double value = absolute ? ctx.command().optionalNumber("priority", 0, -Limits.MAX_PRIORITY, Limits.MAX_PRIORITY)
         : ctx.command().optionalNumber("adjustment", 0, -2 * Limits.MAX_PRIORITY, 2 * Limits.MAX_PRIORITY);
     int changed = 0;
-    for (WorkUnitRecord unit : query.run(ctx.state(), ctx.namespace(), spec.name(), ctx.now())) {
+    for (WorkUnitRecord unit : ctx.select(query, spec.name())) {
       double priority = absolute ? value : Limits.clampPriority(unit.priority() + value);
-      ctx.state().units().write(ctx.namespace(), unit, unit.withPriority(priority));
+      ctx.units().write(ctx.namespace(), unit, unit.withPriority(priority));
       changed++;
     }
     return count("prioritized", changed);
@@ -110,11 +108,11 @@ public final class WorkUnitCommands {
     WorkSpecRecord spec = Lookups.spec(ctx, ctx.command().requiredString("work_spec_name"));
     UnitQuery query = UnitQuery.parse(ctx.command().get("query"));
     int deleted = 0;
-    for (WorkUnitRecord unit : query.run(ctx.state(), ctx.namespace(), spec.name(), ctx.now())) {
+    for (WorkUnitRecord unit : ctx.select(query, spec.name())) {
       if (unit.family() != null) {
         deleted += ctx.family().delete(UnitRef.of(unit)); // with its tree of children; counts them all
       } else {
-        ctx.state().units().delete(ctx.namespace(), unit);
+        ctx.units().delete(ctx.namespace(), unit);
         deleted++;
       }
     }
@@ -126,7 +124,7 @@ public final class WorkUnitCommands {
     WorkSpecRecord spec = Lookups.spec(ctx, ctx.command().requiredString("work_spec_name"));
     UnitQuery query = UnitQuery.parse(ctx.command().get("query"));
     int reset = 0;
-    for (WorkUnitRecord unit : query.run(ctx.state(), ctx.namespace(), spec.name(), ctx.now())) {
+    for (WorkUnitRecord unit : ctx.select(query, spec.name())) {
       if (unit.family() != null) {
         ctx.family().reset(UnitRef.of(unit));
         reset++;
@@ -134,7 +132,7 @@ public final class WorkUnitCommands {
       }
       WorkUnitRecord after = UnitTransitions.clearActiveAttempt(unit, ctx.now());
       if (!after.equals(unit)) {
-        ctx.state().units().write(ctx.namespace(), unit, after);
+        ctx.units().write(ctx.namespace(), unit, after);
       }
       reset++;
     }

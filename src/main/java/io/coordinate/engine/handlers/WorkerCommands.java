@@ -2,7 +2,6 @@ package io.coordinate.engine.handlers;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.coordinate.engine.state.model.WorkerRecord;
-import io.coordinate.engine.view.StateViews;
 import io.coordinate.protocol.CommandRejection;
 import io.coordinate.protocol.CommandType;
 import io.coordinate.protocol.ErrorCode;
@@ -26,7 +25,7 @@ public final class WorkerCommands {
   /** Creates or refreshes a worker: active again, with the given parent, mode, data and expiration. */
   static JsonNode heartbeat(CommandContext ctx) {
     String name = ctx.command().requiredString("worker");
-    WorkerRecord before = ctx.state().workers().get(ctx.namespace(), name);
+    WorkerRecord before = ctx.workers().get(ctx.namespace(), name);
     // "parent": null detaches the worker from its parent; an absent "parent" keeps the one it has.
     boolean detach = ctx.command().body().has("parent") && ctx.command().body().get("parent").isNull();
     String parent = ctx.command().has("parent") ? ctx.command().requiredString("parent")
@@ -42,28 +41,28 @@ public final class WorkerCommands {
     double expire = ctx.command().optionalNumber("expire", DEFAULT_EXPIRE_SECONDS, 0, Limits.MAX_DELAY_SECONDS);
     WorkerRecord after = new WorkerRecord(name, parent, true, mode, data,
         Times.plus(ctx.now(), expire), ctx.now(), before == null ? null : before.reliability());
-    ctx.state().workers().write(ctx.namespace(), before, after);
-    return new StateViews(ctx.state(), ctx.namespace(), ctx.now()).worker(after);
+    ctx.workers().write(ctx.namespace(), before, after);
+    return ctx.views().worker(after);
   }
 
   static JsonNode deactivate(CommandContext ctx) {
     String name = ctx.command().requiredString("worker");
-    WorkerRecord before = ctx.state().workers().get(ctx.namespace(), name);
+    WorkerRecord before = ctx.workers().get(ctx.namespace(), name);
     if (before == null) {
       throw new CommandRejection(ErrorCode.NO_SUCH_WORKER, "no worker \"" + name + "\"");
     }
     WorkerRecord after = new WorkerRecord(name, before.parent(), false, before.mode(), before.data(),
         before.expiration(), ctx.now(), before.reliability());
-    ctx.state().workers().write(ctx.namespace(), before, after);
-    return new StateViews(ctx.state(), ctx.namespace(), ctx.now()).worker(after);
+    ctx.workers().write(ctx.namespace(), before, after);
+    return ctx.views().worker(after);
   }
 
   /** Creates a worker on its first request, with the defaults of a first heartbeat. */
   static void touch(CommandContext ctx, String name) {
-    if (ctx.state().workers().get(ctx.namespace(), name) == null) {
+    if (ctx.workers().get(ctx.namespace(), name) == null) {
       WorkerRecord created = new WorkerRecord(name, null, true, "", Json.object(),
           Times.plus(ctx.now(), DEFAULT_EXPIRE_SECONDS), ctx.now());
-      ctx.state().workers().write(ctx.namespace(), null, created);
+      ctx.workers().write(ctx.namespace(), null, created);
     }
   }
 }

@@ -6,9 +6,12 @@ import static io.coordinate.engine.state.model.ReplicaOutcome.NO_REPLY;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.coordinate.engine.family.Family;
+import io.coordinate.engine.state.MutableAttemptState;
+import io.coordinate.engine.state.MutableUnitState;
+import io.coordinate.engine.state.MutableWorkerState;
+import io.coordinate.engine.state.SpecState;
 import io.coordinate.engine.state.model.AttemptRecord;
 import io.coordinate.engine.state.model.AttemptStatus;
-import io.coordinate.engine.state.CoordinateState;
 import io.coordinate.engine.state.model.Replica;
 import io.coordinate.engine.state.model.ReplicationConfig;
 import io.coordinate.engine.state.model.ReplicationState;
@@ -46,16 +49,27 @@ public final class Replication {
   public static final int MAX_UNITS_SKIPPED = 1000;
 
   private final Family family;
-  private final CoordinateState state;
+  private final MutableUnitState units;
+  private final MutableAttemptState attempts;
+  private final MutableWorkerState workers;
+  private final SpecState specs;
   private final String ns;
   private final long now;
   private final Consumer<ObjectNode> results;
-  private final Map<String, WorkSpecRecord> specs = new HashMap<>();
+  private final Map<String, WorkSpecRecord> specsRead = new HashMap<>();
 
-  /** @param results where assimilated records go ({@code coordinate.results}) */
-  public Replication(Family family, Consumer<ObjectNode> results) {
+  /**
+   * @param family the job trees of the same command, through which a decided round's unit moves
+   * @param workers the replicas' hosts and reliability counters
+   * @param results where assimilated records go ({@code coordinate.results})
+   */
+  public Replication(Family family, MutableUnitState units, MutableAttemptState attempts, MutableWorkerState workers,
+      SpecState specs, Consumer<ObjectNode> results) {
     this.family = family;
-    this.state = family.state();
+    this.units = units;
+    this.attempts = attempts;
+    this.workers = workers;
+    this.specs = specs;
     this.ns = family.namespace();
     this.now = family.now();
     this.results = results;
@@ -85,7 +99,7 @@ public final class Replication {
     String current = worker;
     seen.add(current);
     while (true) {
-      WorkerRecord record = state.workers().get(ns, current);
+      WorkerRecord record = workers.get(ns, current);
       if (record == null || record.parent() == null || !seen.add(record.parent())) {
         return current;
       }
@@ -109,14 +123,14 @@ public final class Replication {
       decide(unit, unit, round, Quorum.fail(round, ReplicationState.COULDNT_SEND));
       return null;
     }
-    long seq = state.attempts().nextSeq(ns);
+    long seq = attempts.nextSeq(ns);
     long deadline = config.delayBound() != null ? Times.plus(now, config.delayBound())
         : Times.plusMillis(now, lifetimeMillis);
     AttemptRecord attempt = new AttemptRecord(seq, unit.spec(), unit.name(), worker, AttemptStatus.PENDING,
         unit.data(), now, deadline, null, true);
     ReplicationState next = round.withReplica(new Replica(seq, worker, host, deadline, null, ValidateState.INIT, null));
     WorkUnitRecord after = unit.withReplication(next).withAttemptCount(unit.attemptCount() + 1);
-    state.attempts().start(ns, unit,
+    attempts.start(ns, unit,
         after.withStatus(Quorum.needed(config, next) > 0 ? unit.status() : UnitStatus.PENDING), attempt);
     return attempt;
   }
@@ -125,8 +139,8 @@ public final class Replication {
 
   /** A replica finished: success, with the digest of its {@code result}; validated now or, if decided, late. */
   public void finished(AttemptRecord attempt, JsonNode data) {
-    state.attempts().write(ns, attempt, attempt.withStatus(AttemptStatus.FINISHED, data, now));
-    WorkUnitRecord unit = state.units().get(ns, attempt.spec(), attempt.unit());
+    attempts.write(ns, attempt, attempt.withStatus(AttemptStatus.FINISHED, data, now));
+    WorkUnitRecord unit = units.get(ns, attempt.spec(), attempt.unit());
     ReplicationState before = unit.replication();
     String digest = ResultDigest.of(data);
     ReplicationState round = closed(unit) ? Quorum.lateSuccess(before, attempt.seq(), digest)
@@ -136,8 +150,8 @@ public final class Replication {
 
   /** A replica failed: {@code client_error}. */
   public void failed(AttemptRecord attempt, JsonNode data) {
-    state.attempts().write(ns, attempt, attempt.withStatus(AttemptStatus.FAILED, data, now));
-    WorkUnitRecord unit = state.units().get(ns, attempt.spec(), attempt.unit());
+    attempts.write(ns, attempt, attempt.withStatus(AttemptStatus.FAILED, data, now));
+    WorkUnitRecord unit = units.get(ns, attempt.spec(), attempt.unit());
     apply(unit, unit, pass(unit, unit.replication().withReplica(attempt.seq(), r -> r.withOutcome(CLIENT_ERROR))));
   }
 
@@ -146,8 +160,8 @@ public final class Replication {
    * {@code notBefore} holds back the unit's next replica.
    */
   public void released(AttemptRecord attempt, AttemptStatus status, JsonNode data, Long notBefore) {
-    state.attempts().write(ns, attempt, attempt.withStatus(status, data, now));
-    WorkUnitRecord unit = state.units().get(ns, attempt.spec(), attempt.unit());
+    attempts.write(ns, attempt, attempt.withStatus(status, data, now));
+    WorkUnitRecord unit = units.get(ns, attempt.spec(), attempt.unit());
     WorkUnitRecord changed = notBefore != null && !closed(unit) ? unit.withNotBefore(notBefore, unit.status()) : unit;
     apply(unit, changed, Quorum.noReply(config(unit.spec()), maxRetries(unit.spec()), unit.replication(),
         attempt.seq(), closed(unit)));
@@ -162,11 +176,11 @@ public final class Replication {
     List<Replica> overdue = Quorum.overdue(unit.replication(), now);
     Quorum.Pass pass = atTime(spec(unit.spec()), unit, now);
     if (overdue.stream().noneMatch(r -> r.seq() == due.seq())) {
-      state.attempts().write(ns, due, due.withStatus(AttemptStatus.EXPIRED, due.data(), now));
+      attempts.write(ns, due, due.withStatus(AttemptStatus.EXPIRED, due.data(), now));
     }
     for (Replica replica : overdue) {
-      AttemptRecord attempt = replica.seq() == due.seq() ? due : state.attempts().get(ns, replica.seq());
-      state.attempts().write(ns, attempt, attempt.withStatus(AttemptStatus.EXPIRED, attempt.data(), now));
+      AttemptRecord attempt = replica.seq() == due.seq() ? due : attempts.get(ns, replica.seq());
+      attempts.write(ns, attempt, attempt.withStatus(AttemptStatus.EXPIRED, attempt.data(), now));
     }
     apply(unit, unit, pass);
   }
@@ -192,10 +206,10 @@ public final class Replication {
       expiration = Math.min(expiration, Times.plus(attempt.startTime(), config.delayBound()));
     }
     AttemptRecord renewed = attempt.withExpiration(expiration, data);
-    state.attempts().write(ns, attempt, renewed);
-    WorkUnitRecord unit = state.units().get(ns, attempt.spec(), attempt.unit());
+    attempts.write(ns, attempt, renewed);
+    WorkUnitRecord unit = units.get(ns, attempt.spec(), attempt.unit());
     long deadline = expiration;
-    state.units().write(ns, unit, unit.withReplication(
+    units.write(ns, unit, unit.withReplication(
         unit.replication().withReplica(attempt.seq(), r -> r.withDeadline(deadline))));
     return renewed;
   }
@@ -243,7 +257,7 @@ public final class Replication {
     if (closed(stored)) {
       WorkUnitRecord after = changed.withReplication(pass.round());
       if (!after.equals(stored)) {
-        state.units().write(ns, stored, after);
+        units.write(ns, stored, after);
       }
       count(before, pass.round());
       return;
@@ -253,7 +267,7 @@ public final class Replication {
       return;
     }
     WorkUnitRecord after = changed.withReplication(pass.round());
-    state.units().write(ns, stored, after.withStatus(pass.needed() > 0 ? family.restingStatus(after) : UnitStatus.PENDING));
+    units.write(ns, stored, after.withStatus(pass.needed() > 0 ? family.restingStatus(after) : UnitStatus.PENDING));
     count(before, pass.round());
   }
 
@@ -265,18 +279,18 @@ public final class Replication {
   private void decide(WorkUnitRecord stored, WorkUnitRecord changed, ReplicationState before,
       ReplicationState round) {
     WorkUnitRecord judged = changed.withReplication(round);
-    state.units().write(ns, stored, judged);
+    units.write(ns, stored, judged);
     AttemptRecord canonical = null;
     if (round.canonical() != null) {
-      canonical = state.attempts().get(ns, round.canonical());
+      canonical = attempts.get(ns, round.canonical());
       family.replicatedFinished(judged.withActiveAttempt(round.canonical(), judged.status()), canonical.data());
     } else {
       family.replicatedFailed(judged);
     }
-    WorkUnitRecord decided = state.units().get(ns, stored.spec(), stored.name());
+    WorkUnitRecord decided = units.get(ns, stored.spec(), stored.name());
     if (decided != null && decided.replication() != null && decided.replication().assimilatedAt() == null) {
       WorkUnitRecord assimilated = decided.withReplication(decided.replication().withAssimilatedAt(now));
-      state.units().write(ns, decided, assimilated);
+      units.write(ns, decided, assimilated);
       results.accept(Assimilation.record(ns, assimilated, canonical, now));
     }
     count(before, round);
@@ -298,7 +312,7 @@ public final class Replication {
       }
       WorkerReliability counted = counters.get(now.worker());
       if (counted == null) {
-        WorkerRecord worker = state.workers().get(ns, now.worker());
+        WorkerRecord worker = workers.get(ns, now.worker());
         if (worker == null) {
           continue;
         }
@@ -317,10 +331,10 @@ public final class Replication {
       counters.put(now.worker(), counted);
     }
     counters.forEach((name, reliability) -> {
-      WorkerRecord worker = state.workers().get(ns, name);
+      WorkerRecord worker = workers.get(ns, name);
       WorkerReliability current = worker.reliability() == null ? WorkerReliability.NONE : worker.reliability();
       if (!reliability.equals(current)) {
-        state.workers().write(ns, worker, worker.withReliability(reliability));
+        workers.write(ns, worker, worker.withReliability(reliability));
       }
     });
   }
@@ -347,6 +361,6 @@ public final class Replication {
   }
 
   private WorkSpecRecord spec(String name) {
-    return specs.computeIfAbsent(name, n -> state.specs().get(ns, n));
+    return specsRead.computeIfAbsent(name, n -> specs.get(ns, n));
   }
 }

@@ -2,7 +2,9 @@ package io.coordinate.engine.state;
 
 /**
  * The state as a command changes it: each module's transition methods keep every index and counter of its
- * aggregate right for the change and tell the {@link StateListener}; nothing else writes to the store.
+ * aggregate right for the change and tell the {@link StateListener}; nothing else writes to the store. Only the
+ * engine's entry point holds it whole, within the command's transaction (which sets the listener and writes what
+ * the modules keep in memory); handlers, job trees and replication get the modules they use.
  */
 public interface CoordinateState extends StateReader {
 
@@ -26,13 +28,4 @@ public interface CoordinateState extends StateReader {
 
   @Override
   MutableAnswerState answers();
-
-  /** Who hears of every change from now on (the engine's event recorder). */
-  void setListener(StateListener listener);
-
-  /**
-   * Writes what the modules keep in memory until then (the attempt indexes' blocks, the counts' moves): before a
-   * command's writes are committed, and after each chunk of a rebuild.
-   */
-  void flush();
 }

@@ -99,13 +99,16 @@ public final class DbState implements CoordinateState {
     db.now = now;
   }
 
-  @Override
-  public void setListener(StateListener listener) {
+  /** Who hears of every change from now on (the engine's event recorder): the transaction's to set. */
+  void setListener(StateListener listener) {
     db.listener = Objects.requireNonNull(listener);
   }
 
-  @Override
-  public void flush() {
+  /**
+   * Writes what the modules keep in memory until then (the attempt indexes' blocks, the counts' moves): before a
+   * command's writes are checked and committed, and after each chunk of a rebuild.
+   */
+  void flush() {
     db.flushBlocks();
     units.flushCounts();
   }

@@ -1,5 +1,7 @@
 package io.coordinate.engine.state.db;
 
+import io.coordinate.engine.state.CoordinateState;
+import io.coordinate.engine.state.StateListener;
 import io.coordinate.storage.KeyValueStore;
 import io.coordinate.storage.WriteBuffer;
 
@@ -16,9 +18,12 @@ public final class EngineState {
     this.store = store;
   }
 
-  /** A command's (or a time step's) transaction at time {@code now}: its writes buffered, its state over them. */
-  public Transaction begin(long now) {
-    return new Transaction(now);
+  /**
+   * A command's (or a time step's) transaction at time {@code now}: its writes buffered, its state over them, every
+   * change told to {@code listener}.
+   */
+  public Transaction begin(long now, StateListener listener) {
+    return new Transaction(now, listener);
   }
 
   /** One command's view and changes: nothing reaches the store or the engine's structures before {@link #commit}. */
@@ -26,16 +31,19 @@ public final class EngineState {
     private final WriteBuffer buffer = new WriteBuffer(store);
     private final DbState state = DbState.over(buffer, hints, decodedSpecs);
 
-    private Transaction(long now) {
+    private Transaction(long now, StateListener listener) {
       state.setTime(now);
+      state.setListener(listener);
     }
 
-    public DbState state() {
+    /** The state the command reads and changes; its writes reach the store only through {@link #commit}. */
+    public CoordinateState state() {
       return state;
     }
 
-    /** The command's writes, for checks before they are committed. */
+    /** The command's writes, those the modules still keep in memory included: for checks before the commit. */
     public WriteBuffer writes() {
+      state.flush();
       return buffer;
     }
 

@@ -205,10 +205,11 @@ class CoordinateStateTest {
     h.addUnits("spec", "a");
     h.request("count", 1);
     WriteBuffer buffer = new WriteBuffer(h.store());
-    CoordinateState state = DbState.over(buffer);
+    DbState state = DbState.over(buffer);
     // as a replica's start does (SEMANTICS §6): the unit is pending on attempt 1 when attempt 2 starts
     AttemptRecord second =
-        UnitTransitions.startAttempt(state, NS, state.units().get(NS, "spec", "a"), "worker", 60_000, h.now());
+        UnitTransitions.startAttempt(state.attempts(), NS, state.units().get(NS, "spec", "a"), "worker", 60_000,
+            h.now());
     state.flush();
     buffer.commit();
     h.reopen(); // the store was written beside the harness's engine
