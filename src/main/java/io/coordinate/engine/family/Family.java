@@ -95,7 +95,7 @@ public final class Family {
     UnitFamily family = unit.family();
     WorkUnitRecord after;
     if (family == null) {
-      after = settle(unit, unit.withStatus(FINISHED), data);
+      after = settle(unit, unit.toBuilder().status(FINISHED).build(), data);
     } else {
       UnitRef self = UnitRef.of(unit);
       List<WorkUnitRecord> parked = state.family().childCount(ns, self, ChildState.PARKED) == 0 ? List.of()
@@ -108,12 +108,13 @@ public final class Family {
           + parked.stream().filter(c -> c.status() != FAILED && c.status() != FINISHED).count();
       JsonNode failure = failedChild != null ? traceback("child " + failedChild + " failed") : family.failure();
       if (failure != null) {
-        after = settle(unit, unit.withStatus(FAILED).withFamily(family.withFailure(failure)), null);
+        after = settle(unit,
+            unit.toBuilder().status(FAILED).family(family.toBuilder().failure(failure).build()).build(), null);
       } else if (open > 0) {
-        after = unit.withStatus(WAITING);
+        after = unit.toBuilder().status(WAITING).build();
         state.units().write(ns, unit, after);
       } else {
-        after = settle(unit, unit.withStatus(FINISHED), data);
+        after = settle(unit, unit.toBuilder().status(FINISHED).build(), data);
       }
       parked.forEach(this::release);
     }
@@ -139,7 +140,8 @@ public final class Family {
   WorkUnitRecord attemptFailed(WorkUnitRecord unit) {
     UnitFamily family = unit.family();
     // its own attempt's failure: the attempt's data tells why, not an earlier failure of a child
-    WorkUnitRecord failed = unit.withStatus(FAILED).withFamily(family == null ? null : family.withFailure(null));
+    WorkUnitRecord failed = unit.toBuilder().status(FAILED)
+        .family(family == null ? null : family.toBuilder().failure(null).build()).build();
     WorkUnitRecord after = settle(unit, failed, null);
     if (family != null && unit.activeAttempt() != null) {
       deleteTrees(state.family().childrenParkedUnder(ns, UnitRef.of(unit), unit.activeAttempt()));
@@ -159,9 +161,9 @@ public final class Family {
       return;
     }
     if (family.failure() != null) {
-      settle(unit, released.withStatus(FAILED), null); // a child failed while it ran
+      settle(unit, released.toBuilder().status(FAILED).build(), null); // a child failed while it ran
     } else {
-      state.units().write(ns, unit, released.withStatus(restingStatus(released)));
+      state.units().write(ns, unit, released.toBuilder().status(restingStatus(released)).build());
     }
     if (unit.activeAttempt() != null) {
       deleteTrees(state.family().childrenParkedUnder(ns, UnitRef.of(unit), unit.activeAttempt()));
@@ -202,11 +204,12 @@ public final class Family {
    * in the same write, and its parent is told once the unit's own chaining and heirs are done.
    */
   WorkUnitRecord settle(WorkUnitRecord before, WorkUnitRecord after, JsonNode data) {
-    after = after.withPurgeAt(purgeTime(after.spec()));
+    after = after.toBuilder().purgeAt(purgeTime(after.spec())).build();
     UnitFamily family = after.family();
     UnitRef parentToTell = null;
     if (family != null && family.childState() == ChildState.OPEN) {
-      after = after.withFamily(family.withChildState(ChildState.CLOSED, null));
+      after = after.toBuilder().family(family.toBuilder().childState(ChildState.CLOSED).parkedUnder(null).build())
+          .build();
       parentToTell = family.parent();
     }
     state.units().write(ns, before, after);
@@ -246,23 +249,27 @@ public final class Family {
     if (failed) {
       JsonNode failure = traceback("child " + child + " failed");
       if (parent.status() != PENDING) {
-        settle(parent, parent.withStatus(FAILED).withFamily(family.withFailure(failure)), null);
+        settle(parent,
+            parent.toBuilder().status(FAILED).family(family.toBuilder().failure(failure).build()).build(), null);
       } else if (family.failure() == null) {
         // its attempt runs (it was reset while waiting): it fails when that attempt ends
-        state.units().write(ns, parent, parent.withFamily(family.withFailure(failure)));
+        state.units().write(ns, parent, parent.toBuilder().family(family.toBuilder().failure(failure).build()).build());
       }
     } else if (parent.status() == WAITING && state.family().childCount(ns, parentRef, ChildState.OPEN) == 0) {
-      settle(parent, parent.withStatus(family.failure() == null ? FINISHED : FAILED), null);
+      settle(parent, parent.toBuilder().status(family.failure() == null ? FINISHED : FAILED).build(), null);
     }
   }
 
   /** A parked child of a parent whose attempt finished: open (and runnable) now, or closed if it failed. */
   private void release(WorkUnitRecord child) {
     if (child.status() == FAILED || child.status() == FINISHED) {
-      state.units().write(ns, child, child.withFamily(child.family().withChildState(ChildState.CLOSED, null)));
+      state.units().write(ns, child, child.toBuilder()
+          .family(child.family().toBuilder().childState(ChildState.CLOSED).parkedUnder(null).build()).build());
     } else {
-      WorkUnitRecord open = child.withFamily(child.family().withChildState(ChildState.OPEN, null));
-      state.units().write(ns, child, child.status() == BLOCKED ? open.withStatus(restingStatus(open)) : open);
+      WorkUnitRecord open = child.toBuilder()
+          .family(child.family().toBuilder().childState(ChildState.OPEN).parkedUnder(null).build()).build();
+      state.units().write(ns, child,
+          child.status() == BLOCKED ? open.toBuilder().status(restingStatus(open)).build() : open);
     }
   }
 
@@ -273,8 +280,10 @@ public final class Family {
     for (UnitRef ref : state.family().heirs(ns, predecessor, Integer.MAX_VALUE)) {
       WorkUnitRecord heir = state.units().get(ns, ref);
       if (heir != null && heir.family().awaitingPredecessor()) {
-        WorkUnitRecord released = heir.withFamily(heir.family().withAwaitingPredecessor(false));
-        state.units().write(ns, heir, heir.status() == BLOCKED ? released.withStatus(restingStatus(released)) : released);
+        WorkUnitRecord released = heir.toBuilder().family(heir.family().toBuilder().awaitingPredecessor(false).build())
+            .build();
+        state.units().write(ns, heir,
+            heir.status() == BLOCKED ? released.toBuilder().status(restingStatus(released)).build() : released);
       }
     }
   }
@@ -286,16 +295,16 @@ public final class Family {
     for (UnitRef ref : state.family().heirs(ns, predecessor, Integer.MAX_VALUE)) {
       WorkUnitRecord heir = state.units().get(ns, ref);
       if (heir != null && heir.family().awaitingPredecessor()) {
-        failWaitingHeir(heir, heir.family().withAwaitingPredecessor(false), failure);
+        failWaitingHeir(heir, heir.family().toBuilder().awaitingPredecessor(false).build(), failure);
       }
     }
   }
 
   private void failWaitingHeir(WorkUnitRecord heir, UnitFamily family, JsonNode failure) {
     if (heir.status() == BLOCKED || heir.status() == UnitStatus.AVAILABLE || heir.status() == UnitStatus.DELAYED) {
-      settle(heir, heir.withStatus(FAILED).withFamily(family.withFailure(failure)), null);
+      settle(heir, heir.toBuilder().status(FAILED).family(family.toBuilder().failure(failure).build()).build(), null);
     } else {
-      state.units().write(ns, heir, heir.withFamily(family)); // it ran or is running: nothing to fail
+      state.units().write(ns, heir, heir.toBuilder().family(family).build()); // it ran or is running: nothing to fail
     }
   }
 
@@ -354,7 +363,7 @@ public final class Family {
     if (family.awaitingPredecessor()) {
       failWaitingHeir(heir, family.withoutPredecessor(), traceback("predecessor " + predecessor + " deleted"));
     } else {
-      state.units().write(ns, heir, heir.withFamily(family.withoutPredecessor()));
+      state.units().write(ns, heir, heir.toBuilder().family(family.withoutPredecessor()).build());
     }
   }
 

@@ -194,9 +194,8 @@ public final class RequestAttemptsHandler {
     String name = String.format("%d.%03d", Math.floorDiv(now, 1000), Math.floorMod(now, 1000));
     CoordinateState state = ctx.state();
     WorkUnitRecord before = state.units().get(ctx.namespace(), load.name(), name);
-    WorkUnitRecord unit =
-        new WorkUnitRecord(load.name(), name, Json.object(), 0, null, UnitStatus.AVAILABLE, null,
-            before == null ? 0 : before.attemptCount());
+    WorkUnitRecord unit = WorkUnitRecord.builder(load.name(), name).data(Json.object())
+        .attemptCount(before == null ? 0 : before.attemptCount()).build();
     state.units().write(ctx.namespace(), before, unit);
     WorkSpecRecord spec = state.specs().get(ctx.namespace(), load.name());
     long next = Times.plus(now, spec.meta().interval());

@@ -23,12 +23,6 @@ public record AttemptRecord(
     Long endTime,
     Boolean replica) {
 
-  public AttemptRecord(
-      long seq, String spec, String unit, String worker, AttemptStatus status, JsonNode data, long startTime,
-      long expirationTime, Long endTime) {
-    this(seq, spec, unit, worker, status, data, startTime, expirationTime, endTime, null);
-  }
-
   /**
    * The attempt a request starts: attempt {@code seq} of {@code worker} at the unit, pending, with the unit's data. A
    * unit's started-units entry stores only the worker and the times, and this makes the rest ((StartedUnits)).
@@ -36,7 +30,7 @@ public record AttemptRecord(
   public static AttemptRecord started(
       long seq, WorkUnitRecord unit, String worker, long startTime, long expirationTime) {
     return new AttemptRecord(seq, unit.spec(), unit.name(), worker, AttemptStatus.PENDING, unit.data(), startTime,
-        expirationTime, null);
+        expirationTime, null, null);
   }
 
   public String id() {

@@ -117,7 +117,7 @@ class StartedUnitsTest {
   @Test
   void aStartedUnitsValueIsItsRecordWithWhatTheStartAdded() {
     WorkUnitRecord added =
-        new WorkUnitRecord("spec", "a", Json.parse("{\"k\":[1,2]}"), 2.5, null, UnitStatus.AVAILABLE, null, 1);
+        WorkUnitRecord.builder("spec", "a").data(Json.parse("{\"k\":[1,2]}")).priority(2.5).attemptCount(1).build();
     AttemptRecord attempt = AttemptRecord.started(9, added, "w-é", 1_000L, 901_000L);
 
     byte[] value = StartedUnits.value(ValueCodec.encode(added), 9, StartedUnits.delta(attempt));
