@@ -100,28 +100,41 @@ perl -0777 -i -pe '
     return "$receiver.toBuilder()$kept" . substr($chain, pos($chain) // 0);
   }
 
-  # A changed line longer than 120 columns is broken before the rightmost call that fits, preferring the level of
-  # its first builder chain (else the least nested level).
+  # A changed line longer than 120 columns: a trailing comment goes above it; else it is broken at the argument
+  # (or && / ||) that holds its first builder chain, if what follows then fits, else before the rightmost call that
+  # fits on the level of that chain (or the least nested level).
   sub wrap {
     my ($line, $previous) = @_;
     return $line if length $line <= 120;
     my ($indent) = $line =~ /^(\s*)/;
     my $continued = $previous !~ /(?:[;{}]|\*\/|^\s*(?:\/\/.*|\*.*)?)$/;
     my $next_indent = $continued ? $indent : "$indent    ";
-    my ($depth, $chain, @breaks) = (0, undef);
-    while ($line =~ /\G("(?:[^"\\]|\\.)*+"|\x27(?:[^\x27\\]|\\.)*+\x27|\/\/.*|[(\[{]|[)\]}]|\.(?=\w+\()|[^"\x27(\[{)\]}.\/]+|.)/gc) {
+    my ($depth, $chain, $chain_at, $comment, @dots, @separators) = (0);
+    while ($line =~ /\G("(?:[^"\\]|\\.)*+"|\x27(?:[^\x27\\]|\\.)*+\x27|\/\/.*|[(\[{]|[)\]}]|&&|\|\||,|\.(?=\w+\()|[^"\x27(\[{)\]}.\/&|,]+|.)/gc) {
       my ($t, $at) = ($1, pos($line) - length $1);
-      last if $t =~ m{^//} || $at > 120;
+      if ($t =~ m{^//}) {
+        $comment = $at;
+        last;
+      }
       $depth++ if $t =~ /^[(\[{]$/;
       $depth-- if $t =~ /^[)\]}]$/;
+      push @separators, [$t eq "," ? $at + 1 : $at, $depth] if $t eq "," || $t eq "&&" || $t eq "||";
       next unless $t eq ".";
-      $chain //= $depth if substr($line, $at) =~ /^\.(?:toBuilder\(\)|builder\()/;
-      push @breaks, [$at, $depth] if $at > length($indent) + 8;
+      ($chain, $chain_at) = ($depth, $at) if !defined $chain && substr($line, $at) =~ /^\.(?:toBuilder\(\)|builder\()/;
+      push @dots, [$at, $depth] if $at <= 120 && $at > length($indent) + 8;
     }
-    my @level = grep { defined $chain && $_->[1] == $chain && $_->[0] > 0 } @breaks;
+    if (defined $comment && length(substr($line, 0, $comment) =~ s/\s+$//r) <= 120) {
+      return $indent . substr($line, $comment) . "\n" . (substr($line, 0, $comment) =~ s/\s+$//r);
+    }
+    my @around = grep { defined $chain && $_->[1] == $chain && $_->[0] < $chain_at && $_->[0] <= 120 } @separators;
+    if (@around) {
+      my $rest = $next_indent . (substr($line, $around[-1][0]) =~ s/^\s+//r);
+      return (substr($line, 0, $around[-1][0]) =~ s/\s+$//r) . "\n" . $rest if length $rest <= 120;
+    }
+    my @level = grep { defined $chain && $_->[1] == $chain } @dots;
     unless (@level) {
-      my $least = (sort { $a <=> $b } map { $_->[1] } @breaks)[0];
-      @level = grep { defined $least && $_->[1] == $least } @breaks;
+      my $least = (sort { $a <=> $b } map { $_->[1] } @dots)[0];
+      @level = grep { defined $least && $_->[1] == $least } @dots;
     }
     return $line unless @level;
     my $best = $level[-1][0];

@@ -256,8 +256,8 @@ public final class Replication {
       return;
     }
     WorkUnitRecord after = changed.toBuilder().replication(pass.round()).build();
-    state.units().write(ns, stored, after.toBuilder()
-        .status(pass.needed() > 0 ? family.restingStatus(after) : UnitStatus.PENDING).build());
+    state.units().write(ns, stored,
+        after.toBuilder().status(pass.needed() > 0 ? family.restingStatus(after) : UnitStatus.PENDING).build());
     count(before, pass.round());
   }
 
