@@ -6,7 +6,7 @@
 #   new AttemptRecord(9 arguments)  -> the same with a last argument null (the record's replica flag)
 # then folds ".build().toBuilder()" so that a chain of copies is one builder. Only the arities of the old record
 # methods are rewritten (AttemptRecord.withStatus(3 args), AppConfig.withReplication(2 args) stay). Idempotent:
-# re-run it after a merge; it stops with an error where an argument holds a // comment (rewrite that one by hand).
+# re-run it after a merge; it leaves a call whose arguments hold a // comment, names it and fails (rewrite it by hand).
 set -euo pipefail
 cd "$(git rev-parse --show-toplevel)"
 
@@ -40,39 +40,52 @@ perl -0777 -i -pe '
     return () if $inner =~ /^\s*$/;
     my @all;
     my ($cur, $depth) = ("", 0);
-    while ($inner =~ /\G("(?:[^"\\]|\\.)*+"|\x27(?:[^\x27\\]|\\.)*+\x27|[(\[{]|[)\]}]|,|[^(\[{)\]},"\x27]+)/gc) {
+    while ($inner =~ /\G("(?:[^"\\]|\\.)*+"|\x27(?:[^\x27\\]|\\.)*+\x27|\/\/[^\n]*|[(\[{]|[)\]}]|,|[^(\[{)\]},"\x27\/]+|\/)/gc) {
       my $t = $1;
+      die "an argument holds a comment, rewrite it by hand: $inner\n" if $t =~ m{^//};
       if ($t eq "," && $depth == 0) { push @all, $cur; $cur = ""; next }
       $depth++ if $t =~ /^[(\[{]$/;
       $depth-- if $t =~ /^[)\]}]$/;
       $cur .= $t;
     }
-    die "with.sh: cannot read the arguments ($inner)\n" if (pos($inner) // 0) != length $inner;
+    die "cannot read the arguments ($inner)\n" if (pos($inner) // 0) != length $inner;
     push @all, $cur;
     for (@all) {
-      die "with.sh: an argument holds a comment, rewrite it by hand: $_\n" if m{//};
       s/^\s+|\s+$//g;
       s/\s*\n\s*/ /g;
     }
     return @all;
   }
 
+  # A call the script cannot rewrite is left as it is and named, and the script fails at the end.
+  our $FAILED;
+  END { $? = 1 if $FAILED }
+  sub unchanged {
+    warn "with.sh: $ARGV: $_[1]";
+    $FAILED = 1;
+    return $_[0];
+  }
+
   sub convert {
     my $text = shift;
     $text =~ s{\.with(\w+)(\s*)$PARENS}{
-      my ($name, $space, $parens) = ($1, $2, $3);
-      my @a = args($parens);
+      my ($whole, $name, $space, $parens) = ($&, $1, $2, $3);
+      my @a = eval { args($parens) };
       my $setters = $SETTERS{$name};
-      if ($setters && @$setters == @a) {
+      if ($@) {
+        unchanged($whole, $@);
+      } elsif ($setters && @$setters == @a) {
         ".toBuilder()" . join("", map { ".$setters->[$_](" . convert($a[$_]) . ")" } 0 .. $#a) . ".build()";
       } else {
         ".with$name$space(" . convert(substr($parens, 1, -1)) . ")";
       }
     }ge;
     $text =~ s{new(\s+)(WorkUnitRecord|AttemptRecord)(\s*)$PARENS}{
-      my ($s1, $type, $s2, $parens) = ($1, $2, $3, $4);
-      my @a = args($parens);
-      if ($type eq "WorkUnitRecord" && (@a == 8 || @a == 9 || @a == 11)) {
+      my ($whole, $s1, $type, $s2, $parens) = ($&, $1, $2, $3, $4);
+      my @a = eval { args($parens) };
+      if ($@) {
+        unchanged($whole, $@);
+      } elsif ($type eq "WorkUnitRecord" && (@a == 8 || @a == 9 || @a == 11)) {
         my @c = map { convert($_) } @a;
         "WorkUnitRecord.builder($c[0], $c[1])"
             . join("", map { $c[$_] eq $DEFAULT{$UNIT[$_]} || ($UNIT[$_] eq "status" && $c[$_] eq "AVAILABLE")
