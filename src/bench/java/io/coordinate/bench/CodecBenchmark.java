@@ -44,10 +44,10 @@ public final class CodecBenchmark {
     int iterations = args.length > 0 ? Integer.parseInt(args[0]) : 2_000_000;
     JsonNode data = Json.parse("{\"url\":\"https://example.com/i/48151623\",\"size\":4096,\"weight\":1.25,"
         + "\"tags\":[\"thumbnail\",\"jpeg\"],\"retry\":false}");
-    WorkUnitRecord unit = new WorkUnitRecord("thumbnails", "item-48151623", data, 0.5, null, UnitStatus.PENDING,
-        1_234_567L, 1);
+    WorkUnitRecord unit = WorkUnitRecord.builder("thumbnails", "item-48151623").data(data).priority(0.5)
+        .status(UnitStatus.PENDING).activeAttempt(1_234_567L).attemptCount(1).build();
     AttemptRecord attempt = new AttemptRecord(1_234_567L, "thumbnails", "item-48151623", "worker-42",
-        AttemptStatus.PENDING, data, 1_790_000_000_000L, 1_790_000_900_000L, null);
+        AttemptStatus.PENDING, data, 1_790_000_000_000L, 1_790_000_900_000L, null, null);
 
     System.out.printf("JSON data of %d bytes; %,d encodes and decodes per record and format, best of %d rounds%n",
         data.toString().length(), iterations, ROUNDS);

@@ -114,10 +114,11 @@ final class EventRecorder implements StateListener {
     } else if (before.status() != after.status()) {
       event = output.event(ns, UNIT_STATUS_CHANGED);
       event.symbol(PREVIOUS_STATUS, UNIT_STATUSES.get(before.status()));
-    } else if (!Objects.equals(before.family(), after.family()) && before.withFamily(after.family()).equals(after)) {
+    } else if (!Objects.equals(before.family(), after.family())
+        && before.toBuilder().family(after.family()).build().equals(after)) {
       return; // only its place in a job tree moved (released, closed, a link dropped): no status changed
     } else if (!Objects.equals(before.replication(), after.replication())
-        && before.withReplication(after.replication()).equals(after)) {
+        && before.toBuilder().replication(after.replication()).build().equals(after)) {
       return; // only its round of replicas changed: replicaEvents says what
     } else if (Objects.equals(before.activeAttempt(), after.activeAttempt())
         && before.attemptCount() == after.attemptCount()) {

@@ -103,7 +103,7 @@ public final class Family {
     UnitFamily family = unit.family();
     WorkUnitRecord after;
     if (family == null) {
-      after = settle(unit, unit.withStatus(FINISHED), data);
+      after = settle(unit, unit.toBuilder().status(FINISHED).build(), data);
     } else {
       UnitRef self = UnitRef.of(unit);
       List<WorkUnitRecord> parked = links.childCount(ns, self, ChildState.PARKED) == 0 ? List.of()
@@ -116,12 +116,13 @@ public final class Family {
           + parked.stream().filter(c -> c.status() != FAILED && c.status() != FINISHED).count();
       JsonNode failure = failedChild != null ? traceback("child " + failedChild + " failed") : family.failure();
       if (failure != null) {
-        after = settle(unit, unit.withStatus(FAILED).withFamily(family.withFailure(failure)), null);
+        after = settle(unit,
+            unit.toBuilder().status(FAILED).family(family.toBuilder().failure(failure).build()).build(), null);
       } else if (open > 0) {
-        after = unit.withStatus(WAITING);
+        after = unit.toBuilder().status(WAITING).build();
         units.write(ns, unit, after);
       } else {
-        after = settle(unit, unit.withStatus(FINISHED), data);
+        after = settle(unit, unit.toBuilder().status(FINISHED).build(), data);
       }
       parked.forEach(this::release);
     }
@@ -147,7 +148,8 @@ public final class Family {
   WorkUnitRecord attemptFailed(WorkUnitRecord unit) {
     UnitFamily family = unit.family();
     // its own attempt's failure: the attempt's data tells why, not an earlier failure of a child
-    WorkUnitRecord failed = unit.withStatus(FAILED).withFamily(family == null ? null : family.withFailure(null));
+    WorkUnitRecord failed = unit.toBuilder().status(FAILED)
+        .family(family == null ? null : family.toBuilder().failure(null).build()).build();
     WorkUnitRecord after = settle(unit, failed, null);
     if (family != null && unit.activeAttempt() != null) {
       deleteTrees(links.childrenParkedUnder(ns, UnitRef.of(unit), unit.activeAttempt()));
@@ -167,9 +169,9 @@ public final class Family {
       return;
     }
     if (family.failure() != null) {
-      settle(unit, released.withStatus(FAILED), null); // a child failed while it ran
+      settle(unit, released.toBuilder().status(FAILED).build(), null); // a child failed while it ran
     } else {
-      units.write(ns, unit, released.withStatus(restingStatus(released)));
+      units.write(ns, unit, released.toBuilder().status(restingStatus(released)).build());
     }
     if (unit.activeAttempt() != null) {
       deleteTrees(links.childrenParkedUnder(ns, UnitRef.of(unit), unit.activeAttempt()));
@@ -210,11 +212,12 @@ public final class Family {
    * in the same write, and its parent is told once the unit's own chaining and heirs are done.
    */
   WorkUnitRecord settle(WorkUnitRecord before, WorkUnitRecord after, JsonNode data) {
-    after = after.withPurgeAt(purgeTime(after.spec()));
+    after = after.toBuilder().purgeAt(purgeTime(after.spec())).build();
     UnitFamily family = after.family();
     UnitRef parentToTell = null;
     if (family != null && family.childState() == ChildState.OPEN) {
-      after = after.withFamily(family.withChildState(ChildState.CLOSED, null));
+      after = after.toBuilder().family(family.toBuilder().childState(ChildState.CLOSED).parkedUnder(null).build())
+          .build();
       parentToTell = family.parent();
     }
     units.write(ns, before, after);
@@ -254,23 +257,26 @@ public final class Family {
     if (failed) {
       JsonNode failure = traceback("child " + child + " failed");
       if (parent.status() != PENDING) {
-        settle(parent, parent.withStatus(FAILED).withFamily(family.withFailure(failure)), null);
+        settle(parent,
+            parent.toBuilder().status(FAILED).family(family.toBuilder().failure(failure).build()).build(), null);
       } else if (family.failure() == null) {
         // its attempt runs (it was reset while waiting): it fails when that attempt ends
-        units.write(ns, parent, parent.withFamily(family.withFailure(failure)));
+        units.write(ns, parent, parent.toBuilder().family(family.toBuilder().failure(failure).build()).build());
       }
     } else if (parent.status() == WAITING && links.childCount(ns, parentRef, ChildState.OPEN) == 0) {
-      settle(parent, parent.withStatus(family.failure() == null ? FINISHED : FAILED), null);
+      settle(parent, parent.toBuilder().status(family.failure() == null ? FINISHED : FAILED).build(), null);
     }
   }
 
   /** A parked child of a parent whose attempt finished: open (and runnable) now, or closed if it failed. */
   private void release(WorkUnitRecord child) {
     if (child.status() == FAILED || child.status() == FINISHED) {
-      units.write(ns, child, child.withFamily(child.family().withChildState(ChildState.CLOSED, null)));
+      units.write(ns, child, child.toBuilder()
+          .family(child.family().toBuilder().childState(ChildState.CLOSED).parkedUnder(null).build()).build());
     } else {
-      WorkUnitRecord open = child.withFamily(child.family().withChildState(ChildState.OPEN, null));
-      units.write(ns, child, child.status() == BLOCKED ? open.withStatus(restingStatus(open)) : open);
+      WorkUnitRecord open = child.toBuilder()
+          .family(child.family().toBuilder().childState(ChildState.OPEN).parkedUnder(null).build()).build();
+      units.write(ns, child, child.status() == BLOCKED ? open.toBuilder().status(restingStatus(open)).build() : open);
     }
   }
 
@@ -281,8 +287,10 @@ public final class Family {
     for (UnitRef ref : links.heirs(ns, predecessor, Integer.MAX_VALUE)) {
       WorkUnitRecord heir = units.get(ns, ref);
       if (heir != null && heir.family().awaitingPredecessor()) {
-        WorkUnitRecord released = heir.withFamily(heir.family().withAwaitingPredecessor(false));
-        units.write(ns, heir, heir.status() == BLOCKED ? released.withStatus(restingStatus(released)) : released);
+        WorkUnitRecord released = heir.toBuilder().family(heir.family().toBuilder().awaitingPredecessor(false).build())
+            .build();
+        units.write(ns, heir,
+            heir.status() == BLOCKED ? released.toBuilder().status(restingStatus(released)).build() : released);
       }
     }
   }
@@ -294,16 +302,16 @@ public final class Family {
     for (UnitRef ref : links.heirs(ns, predecessor, Integer.MAX_VALUE)) {
       WorkUnitRecord heir = units.get(ns, ref);
       if (heir != null && heir.family().awaitingPredecessor()) {
-        failWaitingHeir(heir, heir.family().withAwaitingPredecessor(false), failure);
+        failWaitingHeir(heir, heir.family().toBuilder().awaitingPredecessor(false).build(), failure);
       }
     }
   }
 
   private void failWaitingHeir(WorkUnitRecord heir, UnitFamily family, JsonNode failure) {
     if (heir.status() == BLOCKED || heir.status() == UnitStatus.AVAILABLE || heir.status() == UnitStatus.DELAYED) {
-      settle(heir, heir.withStatus(FAILED).withFamily(family.withFailure(failure)), null);
+      settle(heir, heir.toBuilder().status(FAILED).family(family.toBuilder().failure(failure).build()).build(), null);
     } else {
-      units.write(ns, heir, heir.withFamily(family)); // it ran or is running: nothing to fail
+      units.write(ns, heir, heir.toBuilder().family(family).build()); // it ran or is running: nothing to fail
     }
   }
 
@@ -362,7 +370,7 @@ public final class Family {
     if (family.awaitingPredecessor()) {
       failWaitingHeir(heir, family.withoutPredecessor(), traceback("predecessor " + predecessor + " deleted"));
     } else {
-      units.write(ns, heir, heir.withFamily(family.withoutPredecessor()));
+      units.write(ns, heir, heir.toBuilder().family(family.withoutPredecessor()).build());
     }
   }
 

@@ -67,12 +67,13 @@ final class FamilyPlacement {
     }
     WorkUnitRecord after;
     if (before != null && (before.status() == PENDING || before.status() == WAITING)) {
-      after = candidate.withActiveAttempt(before.activeAttempt(), before.status())
-          .withAttemptCount(before.attemptCount()).withFamily(old);
+      after = candidate.toBuilder().activeAttempt(before.activeAttempt()).status(before.status())
+          .attemptCount(before.attemptCount()).family(old).build();
       units.write(ns, before, after);
     } else if (parentUnit == null && predecessorUnit == null) {
-      after = candidate.withFamily(old == null ? null : old.withFailure(null)); // only a parent or predecessor
-      after = after.withStatus(family.restingStatus(after));
+      // only a parent or predecessor
+      after = candidate.toBuilder().family(old == null ? null : old.toBuilder().failure(null).build()).build();
+      after = after.toBuilder().status(family.restingStatus(after)).build();
       units.write(ns, before, after);
     } else {
       after = attach(before, candidate, parentUnit, predecessorUnit, Mode.ADD);
@@ -95,8 +96,8 @@ final class FamilyPlacement {
     WorkUnitRecord parent = links.parent() == null ? null : units.get(ns, links.parent());
     WorkUnitRecord predecessor = links.predecessor() == null ? null : units.get(ns, links.predecessor());
     if (parent == null && predecessor == null) {
-      WorkUnitRecord after = base.withFamily(UnitFamily.EMPTY);
-      after = after.withStatus(family.restingStatus(after));
+      WorkUnitRecord after = base.toBuilder().family(UnitFamily.EMPTY).build();
+      after = after.toBuilder().status(family.restingStatus(after)).build();
       if (!after.equals(unit)) {
         units.write(ns, unit, after);
       }
@@ -152,11 +153,11 @@ final class FamilyPlacement {
     }
     UnitFamily placed = new UnitFamily(parent == null ? null : UnitRef.of(parent),
         predecessor == null ? null : UnitRef.of(predecessor), childState, parkedUnder, awaiting, failure);
-    WorkUnitRecord after = base.withFamily(placed);
+    WorkUnitRecord after = base.toBuilder().family(placed).build();
     if (failure != null) {
-      return family.settle(before, after.withStatus(FAILED), null);
+      return family.settle(before, after.toBuilder().status(FAILED).build(), null);
     }
-    after = after.withStatus(family.restingStatus(after));
+    after = after.toBuilder().status(family.restingStatus(after)).build();
     if (!after.equals(before)) {
       units.write(ns, before, after);
     }
@@ -166,7 +167,7 @@ final class FamilyPlacement {
   /** A parent or predecessor carries a family, so that its deletion and completion look after its members. */
   private void markAsFamily(WorkUnitRecord unit) {
     if (unit.family() == null) {
-      units.write(ns, unit, unit.withFamily(UnitFamily.EMPTY));
+      units.write(ns, unit, unit.toBuilder().family(UnitFamily.EMPTY).build());
     }
   }
 

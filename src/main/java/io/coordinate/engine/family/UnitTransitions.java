@@ -56,9 +56,9 @@ public final class UnitTransitions {
       return;
     }
     Long rest = notBefore != null ? notBefore : unit.notBefore();
-    WorkUnitRecord released = unit.withActiveAttempt(null, restingStatus(rest, now));
+    WorkUnitRecord released = unit.toBuilder().activeAttempt(null).status(restingStatus(rest, now)).build();
     if (notBefore != null) {
-      released = released.withNotBefore(notBefore, restingStatus(notBefore, now));
+      released = released.toBuilder().notBefore(notBefore).status(restingStatus(notBefore, now)).build();
     }
     family.attemptReleased(unit, released);
   }
@@ -75,8 +75,8 @@ public final class UnitTransitions {
    * (their reports change only their attempts), as a dropped attempt is.
    */
   public static WorkUnitRecord clearActiveAttempt(WorkUnitRecord unit, long now) {
-    return unit.withActiveAttempt(null, restingStatus(unit.notBefore(), now)).withAttemptCount(0)
-        .withReplication(unit.replication() == null ? null : unit.replication().next()).withPurgeAt(null);
+    return unit.toBuilder().activeAttempt(null).status(restingStatus(unit.notBefore(), now)).attemptCount(0)
+        .replication(unit.replication() == null ? null : unit.replication().next()).purgeAt(null).build();
   }
 
   public static boolean isActive(WorkUnitRecord unit, AttemptRecord attempt) {

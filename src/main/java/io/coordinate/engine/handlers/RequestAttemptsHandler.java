@@ -195,8 +195,8 @@ public final class RequestAttemptsHandler {
     String name = String.format("%d.%03d", Math.floorDiv(now, 1000), Math.floorMod(now, 1000));
     WorkUnitRecord before = ctx.units().get(ctx.namespace(), load.name(), name);
     WorkUnitRecord unit =
-        new WorkUnitRecord(load.name(), name, Json.object(), 0, null, UnitStatus.AVAILABLE, null,
-            before == null ? 0 : before.attemptCount());
+        WorkUnitRecord.builder(load.name(), name).data(Json.object())
+        .attemptCount(before == null ? 0 : before.attemptCount()).build();
     ctx.units().write(ctx.namespace(), before, unit);
     WorkSpecRecord spec = ctx.specs().get(ctx.namespace(), load.name());
     long next = Times.plus(now, spec.meta().interval());

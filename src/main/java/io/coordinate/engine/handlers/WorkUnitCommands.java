@@ -57,15 +57,16 @@ public final class WorkUnitCommands {
       WorkUnitRecord before = ctx.units().get(ns, spec.name(), unit.name());
       WorkUnitRecord after;
       if (before == null) {
-        after = new WorkUnitRecord(spec.name(), unit.name(), unit.data(), unit.priority(), unit.notBefore(),
-            UnitTransitions.restingStatus(unit.notBefore(), ctx.now()), null, 0);
+        after = WorkUnitRecord.builder(spec.name(), unit.name()).data(unit.data()).priority(unit.priority())
+            .notBefore(unit.notBefore()).status(UnitTransitions.restingStatus(unit.notBefore(), ctx.now())).build();
       } else {
-        after = new WorkUnitRecord(spec.name(), unit.name(), unit.data(), unit.priority(), unit.notBefore(),
-            before.status(), before.activeAttempt(), before.attemptCount()).withReplication(before.replication());
+        after = WorkUnitRecord.builder(spec.name(), unit.name()).data(unit.data()).priority(unit.priority())
+            .notBefore(unit.notBefore()).status(before.status()).activeAttempt(before.activeAttempt())
+            .attemptCount(before.attemptCount()).replication(before.replication()).build();
         if (Replication.roundUnderWay(before)) {
           // its replicas keep running; the replicas handed out from now on get the new data
           if (before.status() != UnitStatus.PENDING) {
-            after = after.withStatus(UnitTransitions.restingStatus(after.notBefore(), ctx.now()));
+            after = after.toBuilder().status(UnitTransitions.restingStatus(after.notBefore(), ctx.now())).build();
           }
         } else if (before.status() != UnitStatus.PENDING) {
           after = UnitTransitions.clearActiveAttempt(after, ctx.now()); // a decided replicated unit: a new round
@@ -98,7 +99,7 @@ public final class WorkUnitCommands {
     int changed = 0;
     for (WorkUnitRecord unit : ctx.select(query, spec.name())) {
       double priority = absolute ? value : Limits.clampPriority(unit.priority() + value);
-      ctx.units().write(ctx.namespace(), unit, unit.withPriority(priority));
+      ctx.units().write(ctx.namespace(), unit, unit.toBuilder().priority(priority).build());
       changed++;
     }
     return count("prioritized", changed);

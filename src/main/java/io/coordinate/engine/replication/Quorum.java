@@ -81,7 +81,7 @@ public final class Quorum {
         if (replica.outcome() == SUCCESS) {
           ValidateState judged = canonical == null ? ValidateState.INCONCLUSIVE
               : Objects.equals(replica.digest(), canonicalDigest) ? ValidateState.VALID : ValidateState.INVALID;
-          replicas.set(i, replica.withValidateState(judged));
+          replicas.set(i, replica.toBuilder().validateState(judged).build());
         }
       }
       if (canonical == null) {
@@ -107,8 +107,8 @@ public final class Quorum {
         }
       }
     }
-    ReplicationState after = round.withReplicas(replicas).withDecision(target == config.targetNresults() ? 0 : target,
-        mask, canonical);
+    ReplicationState after = round.toBuilder().replicas(replicas).target(target == config.targetNresults() ? 0 : target)
+        .errorMask(mask).canonical(canonical).build();
     if (after.decided()) {
       return new Pass(settled(after), 0);
     }
@@ -117,7 +117,7 @@ public final class Quorum {
 
   /** Sets error bits on an undecided round (cancel, or a replica that cannot be sent) and settles it. */
   public static ReplicationState fail(ReplicationState round, int bits) {
-    return settled(round.withDecision(round.target(), round.errorMask() | bits, round.canonical()));
+    return settled(round.toBuilder().errorMask(round.errorMask() | bits).build());
   }
 
   /** A replica of a decided round reported success: it is validated against the canonical result, if any. */
@@ -125,7 +125,7 @@ public final class Quorum {
     Replica canonical = round.canonical() == null ? null : round.replica(round.canonical());
     ValidateState judged = canonical == null ? ValidateState.NO_CHECK
         : canonical.digest().equals(digest) ? ValidateState.VALID : ValidateState.INVALID;
-    return round.withReplica(seq, r -> r.withSuccess(digest).withValidateState(judged));
+    return round.withReplica(seq, r -> r.withSuccess(digest).toBuilder().validateState(judged).build());
   }
 
   /**
@@ -135,7 +135,7 @@ public final class Quorum {
   public static Pass noReply(ReplicationConfig config, long maxRetries, ReplicationState round, long seq,
       boolean closed) {
     ReplicationState after = round.replica(seq).running()
-        ? round.withReplica(seq, r -> r.withOutcome(NO_REPLY)) : round;
+        ? round.withReplica(seq, r -> r.toBuilder().outcome(NO_REPLY).build()) : round;
     return closed ? new Pass(after, 0) : evaluate(config, maxRetries, after);
   }
 
@@ -179,15 +179,15 @@ public final class Quorum {
     List<Replica> replicas = new ArrayList<>(round.replicas().size());
     for (Replica replica : round.replicas()) {
       if (replica.running()) {
-        replica = replica.withOutcome(DIDNT_NEED);
+        replica = replica.toBuilder().outcome(DIDNT_NEED).build();
       } else if (round.canonical() == null && replica.outcome() == SUCCESS
           && (replica.validateState() == ValidateState.INIT
               || replica.validateState() == ValidateState.INCONCLUSIVE)) {
-        replica = replica.withValidateState(ValidateState.NO_CHECK);
+        replica = replica.toBuilder().validateState(ValidateState.NO_CHECK).build();
       }
       replicas.add(replica);
     }
-    return round.withReplicas(replicas);
+    return round.toBuilder().replicas(replicas).build();
   }
 
   private static int count(List<Replica> replicas, io.coordinate.engine.state.model.ReplicaOutcome outcome) {

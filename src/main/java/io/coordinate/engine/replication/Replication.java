@@ -129,9 +129,10 @@ public final class Replication {
     AttemptRecord attempt = new AttemptRecord(seq, unit.spec(), unit.name(), worker, AttemptStatus.PENDING,
         unit.data(), now, deadline, null, true);
     ReplicationState next = round.withReplica(new Replica(seq, worker, host, deadline, null, ValidateState.INIT, null));
-    WorkUnitRecord after = unit.withReplication(next).withAttemptCount(unit.attemptCount() + 1);
+    WorkUnitRecord after = unit.toBuilder().replication(next).attemptCount(unit.attemptCount() + 1).build();
     attempts.start(ns, unit,
-        after.withStatus(Quorum.needed(config, next) > 0 ? unit.status() : UnitStatus.PENDING), attempt);
+        after.toBuilder().status(Quorum.needed(config, next) > 0 ? unit.status() : UnitStatus.PENDING)
+        .build(), attempt);
     return attempt;
   }
 
@@ -152,7 +153,8 @@ public final class Replication {
   public void failed(AttemptRecord attempt, JsonNode data) {
     attempts.write(ns, attempt, attempt.withStatus(AttemptStatus.FAILED, data, now));
     WorkUnitRecord unit = units.get(ns, attempt.spec(), attempt.unit());
-    apply(unit, unit, pass(unit, unit.replication().withReplica(attempt.seq(), r -> r.withOutcome(CLIENT_ERROR))));
+    apply(unit, unit, pass(unit, unit.replication().withReplica(attempt.seq(),
+        r -> r.toBuilder().outcome(CLIENT_ERROR).build())));
   }
 
   /**
@@ -162,7 +164,7 @@ public final class Replication {
   public void released(AttemptRecord attempt, AttemptStatus status, JsonNode data, Long notBefore) {
     attempts.write(ns, attempt, attempt.withStatus(status, data, now));
     WorkUnitRecord unit = units.get(ns, attempt.spec(), attempt.unit());
-    WorkUnitRecord changed = notBefore != null && !closed(unit) ? unit.withNotBefore(notBefore, unit.status()) : unit;
+    WorkUnitRecord changed = notBefore != null && !closed(unit) ? unit.toBuilder().notBefore(notBefore).build() : unit;
     apply(unit, changed, Quorum.noReply(config(unit.spec()), maxRetries(unit.spec()), unit.replication(),
         attempt.seq(), closed(unit)));
   }
@@ -209,8 +211,9 @@ public final class Replication {
     attempts.write(ns, attempt, renewed);
     WorkUnitRecord unit = units.get(ns, attempt.spec(), attempt.unit());
     long deadline = expiration;
-    units.write(ns, unit, unit.withReplication(
-        unit.replication().withReplica(attempt.seq(), r -> r.withDeadline(deadline))));
+    units.write(ns, unit, unit.toBuilder()
+        .replication(unit.replication().withReplica(attempt.seq(),
+        r -> r.toBuilder().deadline(deadline).build())).build());
     return renewed;
   }
 
@@ -255,7 +258,7 @@ public final class Replication {
   private void apply(WorkUnitRecord stored, WorkUnitRecord changed, Quorum.Pass pass) {
     ReplicationState before = stored.replication();
     if (closed(stored)) {
-      WorkUnitRecord after = changed.withReplication(pass.round());
+      WorkUnitRecord after = changed.toBuilder().replication(pass.round()).build();
       if (!after.equals(stored)) {
         units.write(ns, stored, after);
       }
@@ -266,8 +269,9 @@ public final class Replication {
       decide(stored, changed, before, pass.round());
       return;
     }
-    WorkUnitRecord after = changed.withReplication(pass.round());
-    units.write(ns, stored, after.withStatus(pass.needed() > 0 ? family.restingStatus(after) : UnitStatus.PENDING));
+    WorkUnitRecord after = changed.toBuilder().replication(pass.round()).build();
+    units.write(ns, stored,
+        after.toBuilder().status(pass.needed() > 0 ? family.restingStatus(after) : UnitStatus.PENDING).build());
     count(before, pass.round());
   }
 
@@ -278,18 +282,19 @@ public final class Replication {
    */
   private void decide(WorkUnitRecord stored, WorkUnitRecord changed, ReplicationState before,
       ReplicationState round) {
-    WorkUnitRecord judged = changed.withReplication(round);
+    WorkUnitRecord judged = changed.toBuilder().replication(round).build();
     units.write(ns, stored, judged);
     AttemptRecord canonical = null;
     if (round.canonical() != null) {
       canonical = attempts.get(ns, round.canonical());
-      family.replicatedFinished(judged.withActiveAttempt(round.canonical(), judged.status()), canonical.data());
+      family.replicatedFinished(judged.toBuilder().activeAttempt(round.canonical()).build(), canonical.data());
     } else {
       family.replicatedFailed(judged);
     }
     WorkUnitRecord decided = units.get(ns, stored.spec(), stored.name());
     if (decided != null && decided.replication() != null && decided.replication().assimilatedAt() == null) {
-      WorkUnitRecord assimilated = decided.withReplication(decided.replication().withAssimilatedAt(now));
+      WorkUnitRecord assimilated = decided.toBuilder()
+          .replication(decided.replication().toBuilder().assimilatedAt(now).build()).build();
       units.write(ns, decided, assimilated);
       results.accept(Assimilation.record(ns, assimilated, canonical, now));
     }

@@ -314,7 +314,7 @@ final class DbUnitState implements MutableUnitState {
     }
     Long since = before != null && before.status() == UnitStatus.AVAILABLE
         ? before.availableSince() : becameAvailableAt(ns, before, db.now);
-    return Objects.equals(since, after.availableSince()) ? after : after.withAvailableSince(since);
+    return Objects.equals(since, after.availableSince()) ? after : after.toBuilder().availableSince(since).build();
   }
 
   private long becameAvailableAt(String ns, WorkUnitRecord before, long now) {

@@ -23,19 +23,13 @@ public record AttemptRecord(
     Long endTime,
     Boolean replica) {
 
-  public AttemptRecord(
-      long seq, String spec, String unit, String worker, AttemptStatus status, JsonNode data, long startTime,
-      long expirationTime, Long endTime) {
-    this(seq, spec, unit, worker, status, data, startTime, expirationTime, endTime, null);
-  }
-
   /**
    * The attempt a request starts: attempt {@code seq} of {@code worker} at the unit, pending, with the unit's data.
    */
   public static AttemptRecord started(
       long seq, WorkUnitRecord unit, String worker, long startTime, long expirationTime) {
     return new AttemptRecord(seq, unit.spec(), unit.name(), worker, AttemptStatus.PENDING, unit.data(), startTime,
-        expirationTime, null);
+        expirationTime, null, null);
   }
 
   public String id() {

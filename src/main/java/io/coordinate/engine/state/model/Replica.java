@@ -25,19 +25,65 @@ public record Replica(
     return outcome == null;
   }
 
-  public Replica withOutcome(ReplicaOutcome newOutcome) {
-    return new Replica(seq, worker, host, deadline, newOutcome, validateState, digest);
-  }
-
-  public Replica withValidateState(ValidateState state) {
-    return new Replica(seq, worker, host, deadline, outcome, state, digest);
-  }
-
+  /** The replica succeeded with a result of this digest. */
   public Replica withSuccess(String resultDigest) {
-    return new Replica(seq, worker, host, deadline, ReplicaOutcome.SUCCESS, validateState, resultDigest);
+    return toBuilder().outcome(ReplicaOutcome.SUCCESS).digest(resultDigest).build();
   }
 
-  public Replica withDeadline(long time) {
-    return new Replica(seq, worker, host, time, outcome, validateState, digest);
+  /** A builder holding this replica's fields, for a changed copy (see {@link WorkUnitRecord.Builder}). */
+  public Builder toBuilder() {
+    return new Builder();
+  }
+
+  /** A changed copy in the making; each field starts as the enclosing record's. */
+  public final class Builder {
+    private long seq = Replica.this.seq;
+    private String worker = Replica.this.worker;
+    private String host = Replica.this.host;
+    private long deadline = Replica.this.deadline;
+    private ReplicaOutcome outcome = Replica.this.outcome;
+    private ValidateState validateState = Replica.this.validateState;
+    private String digest = Replica.this.digest;
+
+    private Builder() {}
+
+    public Builder seq(long value) {
+      seq = value;
+      return this;
+    }
+
+    public Builder worker(String value) {
+      worker = value;
+      return this;
+    }
+
+    public Builder host(String value) {
+      host = value;
+      return this;
+    }
+
+    public Builder deadline(long value) {
+      deadline = value;
+      return this;
+    }
+
+    public Builder outcome(ReplicaOutcome value) {
+      outcome = value;
+      return this;
+    }
+
+    public Builder validateState(ValidateState value) {
+      validateState = value;
+      return this;
+    }
+
+    public Builder digest(String value) {
+      digest = value;
+      return this;
+    }
+
+    public Replica build() {
+      return new Replica(seq, worker, host, deadline, outcome, validateState, digest);
+    }
   }
 }

@@ -69,10 +69,11 @@ public record ReplicationState(
     return false;
   }
 
+  /** The same round with one more replica. */
   public ReplicationState withReplica(Replica replica) {
     List<Replica> all = new ArrayList<>(replicas);
     all.add(replica);
-    return new ReplicationState(round, target, errorMask, canonical, assimilatedAt, all);
+    return toBuilder().replicas(all).build();
   }
 
   /** The same round with one replica changed. */
@@ -81,18 +82,57 @@ public record ReplicationState(
     for (Replica replica : replicas) {
       all.add(replica.seq() == seq ? change.apply(replica) : replica);
     }
-    return new ReplicationState(round, target, errorMask, canonical, assimilatedAt, all);
+    return toBuilder().replicas(all).build();
   }
 
-  public ReplicationState withReplicas(List<Replica> all) {
-    return new ReplicationState(round, target, errorMask, canonical, assimilatedAt, all);
+  /** A builder holding this round's fields, for a changed copy (see {@link WorkUnitRecord.Builder}). */
+  public Builder toBuilder() {
+    return new Builder();
   }
 
-  public ReplicationState withDecision(int newTarget, int newMask, Long newCanonical) {
-    return new ReplicationState(round, newTarget, newMask, newCanonical, assimilatedAt, replicas);
-  }
+  /** A changed copy in the making; each field starts as the enclosing record's. */
+  public final class Builder {
+    private int round = ReplicationState.this.round;
+    private int target = ReplicationState.this.target;
+    private int errorMask = ReplicationState.this.errorMask;
+    private Long canonical = ReplicationState.this.canonical;
+    private Long assimilatedAt = ReplicationState.this.assimilatedAt;
+    private List<Replica> replicas = ReplicationState.this.replicas;
 
-  public ReplicationState withAssimilatedAt(Long time) {
-    return new ReplicationState(round, target, errorMask, canonical, time, replicas);
+    private Builder() {}
+
+    public Builder round(int value) {
+      round = value;
+      return this;
+    }
+
+    public Builder target(int value) {
+      target = value;
+      return this;
+    }
+
+    public Builder errorMask(int value) {
+      errorMask = value;
+      return this;
+    }
+
+    public Builder canonical(Long value) {
+      canonical = value;
+      return this;
+    }
+
+    public Builder assimilatedAt(Long value) {
+      assimilatedAt = value;
+      return this;
+    }
+
+    public Builder replicas(List<Replica> value) {
+      replicas = value;
+      return this;
+    }
+
+    public ReplicationState build() {
+      return new ReplicationState(round, target, errorMask, canonical, assimilatedAt, replicas);
+    }
   }
 }

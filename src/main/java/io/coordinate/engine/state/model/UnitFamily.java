@@ -33,20 +33,59 @@ public record UnitFamily(
     return childState == ChildState.PARKED || awaitingPredecessor;
   }
 
-  public UnitFamily withChildState(ChildState state, Long attempt) {
-    return new UnitFamily(parent, predecessor, state, attempt, awaitingPredecessor, failure);
-  }
-
-  public UnitFamily withAwaitingPredecessor(boolean awaiting) {
-    return new UnitFamily(parent, predecessor, childState, parkedUnder, awaiting, failure);
-  }
-
-  public UnitFamily withFailure(JsonNode newFailure) {
-    return new UnitFamily(parent, predecessor, childState, parkedUnder, awaitingPredecessor, newFailure);
-  }
-
   /** The predecessor link dropped (its unit was deleted). */
   public UnitFamily withoutPredecessor() {
-    return new UnitFamily(parent, null, childState, parkedUnder, false, failure);
+    return toBuilder().predecessor(null).awaitingPredecessor(false).build();
+  }
+
+  /** A builder holding this unit family's fields, for a changed copy (see {@link WorkUnitRecord.Builder}). */
+  public Builder toBuilder() {
+    return new Builder();
+  }
+
+  /** A changed copy in the making; each field starts as the enclosing record's. */
+  public final class Builder {
+    private UnitRef parent = UnitFamily.this.parent;
+    private UnitRef predecessor = UnitFamily.this.predecessor;
+    private ChildState childState = UnitFamily.this.childState;
+    private Long parkedUnder = UnitFamily.this.parkedUnder;
+    private boolean awaitingPredecessor = UnitFamily.this.awaitingPredecessor;
+    private JsonNode failure = UnitFamily.this.failure;
+
+    private Builder() {}
+
+    public Builder parent(UnitRef value) {
+      parent = value;
+      return this;
+    }
+
+    public Builder predecessor(UnitRef value) {
+      predecessor = value;
+      return this;
+    }
+
+    public Builder childState(ChildState value) {
+      childState = value;
+      return this;
+    }
+
+    public Builder parkedUnder(Long value) {
+      parkedUnder = value;
+      return this;
+    }
+
+    public Builder awaitingPredecessor(boolean value) {
+      awaitingPredecessor = value;
+      return this;
+    }
+
+    public Builder failure(JsonNode value) {
+      failure = value;
+      return this;
+    }
+
+    public UnitFamily build() {
+      return new UnitFamily(parent, predecessor, childState, parkedUnder, awaitingPredecessor, failure);
+    }
   }
 }

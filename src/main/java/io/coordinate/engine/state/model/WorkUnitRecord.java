@@ -34,24 +34,10 @@ public record WorkUnitRecord(
     Long purgeAt,
     Long availableSince) {
 
-  public WorkUnitRecord(
-      String spec, String name, JsonNode data, double priority, Long notBefore, UnitStatus status,
-      Long activeAttempt, int attemptCount, UnitFamily family, ReplicationState replication, Long purgeAt) {
-    this(spec, name, data, priority, notBefore, status, activeAttempt, attemptCount, family, replication, purgeAt,
-        null);
-  }
-
-  /** A unit outside any job tree. */
-  public WorkUnitRecord(
-      String spec, String name, JsonNode data, double priority, Long notBefore, UnitStatus status,
-      Long activeAttempt, int attemptCount) {
-    this(spec, name, data, priority, notBefore, status, activeAttempt, attemptCount, null, null, null, null);
-  }
-
-  public WorkUnitRecord(
-      String spec, String name, JsonNode data, double priority, Long notBefore, UnitStatus status,
-      Long activeAttempt, int attemptCount, UnitFamily family) {
-    this(spec, name, data, priority, notBefore, status, activeAttempt, attemptCount, family, null, null, null);
+  /** A new unit's builder: available, no data, priority 0, and nothing else set. */
+  public static Builder builder(String spec, String name) {
+    return new WorkUnitRecord(spec, name, null, 0, null, UnitStatus.AVAILABLE, null, 0, null, null, null, null)
+        .toBuilder();
   }
 
   /**
@@ -59,51 +45,99 @@ public record WorkUnitRecord(
    * replicas (a round that has not started is dropped). See {@link AttemptRecord#started}.
    */
   public WorkUnitRecord startedOn(long seq) {
-    return withActiveAttempt(seq, UnitStatus.PENDING).withAttemptCount(attemptCount + 1).withReplication(null);
+    return toBuilder().activeAttempt(seq).status(UnitStatus.PENDING).attemptCount(attemptCount + 1).replication(null)
+        .build();
   }
 
-  public WorkUnitRecord withStatus(UnitStatus newStatus) {
-    return new WorkUnitRecord(spec, name, data, priority, notBefore, newStatus, activeAttempt, attemptCount, family,
-        replication, purgeAt, availableSince);
+  /** A builder holding this unit's fields: the way to make a changed copy. */
+  public Builder toBuilder() {
+    return new Builder();
   }
 
-  public WorkUnitRecord withPriority(double newPriority) {
-    return new WorkUnitRecord(spec, name, data, newPriority, notBefore, status, activeAttempt, attemptCount, family,
-        replication, purgeAt, availableSince);
-  }
+  /**
+   * A changed copy in the making. Each field starts as the enclosing record's, so a new component is one field line
+   * and its setter here; the canonical constructor, the only one, makes the compiler ask for it in {@link #build}
+   * and {@link WorkUnitRecord#builder}, and {@code RecordCopiesTest} fails on a field that a copy would lose.
+   */
+  public final class Builder {
+    private String spec = WorkUnitRecord.this.spec;
+    private String name = WorkUnitRecord.this.name;
+    private JsonNode data = WorkUnitRecord.this.data;
+    private double priority = WorkUnitRecord.this.priority;
+    private Long notBefore = WorkUnitRecord.this.notBefore;
+    private UnitStatus status = WorkUnitRecord.this.status;
+    private Long activeAttempt = WorkUnitRecord.this.activeAttempt;
+    private int attemptCount = WorkUnitRecord.this.attemptCount;
+    private UnitFamily family = WorkUnitRecord.this.family;
+    private ReplicationState replication = WorkUnitRecord.this.replication;
+    private Long purgeAt = WorkUnitRecord.this.purgeAt;
+    private Long availableSince = WorkUnitRecord.this.availableSince;
 
-  public WorkUnitRecord withActiveAttempt(Long attempt, UnitStatus newStatus) {
-    return new WorkUnitRecord(spec, name, data, priority, notBefore, newStatus, attempt, attemptCount, family,
-        replication, purgeAt, availableSince);
-  }
+    private Builder() {}
 
-  public WorkUnitRecord withNotBefore(Long time, UnitStatus newStatus) {
-    return new WorkUnitRecord(spec, name, data, priority, time, newStatus, activeAttempt, attemptCount, family,
-        replication, purgeAt, availableSince);
-  }
+    public Builder spec(String value) {
+      spec = value;
+      return this;
+    }
 
-  public WorkUnitRecord withAttemptCount(int count) {
-    return new WorkUnitRecord(spec, name, data, priority, notBefore, status, activeAttempt, count, family,
-        replication, purgeAt, availableSince);
-  }
+    public Builder name(String value) {
+      name = value;
+      return this;
+    }
 
-  public WorkUnitRecord withFamily(UnitFamily newFamily) {
-    return new WorkUnitRecord(spec, name, data, priority, notBefore, status, activeAttempt, attemptCount, newFamily,
-        replication, purgeAt, availableSince);
-  }
+    public Builder data(JsonNode value) {
+      data = value;
+      return this;
+    }
 
-  public WorkUnitRecord withReplication(ReplicationState newReplication) {
-    return new WorkUnitRecord(spec, name, data, priority, notBefore, status, activeAttempt, attemptCount, family,
-        newReplication, purgeAt, availableSince);
-  }
+    public Builder priority(double value) {
+      priority = value;
+      return this;
+    }
 
-  public WorkUnitRecord withPurgeAt(Long time) {
-    return new WorkUnitRecord(spec, name, data, priority, notBefore, status, activeAttempt, attemptCount, family,
-        replication, time, availableSince);
-  }
+    public Builder notBefore(Long value) {
+      notBefore = value;
+      return this;
+    }
 
-  public WorkUnitRecord withAvailableSince(Long time) {
-    return new WorkUnitRecord(spec, name, data, priority, notBefore, status, activeAttempt, attemptCount, family,
-        replication, purgeAt, time);
+    public Builder status(UnitStatus value) {
+      status = value;
+      return this;
+    }
+
+    public Builder activeAttempt(Long value) {
+      activeAttempt = value;
+      return this;
+    }
+
+    public Builder attemptCount(int value) {
+      attemptCount = value;
+      return this;
+    }
+
+    public Builder family(UnitFamily value) {
+      family = value;
+      return this;
+    }
+
+    public Builder replication(ReplicationState value) {
+      replication = value;
+      return this;
+    }
+
+    public Builder purgeAt(Long value) {
+      purgeAt = value;
+      return this;
+    }
+
+    public Builder availableSince(Long value) {
+      availableSince = value;
+      return this;
+    }
+
+    public WorkUnitRecord build() {
+      return new WorkUnitRecord(spec, name, data, priority, notBefore, status, activeAttempt, attemptCount, family,
+          replication, purgeAt, availableSince);
+    }
   }
 }

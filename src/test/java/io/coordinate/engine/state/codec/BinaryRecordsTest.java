@@ -74,23 +74,23 @@ class BinaryRecordsTest {
 
   @Test
   void aUnitWithEveryFieldSetRoundTrips() {
-    roundTrips(new WorkUnitRecord("spec", "unit", Json.parse(DATA), 2.5, 1_800_000_000_000L, UnitStatus.BLOCKED,
-        99L, 3, FULL_FAMILY, FULL_REPLICATION, 1_900_000_000_000L));
+    roundTrips(WorkUnitRecord.builder("spec", "unit").data(Json.parse(DATA)).priority(2.5).notBefore(1_800_000_000_000L)
+        .status(UnitStatus.BLOCKED).activeAttempt(99L).attemptCount(3).family(FULL_FAMILY).replication(FULL_REPLICATION)
+        .purgeAt(1_900_000_000_000L).build());
   }
 
   @Test
   void aUnitWithEveryFieldUnsetRoundTrips() {
-    roundTrips(new WorkUnitRecord(null, null, null, 0, null, null, null, 0, null, null, null));
-    roundTrips(new WorkUnitRecord("", "", null, 0, null, UnitStatus.AVAILABLE, null, 0, UnitFamily.EMPTY,
-        ReplicationState.first(), null));
+    roundTrips(WorkUnitRecord.builder(null, null).status(null).build());
+    roundTrips(WorkUnitRecord.builder("", "").family(UnitFamily.EMPTY).replication(ReplicationState.first()).build());
   }
 
   @Test
   void everyStatusAndChildStateRoundTrips() {
     for (UnitStatus status : UnitStatus.values()) {
       for (ChildState childState : ChildState.values()) {
-        roundTrips(new WorkUnitRecord("s", "u", null, 0, null, status, null, 0,
-            FULL_FAMILY.withChildState(childState, null), null, null));
+        roundTrips(WorkUnitRecord.builder("s", "u").status(status)
+            .family(FULL_FAMILY.toBuilder().childState(childState).parkedUnder(null).build()).build());
       }
     }
     for (AttemptStatus status : AttemptStatus.values()) {
@@ -110,7 +110,8 @@ class BinaryRecordsTest {
         new UnitFamily(null, null, null, null, false, NullNode.getInstance()),
         new UnitFamily(null, null, null, null, false, Json.parse("{\"traceback\":\"\"}")));
     for (UnitFamily family : families) {
-      roundTrips(new WorkUnitRecord("s", "u", null, 0, null, UnitStatus.PENDING, 1L, 1, family, null, null));
+      roundTrips(WorkUnitRecord.builder("s", "u").status(UnitStatus.PENDING).activeAttempt(1L).attemptCount(1)
+          .family(family).build());
     }
   }
 
@@ -119,7 +120,8 @@ class BinaryRecordsTest {
     for (ReplicationState replication : List.of(FULL_REPLICATION, ReplicationState.first(),
         new ReplicationState(Integer.MAX_VALUE, Integer.MIN_VALUE, -1, null, 0L, List.of()),
         new ReplicationState(0, 0, 0, Long.MIN_VALUE, null, FULL_REPLICATION.replicas().subList(0, 1)))) {
-      roundTrips(new WorkUnitRecord("s", "u", null, 1, null, UnitStatus.WAITING, null, 2, null, replication, null));
+      roundTrips(WorkUnitRecord.builder("s", "u").priority(1).status(UnitStatus.WAITING).attemptCount(2)
+          .replication(replication).build());
     }
   }
 
@@ -127,11 +129,11 @@ class BinaryRecordsTest {
   void doublesKeepTheirBitsAndLongsTheirExtremes() {
     for (double priority : new double[] {Double.NaN, -0.0, 0.0, Double.POSITIVE_INFINITY,
         Double.NEGATIVE_INFINITY, Double.MIN_VALUE, -Double.MAX_VALUE, 1e300, -7.25}) {
-      roundTrips(new WorkUnitRecord("s", "u", null, priority, null, UnitStatus.AVAILABLE, null, 0));
+      roundTrips(WorkUnitRecord.builder("s", "u").priority(priority).build());
     }
     for (long value : new long[] {Long.MIN_VALUE, Long.MAX_VALUE, -1, 0, 1, 63, 64, -64, -65, 1L << 62}) {
-      roundTrips(new WorkUnitRecord("s", "u", null, 0, value, UnitStatus.DELAYED, value, (int) value, null, null,
-          value));
+      roundTrips(WorkUnitRecord.builder("s", "u").notBefore(value).status(UnitStatus.DELAYED).activeAttempt(value)
+          .attemptCount((int) value).purgeAt(value).build());
       roundTrips(new AttemptRecord(value, "s", "u", "w", AttemptStatus.FINISHED, null, value, value, value, true));
     }
   }
@@ -147,7 +149,7 @@ class BinaryRecordsTest {
 
   @Test
   void aNullReplicaFlagReadsBackFalseAsItDidInSmile() {
-    AttemptRecord ordinary = new AttemptRecord(1, "s", "u", "w", AttemptStatus.PENDING, null, 0, 0, null);
+    AttemptRecord ordinary = new AttemptRecord(1, "s", "u", "w", AttemptStatus.PENDING, null, 0, 0, null, null);
     AttemptRecord asRead = new AttemptRecord(1, "s", "u", "w", AttemptStatus.PENDING, null, 0, 0, null, false);
 
     // Jackson writes isReplica() as "replica", so the Smile form never had a null there
@@ -189,8 +191,8 @@ class BinaryRecordsTest {
     for (JsonNode data : datas) {
       readsBackAsFromSmile(unitWithData(data));
       readsBackAsFromSmile(new AttemptRecord(1, "s", "u", "w", AttemptStatus.FINISHED, data, 0, 0, 1L, false));
-      readsBackAsFromSmile(new WorkUnitRecord("s", "u", null, 0, null, UnitStatus.FAILED, null, 0,
-          UnitFamily.EMPTY.withFailure(data), null, null));
+      readsBackAsFromSmile(WorkUnitRecord.builder("s", "u").status(UnitStatus.FAILED)
+          .family(UnitFamily.EMPTY.toBuilder().failure(data).build()).build());
     }
     assertThat(ValueCodec.decode(ValueCodec.encode(unitWithData(new DoubleNode(0.1))), WorkUnitRecord.class).data())
         .isInstanceOf(DecimalNode.class);
@@ -201,8 +203,8 @@ class BinaryRecordsTest {
   @Test
   void jsonAsTheWireParsesItIsStoredAsATreeAndAnythingElseInSmile() {
     assertThat(storesSmile(unitWithData(Json.parse(DATA)))).isFalse();
-    assertThat(storesSmile(new WorkUnitRecord("s", "u", null, 0, null, UnitStatus.FAILED, null, 0, FULL_FAMILY,
-        null, null))).isFalse();
+    assertThat(storesSmile(WorkUnitRecord.builder("s", "u").status(UnitStatus.FAILED).family(FULL_FAMILY)
+        .build())).isFalse();
     assertThat(storesSmile(unitWithData(Json.parse("{\"n\":123456789012345678901234567890}")))).isTrue();
     assertThat(storesSmile(unitWithData(NODES.objectNode().put("d", 0.5)))).isTrue();
   }
@@ -242,8 +244,9 @@ class BinaryRecordsTest {
 
   @Test
   void valuesStoredInSmileStillRead() {
-    WorkUnitRecord unit = new WorkUnitRecord("spec", "unit", Json.parse(DATA), -0.0, 1L, UnitStatus.PENDING, 2L, 3,
-        FULL_FAMILY, FULL_REPLICATION, 4L);
+    WorkUnitRecord unit = WorkUnitRecord.builder("spec", "unit").data(Json.parse(DATA)).priority(-0.0).notBefore(1L)
+        .status(UnitStatus.PENDING).activeAttempt(2L).attemptCount(3).family(FULL_FAMILY).replication(FULL_REPLICATION)
+        .purgeAt(4L).build();
     AttemptRecord attempt = new AttemptRecord(9, "spec", "unit", "w", AttemptStatus.EXPIRED, Json.parse(DATA), 1, 2,
         3L, true);
     byte[] smileUnit = ValueCodec.encodeSmile(unit);
@@ -267,7 +270,7 @@ class BinaryRecordsTest {
     // a string is its UTF-8 length as a varint (one byte below 128, two from there), then its UTF-8 bytes
     for (String name : new String[] {"", "u", "a".repeat(127), "a".repeat(128), "a".repeat(300), "a".repeat(126) + "é",
         "é", "名", "\ud83d\ude00", "\u007f", "\u0080", "?", "a?b", "?é", "?\ud83d\ude00"}) {
-      WorkUnitRecord unit = new WorkUnitRecord("s", name, null, 0, null, UnitStatus.AVAILABLE, null, 0);
+      WorkUnitRecord unit = WorkUnitRecord.builder("s", name).build();
       byte[] utf8 = name.getBytes(StandardCharsets.UTF_8);
       byte[] value = ValueCodec.encode(unit);
       // format, version, the mask's two bytes, the spec (length 1, 's'), then the name's varint length and bytes
@@ -282,10 +285,10 @@ class BinaryRecordsTest {
 
   @Test
   void anUnpairedSurrogateIsRefusedAsSmileRefusedIt() {
-    WorkUnitRecord unit = new WorkUnitRecord("s\ud800", "u", null, 0, null, UnitStatus.AVAILABLE, null, 0);
+    WorkUnitRecord unit = WorkUnitRecord.builder("s\ud800", "u").build();
     WorkUnitRecord inData = unitWithData(TextNode.valueOf("x\udc00"));
     // as many UTF-8 bytes as chars once the JDK made the surrogate a '?': still refused
-    WorkUnitRecord withQuestionMark = new WorkUnitRecord("s", "?\udc00", null, 0, null, UnitStatus.AVAILABLE, null, 0);
+    WorkUnitRecord withQuestionMark = WorkUnitRecord.builder("s", "?\udc00").build();
     assertThatThrownBy(() -> ValueCodec.encode(withQuestionMark)).isInstanceOf(UncheckedIOException.class);
 
     assertThatThrownBy(() -> ValueCodec.encodeSmile(unit)).isInstanceOf(UncheckedIOException.class);
@@ -296,8 +299,9 @@ class BinaryRecordsTest {
 
   @Test
   void aDamagedValueIsReportedCorrupt() {
-    byte[] value = ValueCodec.encode(new WorkUnitRecord("spec", "unit", Json.parse(DATA), 2.5, 1L,
-        UnitStatus.PENDING, 2L, 3, FULL_FAMILY, FULL_REPLICATION, 4L));
+    byte[] value = ValueCodec.encode(WorkUnitRecord.builder("spec", "unit").data(Json.parse(DATA)).priority(2.5)
+        .notBefore(1L).status(UnitStatus.PENDING).activeAttempt(2L).attemptCount(3).family(FULL_FAMILY)
+        .replication(FULL_REPLICATION).purgeAt(4L).build());
     byte[] newerVersion = value.clone();
     newerVersion[1] = BinaryRecords.VERSION + 1;
     byte[] longer = Arrays.copyOf(value, value.length + 1);
@@ -340,7 +344,7 @@ class BinaryRecordsTest {
   }
 
   private static WorkUnitRecord unitWithData(JsonNode data) {
-    return new WorkUnitRecord("s", "u", data, 0, null, UnitStatus.AVAILABLE, null, 0);
+    return WorkUnitRecord.builder("s", "u").data(data).build();
   }
 
   /** Binary encode then decode gives the record back, exactly, and so does its Smile form. */
@@ -419,10 +423,11 @@ class BinaryRecordsTest {
       replication = new ReplicationState((int) randomLong(random), (int) randomLong(random),
           (int) randomLong(random), orNull(random, randomLong(random)), orNull(random, randomLong(random)), replicas);
     }
-    return new WorkUnitRecord(orNull(random, randomString(random)), orNull(random, randomString(random)),
-        orNull(random, randomJson(random, 4)), randomDouble(random), orNull(random, randomLong(random)),
-        orNull(random, pick(random, UnitStatus.values())), orNull(random, randomLong(random)),
-        (int) randomLong(random), family, replication, orNull(random, randomLong(random)));
+    return WorkUnitRecord.builder(orNull(random, randomString(random)), orNull(random, randomString(random)))
+        .data(orNull(random, randomJson(random, 4))).priority(randomDouble(random))
+        .notBefore(orNull(random, randomLong(random))).status(orNull(random, pick(random, UnitStatus.values())))
+        .activeAttempt(orNull(random, randomLong(random))).attemptCount((int) randomLong(random)).family(family)
+        .replication(replication).purgeAt(orNull(random, randomLong(random))).build();
   }
 
   private static AttemptRecord randomAttempt(SplittableRandom random) {

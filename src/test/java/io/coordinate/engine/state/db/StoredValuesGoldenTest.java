@@ -71,15 +71,16 @@ class StoredValuesGoldenTest {
           new Replica(5, "w1", "h1", 1_800_000_000_000L, null, null, null),
           new Replica(6, "w2", "h2", 1L, ReplicaOutcome.SUCCESS, ValidateState.VALID, "ab12")));
 
-  private static final WorkUnitRecord UNIT = new WorkUnitRecord("spec", "unit",
-      Json.parse("{\"d\":1.10,\"i\":2147483648,\"s\":\"é名\",\"o\":{\"a\":[1,[true,null]]}}"), 2.5,
-      1_800_000_000_000L, UnitStatus.BLOCKED, 99L, 3, FAMILY, REPLICATION, 1_900_000_000_000L);
+  private static final WorkUnitRecord UNIT = WorkUnitRecord.builder("spec", "unit")
+      .data(Json.parse("{\"d\":1.10,\"i\":2147483648,\"s\":\"é名\",\"o\":{\"a\":[1,[true,null]]}}")).priority(2.5)
+      .notBefore(1_800_000_000_000L).status(UnitStatus.BLOCKED).activeAttempt(99L).attemptCount(3).family(FAMILY)
+      .replication(REPLICATION).purgeAt(1_900_000_000_000L).build();
 
   private static final WorkUnitRecord PLAIN_UNIT =
-      new WorkUnitRecord("spec", "plain", Json.parse("{\"n\":1}"), 0, null, UnitStatus.AVAILABLE, null, 0);
+      WorkUnitRecord.builder("spec", "plain").data(Json.parse("{\"n\":1}")).build();
 
   /** A unit that waits since a known time (the units of the older fixtures read back without one). */
-  private static final WorkUnitRecord WAITING_UNIT = PLAIN_UNIT.withAvailableSince(1_800_000_000_456L);
+  private static final WorkUnitRecord WAITING_UNIT = PLAIN_UNIT.toBuilder().availableSince(1_800_000_000_456L).build();
 
   private static final AttemptRecord ATTEMPT = new AttemptRecord(99, "spec", "unit", "worker-1",
       AttemptStatus.FINISHED, Json.parse("{\"result\":[1,2.50]}"), 1_800_000_000_000L, 1_800_000_900_000L,

@@ -18,16 +18,16 @@ class UnitFamilyCodecTest {
   void aUnitWithEveryFamilyFieldRoundTrips() {
     UnitFamily family = new UnitFamily(new UnitRef("jobs", "p"), new UnitRef("etl", "q\u0000x"), ChildState.PARKED,
         42L, true, json("{\"traceback\":\"child jobs/c failed\"}"));
-    WorkUnitRecord unit = new WorkUnitRecord("steps", "c", json("{\"k\":[1,2.5]}"), -3.5, 1_800_000_000_000L,
-        UnitStatus.BLOCKED, null, 2, family);
+    WorkUnitRecord unit = WorkUnitRecord.builder("steps", "c").data(json("{\"k\":[1,2.5]}")).priority(-3.5)
+        .notBefore(1_800_000_000_000L).status(UnitStatus.BLOCKED).attemptCount(2).family(family).build();
 
     assertThat(ValueCodec.decode(ValueCodec.encode(unit), WorkUnitRecord.class)).isEqualTo(unit);
   }
 
   @Test
   void aPlainUnitHasNoFamilyAndAMarkerStaysAMarker() {
-    WorkUnitRecord plain = new WorkUnitRecord("s", "u", json("{}"), 0, null, UnitStatus.AVAILABLE, null, 0);
-    WorkUnitRecord marked = plain.withFamily(UnitFamily.EMPTY);
+    WorkUnitRecord plain = WorkUnitRecord.builder("s", "u").data(json("{}")).build();
+    WorkUnitRecord marked = plain.toBuilder().family(UnitFamily.EMPTY).build();
 
     assertThat(ValueCodec.decode(ValueCodec.encode(plain), WorkUnitRecord.class).family()).isNull();
     assertThat(ValueCodec.decode(ValueCodec.encode(marked), WorkUnitRecord.class).family())

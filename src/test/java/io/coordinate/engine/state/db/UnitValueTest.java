@@ -22,7 +22,8 @@ class UnitValueTest {
 
   @Test
   void aUnitAloneIsItsRecordsValueAndWithAnAttemptBothPartsComeBack() {
-    WorkUnitRecord unit = new WorkUnitRecord("s", "u", null, 1.5, null, UnitStatus.PENDING, 7L, 1);
+    WorkUnitRecord unit = WorkUnitRecord.builder("s", "u").priority(1.5).status(UnitStatus.PENDING).activeAttempt(7L)
+        .attemptCount(1).build();
     AttemptRecord attempt = new AttemptRecord(7, "s", "u", "w", AttemptStatus.PENDING, null, 10, 20, null, false);
     byte[] alone = ValueCodec.encode(unit);
     assertThat(UnitValue.of(alone, -1, null)).isSameAs(alone);
@@ -40,7 +41,8 @@ class UnitValueTest {
 
   @Test
   void aValueOfTheFirstLayoutWithoutAVersionStillReadsAndAnUnknownVersionIsRefused() {
-    WorkUnitRecord unit = new WorkUnitRecord("s", "u", null, 1.5, null, UnitStatus.PENDING, 7L, 1);
+    WorkUnitRecord unit = WorkUnitRecord.builder("s", "u").priority(1.5).status(UnitStatus.PENDING).activeAttempt(7L)
+        .attemptCount(1).build();
     AttemptRecord attempt = new AttemptRecord(7, "s", "u", "w", AttemptStatus.PENDING, null, 10, 20, null, false);
     byte[] alone = ValueCodec.encode(unit);
     byte[] held = ValueCodec.encode(attempt);
@@ -59,7 +61,7 @@ class UnitValueTest {
 
   @Test
   void aUnitsValueWrittenInSmileByAnEarlierVersionStillReads() {
-    WorkUnitRecord unit = new WorkUnitRecord("s", "u", null, 0, null, UnitStatus.AVAILABLE, null, 0);
+    WorkUnitRecord unit = WorkUnitRecord.builder("s", "u").build();
     byte[] smile = ValueCodec.encodeSmile(unit);
     assertThat(ValueCodec.decode(smile, WorkUnitRecord.class)).isEqualTo(unit);
     assertThat(UnitValue.attemptSeq(smile)).isEqualTo(-1);
