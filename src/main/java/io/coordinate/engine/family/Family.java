@@ -28,9 +28,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Conveyor's job trees (SEMANTICS §5): children parked while their parent's attempt runs and released when it
- * finishes; a parent {@code waiting} until its open children are finished; heirs {@code blocked} until their
- * predecessor finishes; failures going up to parents and along to heirs.
+ * Conveyor's job trees (docs/children-and-heirs.md#the-rules): children parked while their parent's attempt runs and
+ * released when it finishes; a parent {@code waiting} until its open children are finished; heirs {@code blocked} until
+ * their predecessor finishes; failures going up to parents and along to heirs.
  *
  * <p>A unit reaching {@code finished} or {@code failed} is put on a work queue; the queue, not recursion, carries
  * the cascade (chaining, heirs, the parent's bookkeeping, which may settle the parent, ...), so a deep tree or a
@@ -40,7 +40,7 @@ import java.util.Set;
  */
 public final class Family {
 
-  /** Runs {@code then} chaining for a unit that has just finished (SEMANTICS §5). */
+  /** Runs {@code then} chaining for a unit that has just finished (docs/reference.md#finish_attempt). */
   @FunctionalInterface
   public interface Chainer {
     void chain(WorkUnitRecord unit, JsonNode data);
@@ -122,8 +122,8 @@ public final class Family {
   }
 
   /**
-   * A replicated unit's round found its canonical result (SEMANTICS §6): {@code unit} has the canonical replica as
-   * its active attempt, and finishes as if that attempt had just finished (children released, heirs, chaining on
+   * A replicated unit's round found its canonical result (docs/replication.md): {@code unit} has the canonical replica
+   * as its active attempt, and finishes as if that attempt had just finished (children released, heirs, chaining on
    * {@code data}). Every child added while its replicas ran was parked under the unit, not under one replica.
    */
   public WorkUnitRecord replicatedFinished(WorkUnitRecord unit, JsonNode data) {
