@@ -23,7 +23,7 @@ final class WorkerMessages {
 
   /**
    * The attempts of an assignment ({@code {"attempts": [{"attempt_id", "work_unit_name", ...}, ...], ...}},
-   * PROTOCOL "Assignments"), in their order; their other fields (data, times) are skipped unread.
+   * docs/reference.md#assignment), in their order; their other fields (data, times) are skipped unread.
    */
   static List<Attempt> attempts(byte[] assignment) {
     try (JsonParser in = Json.MAPPER.getFactory().createParser(assignment)) {
@@ -74,8 +74,8 @@ final class WorkerMessages {
   }
 
   /**
-   * A {@code finish_attempts} command for the attempts (PROTOCOL "Commands"); {@code replyTo} and {@code requestId}
-   * are left out when null.
+   * A {@code finish_attempts} command for the attempts (docs/reference.md#finish_attempts); {@code replyTo} and
+   * {@code requestId} are left out when null.
    */
   static byte[] finishAttempts(String namespace, List<Attempt> attempts, String replyTo, String requestId) {
     return Json.bytes(64 + 24 * attempts.size(), out -> {

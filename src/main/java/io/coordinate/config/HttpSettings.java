@@ -22,7 +22,7 @@ import java.util.regex.Pattern;
 public record HttpSettings(int maxConnections, Duration idleTimeout, List<String> allowedHosts,
     List<String> allowedOrigins) {
 
-  /** Well inside a limit of 1024 open files, of which the state stores and Kafka clients need a few hundred. */
+  /** Well inside the smallest open-file limit the app starts with, shared with the stores and Kafka clients. */
   public static final int DEFAULT_MAX_CONNECTIONS = 256;
   public static final long DEFAULT_IDLE_TIMEOUT_SECONDS = 10;
   public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(DEFAULT_IDLE_TIMEOUT_SECONDS);

@@ -11,10 +11,10 @@ import java.util.Iterator;
 import java.util.Map;
 
 /**
- * The events of one command in one namespace, written as JSON while they happen — the batch record of PROTOCOL
- * "Events": {@code {"namespace", "time", "events": [...]}}. Events are most of what a command outputs (five per
- * unit over its life), so they skip the tree and Jackson's generator ({@link JsonBytes}, the mapper's bytes): names
- * and the values that repeat (types, statuses) come in their encoded form, kept as constants by
+ * The events of one command in one namespace, written as JSON while they happen — the batch record of
+ * docs/reference.md#events: {@code {"namespace", "time", "events": [...]}}. Events are most of what a command outputs
+ * (five per unit over its life), so they skip the tree and Jackson's generator ({@link JsonBytes}, the mapper's bytes):
+ * names and the values that repeat (types, statuses) come in their encoded form, kept as constants by
  * {@link EventRecorder}. {@link #event} opens an event; the fields that follow belong to it until the next one.
  */
 final class EventBatch {

@@ -28,7 +28,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.function.Function;
 
-/** Turns every state change into its event (PROTOCOL "Events"): one event per change, in order. */
+/** Turns every state change into its event (docs/reference.md#events): one event per change, in order. */
 final class EventRecorder implements StateListener {
 
   // event types
@@ -142,7 +142,7 @@ final class EventRecorder implements StateListener {
   }
 
   /**
-   * A round of replicas (SEMANTICS §6): {@code replica_updated} for each replica whose outcome or validate state
+   * A round of replicas (docs/replication.md): {@code replica_updated} for each replica whose outcome or validate state
    * changed, then {@code unit_assimilated} when the round's record went to {@code coordinate.results}.
    */
   private void replicaEvents(String ns, ReplicationState before, WorkUnitRecord unit) {

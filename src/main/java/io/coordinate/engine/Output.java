@@ -20,7 +20,7 @@ final class Output implements CommandContext.Records {
 
   /**
    * A namespace's batch record of events is closed and a new one begun once it holds this many bytes, so that a
-   * command touching many units (an add of 11,000, say) never needs a record over {@link RecordLimit}: one event,
+   * command touching many units (a large add, say) never needs a record over {@link RecordLimit}: one event,
    * with its unit's data and its attempt's, stays well below the limit's other three quarters.
    */
   static final int EVENT_RECORD_SPLIT_BYTES = 256 * 1024;

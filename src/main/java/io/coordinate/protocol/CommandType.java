@@ -3,7 +3,7 @@ package io.coordinate.protocol;
 import java.util.HashMap;
 import java.util.Map;
 
-/** The commands of PROTOCOL.md, by wire name. */
+/** The commands, by wire name (docs/reference.md#commands). */
 public enum CommandType {
   SET_WORK_SPEC("set_work_spec"),
   SET_WORK_SPEC_META("set_work_spec_meta"),
@@ -12,7 +12,7 @@ public enum CommandType {
   PRIORITIZE_WORK_UNITS("prioritize_work_units"),
   DELETE_WORK_UNITS("delete_work_units"),
   RESET_WORK_UNITS("reset_work_units"),
-  /** Cancels replicated units (SEMANTICS §6): error bit 16, failed and assimilated. */
+  /** Cancels replicated units (docs/reference.md#cancel_work_units): error bit 16, failed and assimilated. */
   CANCEL_WORK_UNITS("cancel_work_units"),
   REQUEST_ATTEMPTS("request_attempts"),
   RENEW_ATTEMPT("renew_attempt"),

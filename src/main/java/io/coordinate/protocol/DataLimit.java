@@ -8,7 +8,7 @@ import java.util.Map;
  * The largest {@code data} object a command may carry: 256 KiB of JSON. A unit's stored value holds its data and
  * its latest attempt's (twice the data while it runs), and every stored value is one record of the changelog,
  * which Kafka refuses above 1 MiB ({@code max.request.size}): a larger value would fail the task at every try
- * and stop the namespace (seen: a unit of 600 KB of data, requested). Checked when a command is parsed, so
+ * and stop the namespace, even with data well below that limit. Checked when a command is parsed, so
  * only a command larger than the limit pays for it: no field of a smaller one can exceed it.
  */
 public final class DataLimit {

@@ -1,6 +1,6 @@
 package io.coordinate.protocol;
 
-/** Stable error codes of replies and dead-letter headers (PROTOCOL.md "Commands"). */
+/** Stable error codes of replies and dead-letter headers (docs/reference.md#error-codes). */
 public enum ErrorCode {
   BAD_COMMAND("bad_command", true),
   MALFORMED_JSON("malformed_json", true),

@@ -9,7 +9,7 @@ import java.io.UncheckedIOException;
 /**
  * A JSON object whose last field is a list, written into bytes while the list grows:
  * {@code {<header fields>, "<list>": [<items>]}}. The records with many items (an assignment's attempts, a
- * command's events) are written this way, without a tree: building one cost as much again as writing it.
+ * command's events) are written this way, without a tree that would be built only to be written and dropped.
  */
 public final class JsonListRecord {
 

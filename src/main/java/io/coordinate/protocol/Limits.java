@@ -11,7 +11,7 @@ import java.math.BigDecimal;
  */
 public final class Limits {
 
-  /** The shortest lease: below a second a worker cannot renew it in time over Kafka, and 1e-9 s was a 0 ms lease. */
+  /** The shortest lease: below a second a worker cannot renew it in time over Kafka, and a tiny one rounds to none. */
   public static final double MIN_LEASE_SECONDS = 1;
   /** The longest lease (30 days): a worker that runs longer renews; a longer one only delays the recovery of a unit. */
   public static final double MAX_LEASE_SECONDS = 30 * 86_400;

@@ -23,7 +23,7 @@ public final class Times {
    * days-to-civil conversion (proleptic Gregorian, as {@code java.time}).
    */
   public static String format(long epochMillis) {
-    // A command's outputs repeat its few times (a request's hundred attempts share a start and an expiration):
+    // A command's outputs repeat its few times (a request's attempts share a start and an expiration):
     // the last ones are kept, each in the slot its value hashes to.
     int slot = Long.hashCode(epochMillis * 0x9E3779B97F4A7C15L) >>> (32 - RECENT_BITS);
     Formatted recent = RECENT[slot];
@@ -112,7 +112,7 @@ public final class Times {
 
   /**
    * {@code time} + {@code seconds}, saturated to [{@link #EARLIEST}, {@link #LATEST}]: no duration, however large,
-   * can wrap a lease's expiration around into the past (a lifetime of 1e300 s once expired 22 ms later).
+   * can wrap a lease's expiration around into the past (a huge lifetime once expired at once).
    */
   public static long plus(long time, double seconds) {
     return plusMillis(time, secondsToMillis(seconds));

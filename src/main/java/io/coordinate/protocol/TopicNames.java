@@ -2,7 +2,7 @@ package io.coordinate.protocol;
 
 import java.util.List;
 
-/** The names of the public topics (PROTOCOL.md "Topics"), with the deployment's prefix applied. */
+/** The names of the public topics (docs/operations.md#topics), with the deployment's prefix applied. */
 public record TopicNames(String prefix) {
 
   public static final String COMMANDS = "coordinate.commands";
@@ -13,7 +13,7 @@ public record TopicNames(String prefix) {
   public static final String RESULTS = "coordinate.results";
   public static final String DEAD_LETTER = "coordinate.dead-letter";
 
-  /** Every public topic, unprefixed, in the order of PROTOCOL.md. */
+  /** Every public topic, unprefixed, in the order of docs/operations.md#topics. */
   public static final List<String> ALL =
       List.of(COMMANDS, CHAINED, ASSIGNMENTS, REPLIES, EVENTS, RESULTS, DEAD_LETTER);
 

@@ -22,7 +22,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The interactive-query HTTP server (PROTOCOL.md "Interactive queries"): a thin read-only layer over the
+ * The interactive-query HTTP server (docs/reference.md#http): a thin read-only layer over the
  * state stores. Per-namespace reads go where the namespace is ({@link NamespaceRouter}); routes are split by
  * resource ({@link NamespaceRoutes}, {@link WorkSpecRoutes}, {@link WorkUnitRoutes}, {@link WorkerRoutes},
  * {@link CommandRoutes}); each class documents its answer shapes.

@@ -21,7 +21,7 @@ public final class ByteKey {
 
   /**
    * A hash of the bytes, eight at a time. {@link Arrays#hashCode(byte[])} takes them one by one, each step waiting
-   * for the last, which shows in the stream thread's profile for keys of 30-50 bytes. Only maps in memory use it: it
+   * for the last, which shows in the stream thread's profile for the engine's keys. Only maps in memory use it: it
    * can change from one version to the next.
    */
   public static int hash(byte[] bytes) {

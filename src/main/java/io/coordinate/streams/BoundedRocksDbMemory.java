@@ -17,10 +17,10 @@ import org.rocksdb.WriteBufferManager;
  * recipe): one {@link LRUCache} shared by all stores holds their data blocks, their index and filter blocks and —
  * through a {@link WriteBufferManager} charged to it — their memtables.
  *
- * <p>Why: by default Kafka Streams gives each store its own 50 MiB block cache and up to 3 × 16 MiB memtables, with
- * index and filter blocks outside any cache (they grow with the data). The app has two stores per task (records and
- * indexes) and a task per partition of {@code coordinate.commands} (6 by default), so its off-heap memory grew with
- * the number of tasks (up to 12 × ~100 MiB) and with the number of units stored. With one shared cache it stays near
+ * <p>Why: by default Kafka Streams gives each store its own block cache and up to {@link #MAX_MEMTABLES} memtables,
+ * with index and filter blocks outside any cache (they grow with the data). The app has two stores per task (records
+ * and indexes) and a task per partition of {@code coordinate.commands}, so its off-heap memory grew with the number
+ * of tasks and with the number of units stored (docs/operations.md, "Memory"). With one shared cache it stays near
  * {@link #TOTAL_BYTES} whatever the number of stores, tasks or stored units; what does not fit is read from disk
  * (the OS page cache, which is not the process's RSS).
  *
@@ -28,13 +28,13 @@ import org.rocksdb.WriteBufferManager;
  * then evicts blocks to make room). Not less: once the memtables of all stores near the write buffer manager's
  * limit, RocksDB makes the store <i>being written</i> flush early, never an idle one, and Kafka Streams does not
  * flush idle stores under exactly-once; so the memtables that idle stores keep (up to 16 MiB each) count against the
- * limit for good. At 64 MiB they left the busy store so little that it switched memtables early and often, stacked
- * up three unflushed ones and stopped writes, and a load after warm-ups spread over every task went several times
- * slower (docs/performance.md). With 6 partitions
+ * limit for good. A smaller total left the busy store so little that it switched memtables early and often, stacked
+ * up unflushed ones and stopped writes, and a load after warm-ups spread over every task slowed down
+ * (docs/performance.md, History). With 6 partitions
  * (12 stores) idle memtables take at most 192 MiB of 256, and the busy store still flushes full ones. The cache
  * keeps the recently read blocks, with index and filter blocks preferred (a high-priority pool of up to half the
  * cache). Partitioned index and filter blocks, with their small top-level blocks pinned, keep a lookup from having to
- * load a whole file's index or filter (megabytes in a store of 10M units) into the cache.
+ * load a whole file's index or filter (which grows with the store) into the cache.
  *
  * <p>RocksDB's background threads, which flush the memtables and compact the files of every store of the process, run
  * at the lowest CPU priority ({@link Env#lowerThreadPoolCPUPriority}, nice 19 on Linux). Their work can wait; a

@@ -7,8 +7,8 @@ package io.coordinate.streams;
  * commands that straddles the tick has its tail wait for the interval after.
  *
  * <p>This policy commits as soon as the input goes idle (no command for {@code idle}) with something to
- * commit: a burst answered is visible at once. Commits cost the stream thread and the broker a few milliseconds
- * each, so it never asks more often than every {@code spacing}; under a steady load, with no idle moment, it
+ * commit: a burst answered is visible at once. Each commit costs the stream thread and the broker a round of work,
+ * so it never asks more often than every {@code spacing}; under a steady load, with no idle moment, it
  * commits every {@code interval}, as Kafka Streams would. Kafka Streams' own timer is then only a backstop
  * ({@link StreamsSettings}).
  *

@@ -6,8 +6,8 @@ import java.util.function.LongSupplier;
 
 /**
  * Logs a task's index rebuild as it goes, at least every ten seconds ({@link ProgressLog}): the records read of
- * the store's estimated count, the units among them and the rate. A rebuild of millions of units takes a minute or
- * more, during which the task serves nothing.
+ * the store's estimated count, the units among them and the rate. A rebuild takes time in proportion to the units
+ * stored (docs/operations.md, "Failover and restarts"), during which the task serves nothing.
  */
 final class RebuildLog implements IndexRebuild.Progress {
 

@@ -71,16 +71,16 @@ public final class StreamsSettings {
     // Kafka Streams' own timer, which commits wherever it is in a burst, is only a backstop. docs/operations.md.
     props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, commitBackstopMs(config.commitIntervalMs()));
     // The stream thread checks whether a commit is due only between polls, and an idle poll blocks for up to
-    // poll.ms (default 100): a commit then came up to 100 ms late, and the outputs waiting for it with it. At
-    // 10 ms the request -> assignment p99 at half load nearly halved (docs/performance.md); an idle thread wakes
-    // 100 times a second for it, which costs nothing measurable.
+    // poll.ms: at Kafka Streams' default a commit came late, and the outputs waiting for it with it, which showed in
+    // the request -> assignment p99 (docs/operations.md); an idle thread wakes more often for it, which costs
+    // nothing measurable.
     props.put(StreamsConfig.POLL_MS_CONFIG, POLL_MS);
     props.put(StreamsConfig.STATE_DIR_CONFIG, config.stateDir().toAbsolutePath().toString());
     // A task reads two topics, the commands and the chained commands, and the second is nearly always empty. With
     // max.task.idle.ms at its default (0) Kafka Streams asks, before each record, whether the empty partition has
     // fetched data, and formats a message with String.format for the answer, a visible share of the stream
-    // thread (docs/performance.md). Disabled (-1), it processes what it has. Nothing waits on the order of the two topics:
-    // a chained command comes after its finish in any case, and no command depends on one.
+    // thread (docs/performance.md). Disabled (-1), it processes what it has. Nothing waits on the order of the two
+    // topics: a chained command comes after its finish in any case, and no command depends on one.
     props.put(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, StreamsConfig.MAX_TASK_IDLE_MS_DISABLED);
     // Other instances find this one's HTTP API here to forward interactive queries.
     props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, config.httpHost() + ":" + config.httpPort());
@@ -93,9 +93,10 @@ public final class StreamsSettings {
       props.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG), config.instanceId());
     }
     // How long a silent member keeps its partitions: the survivor of a kill -9 takes over after this (plus a
-    // rebalance and the dead producer's transaction timeout), so 45 s (Kafka's default) made failover take 42-67 s.
+    // rebalance and the dead producer's transaction timeout), so Kafka's default made failover slow
+    // (docs/operations.md, "Failover and restarts").
     // Heartbeats come from the consumer's own thread, not the stream thread, so a long command does not count;
-    // 10 s still rides out a GC pause or a broker's leader move, and stays above the broker's minimum (6 s).
+    // the shorter timeout still rides out a GC pause or a broker's leader move, and stays above the broker's minimum.
     props.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), SESSION_TIMEOUT_MS);
     props.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), HEARTBEAT_INTERVAL_MS);
     // Standby replicas keep a warm copy of a task's state on another instance, so the survivor of a failure
@@ -106,8 +107,8 @@ public final class StreamsSettings {
     props.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 5);
     // A transaction begun right after a commit (CommitPolicy commits as soon as the input is idle) can find the
     // broker still writing the last one's markers: it answers CONCURRENT_TRANSACTIONS and the producer retries
-    // after retry.backoff.ms, blocking the stream thread in its next commit. At Kafka's default 100 ms that
-    // was a 100 ms stall, which doubled the request -> assignment p99 (docs/performance.md).
+    // after retry.backoff.ms, blocking the stream thread in its next commit. At Kafka's default that stall showed
+    // in the request -> assignment p99 (docs/operations.md).
     // Other retries back off exponentially from here to retry.backoff.max.ms (1 s), as before.
     props.put(StreamsConfig.producerPrefix(ProducerConfig.RETRY_BACKOFF_MS_CONFIG), PRODUCER_RETRY_BACKOFF_MS);
     props.put(StreamsConfig.producerPrefix(ProducerConfig.COMPRESSION_TYPE_CONFIG), "lz4");
@@ -122,7 +123,7 @@ public final class StreamsSettings {
     // a record per write (the gain: docs/performance.md). linger.ms stays 5: a batch leaves when full or 5 ms
     // old, whichever comes first.
     props.put(StreamsConfig.producerPrefix(ProducerConfig.BATCH_SIZE_CONFIG), PRODUCER_BATCH_BYTES);
-    // One RocksDB cache (256 MiB, memtables included) for all stores: off-heap memory no longer grows with the
+    // One bounded RocksDB cache (memtables included) for all stores: off-heap memory no longer grows with the
     // number of tasks or of stored units. BoundedRocksDbMemory, docs/operations.md.
     props.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedRocksDbMemory.class);
     // The stores write a commit's writes to their files as soon as the producer committed it (CommittedStore).

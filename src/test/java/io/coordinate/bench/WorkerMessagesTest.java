@@ -15,7 +15,8 @@ class WorkerMessagesTest {
 
   @Test
   void readsTheAttemptsOfAnAssignmentAndSkipsTheRest() {
-    // As the app writes one (PROTOCOL "Assignments"); the units' data hold fields of the same names, to be skipped.
+    // As the app writes one (docs/reference.md#assignment); the units' data hold fields of the same names, to be
+    // skipped.
     byte[] assignment = utf8("{\"namespace\":\"ns\",\"worker\":\"w1\",\"request_id\":\"r-9\",\"attempts\":["
         + "{\"attempt_id\":\"7\",\"work_spec_name\":\"s\",\"work_unit_name\":\"u1\","
         + "\"data\":{\"attempts\":[{\"attempt_id\":\"inner\"}],\"work_unit_name\":\"no\",\"n\":[1,2.5,null]},"

@@ -9,7 +9,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
-/** CONFORMANCE.md "Attempts", scenarios 36–49. */
+/** Conformance scenarios 36–49, attempts (docs/architecture.md#conformance-tests). */
 class AttemptConformanceTest {
 
   private final EngineHarness h = new EngineHarness();

@@ -21,10 +21,10 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /**
- * CONFORMANCE.md "Concurrency and scale", scenarios 54 and 55, at the engine level: the engine applies one
- * namespace's commands one at a time, so concurrency reaches it as an interleaving of the clients' commands.
- * A seeded random source picks the interleaving (each seed is one schedule; several are tried). The runs
- * through a real broker are in the end-to-end suite.
+ * Conformance scenarios 54 and 55, concurrency and scale (docs/architecture.md#conformance-tests), at the engine level:
+ * the engine applies one namespace's commands one at a time, so concurrency reaches it as an interleaving of the
+ * clients' commands. A seeded random source picks the interleaving (each seed is one schedule; several are tried). The
+ * runs through a real broker are in the end-to-end suite.
  */
 class ConcurrencyConformanceTest {
 

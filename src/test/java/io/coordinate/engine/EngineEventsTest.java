@@ -9,7 +9,7 @@ import io.coordinate.engine.EngineHarness.Reply;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
-/** One event per state change, in order, batched into one record per command (PROTOCOL "Events"). */
+/** One event per state change, in order, batched into one record per command (docs/reference.md#events). */
 class EngineEventsTest {
 
   private final EngineHarness h = new EngineHarness();

@@ -280,8 +280,8 @@ public final class EngineHarness {
   }
 
   /**
-   * CONFORMANCE "order": repeatedly advance 5 s, request one attempt, expect it from {@code spec}, record its
-   * unit and finish it; stop when a request returns none.
+   * The conformance tests' "order" (docs/architecture.md#conformance-tests): repeatedly advance 5 s, request one
+   * attempt, expect it from {@code spec}, record its unit and finish it; stop when a request returns none.
    */
   public List<String> order(String spec) {
     List<String> names = new ArrayList<>();
@@ -380,7 +380,7 @@ public final class EngineHarness {
     return unit(spec, unit).get("data");
   }
 
-  /** Names of the units that match a query object (PROTOCOL "Query object"), in name order. */
+  /** Names of the units that match a query object (docs/reference.md#query-object), in name order. */
   public List<String> units(String spec, String queryJson) {
     return UnitQuery.parse(json(queryJson)).run(reader(), namespace, spec, now).stream()
         .map(WorkUnitRecord::name).toList();
@@ -422,7 +422,7 @@ public final class EngineHarness {
     return chainedCommands;
   }
 
-  /** The assimilated records written to {@code coordinate.results} (SEMANTICS §6), in order. */
+  /** The assimilated records written to {@code coordinate.results} (docs/reference.md#assimilated-result), in order. */
   public List<ObjectNode> results() {
     return results;
   }

@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
-/** CONFORMANCE.md "Namespaces", scenarios 1–5. */
+/** Conformance scenarios 1–5, namespaces (docs/architecture.md#conformance-tests). */
 class NamespaceConformanceTest {
 
   private final EngineHarness h = new EngineHarness();

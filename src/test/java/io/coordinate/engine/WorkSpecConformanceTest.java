@@ -9,7 +9,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
-/** CONFORMANCE.md "Work specs", scenarios 6–15. */
+/** Conformance scenarios 6–15, work specs (docs/architecture.md#conformance-tests). */
 class WorkSpecConformanceTest {
 
   private static final String DEFAULT_META =

@@ -10,8 +10,8 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /**
- * CONFORMANCE.md "Work units", scenarios 16–25: listing, queries, deletion, counts, order and data. The
- * rest of the section (26–35: continuous specs, scheduling filters, delays, summary) is in
+ * Conformance scenarios 16–25, work units (docs/architecture.md#conformance-tests): listing, queries, deletion, counts,
+ * order and data. The rest of the section (26–35: continuous specs, scheduling filters, delays, summary) is in
  * {@link WorkUnitSchedulingConformanceTest}.
  */
 class WorkUnitConformanceTest {

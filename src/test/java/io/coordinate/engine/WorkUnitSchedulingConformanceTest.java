@@ -11,8 +11,8 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /**
- * CONFORMANCE.md "Work units", scenarios 26–35: continuous specs, max_running, request filters, not-before
- * times, delayed output and the summary.
+ * Conformance scenarios 26–35, work units (docs/architecture.md#conformance-tests): continuous specs, max_running,
+ * request filters, not-before times, delayed output and the summary.
  */
 class WorkUnitSchedulingConformanceTest {
 

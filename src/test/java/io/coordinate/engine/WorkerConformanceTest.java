@@ -9,7 +9,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
-/** CONFORMANCE.md "Workers", scenarios 50–53. */
+/** Conformance scenarios 50–53, workers (docs/architecture.md#conformance-tests). */
 class WorkerConformanceTest {
 
   private final EngineHarness h = new EngineHarness();

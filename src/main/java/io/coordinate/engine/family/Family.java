@@ -31,19 +31,19 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Conveyor's job trees (SEMANTICS §5): children parked while their parent's attempt runs and released when it
- * finishes; a parent {@code waiting} until its open children are finished; heirs {@code blocked} until their
- * predecessor finishes; failures going up to parents and along to heirs.
+ * Conveyor's job trees (docs/children-and-heirs.md#the-rules): children parked while their parent's attempt runs and
+ * released when it finishes; a parent {@code waiting} until its open children are finished; heirs {@code blocked} until
+ * their predecessor finishes; failures going up to parents and along to heirs.
  *
  * <p>A unit reaching {@code finished} or {@code failed} is put on a work queue; the queue, not recursion, carries
  * the cascade (chaining, heirs, the parent's bookkeeping, which may settle the parent, ...), so a deep tree or a
- * long chain of heirs cannot overflow the stack. Each step reads only the units it changes; a parent's open
- * children are a counter (the unit transitions keep it), never a scan. One instance serves one
- * command (or one time-step item) of one namespace; every public method leaves the queue empty.
+ * long chain of heirs cannot overflow the stack. Each step reads only the units it changes; a parent's open children
+ * are a counter (the unit transitions keep it), never a scan. One instance serves one command (or one time-step
+ * item) of one namespace; every public method leaves the queue empty.
  */
 public final class Family {
 
-  /** Runs {@code then} chaining for a unit that has just finished (SEMANTICS §5). */
+  /** Runs {@code then} chaining for a unit that has just finished (docs/reference.md#finish_attempt). */
   @FunctionalInterface
   public interface Chainer {
     void chain(WorkUnitRecord unit, JsonNode data);
@@ -51,7 +51,6 @@ public final class Family {
 
   /** A unit that has just finished or failed, with what its cascade needs. */
   private record Settled(WorkUnitRecord unit, JsonNode data, UnitRef parentToTell) {}
-
   // UnitTransitions and FamilyPlacement, part of the cascade, write through the same modules
   final MutableUnitState units;
   final MutableAttemptState attempts;
@@ -131,8 +130,8 @@ public final class Family {
   }
 
   /**
-   * A replicated unit's round found its canonical result (SEMANTICS §6): {@code unit} has the canonical replica as
-   * its active attempt, and finishes as if that attempt had just finished (children released, heirs, chaining on
+   * A replicated unit's round found its canonical result (docs/replication.md): {@code unit} has the canonical replica
+   * as its active attempt, and finishes as if that attempt had just finished (children released, heirs, chaining on
    * {@code data}). Every child added while its replicas ran was parked under the unit, not under one replica.
    */
   public WorkUnitRecord replicatedFinished(WorkUnitRecord unit, JsonNode data) {

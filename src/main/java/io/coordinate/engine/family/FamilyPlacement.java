@@ -18,9 +18,10 @@ import java.util.HashSet;
 import java.util.Set;
 
 /**
- * Where a unit goes in its job tree when it is added, re-added or reset (SEMANTICS §5): parked, open or
- * closed under its parent, waiting or not for its predecessor. Part of {@link Family}, whose queue carries
- * what follows (a unit failed at once fails its parent and heirs).
+ * Where a unit goes in its job tree when it is added, re-added or reset
+ * (docs/children-and-heirs.md#reset-re-add-and-delete): parked, open or closed under its parent, waiting or not for its
+ * predecessor. Part of {@link Family}, whose queue carries what follows (a unit failed at once fails its parent and
+ * heirs).
  */
 final class FamilyPlacement {
 

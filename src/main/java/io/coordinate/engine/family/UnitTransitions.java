@@ -29,7 +29,7 @@ public final class UnitTransitions {
 
   /**
    * Ends an attempt in a final status; if it is the unit's active attempt the unit takes that status, or waits
-   * for its children, and its family's cascade runs (SEMANTICS §5, see {@link Family}).
+   * for its children, and its family's cascade runs (docs/children-and-heirs.md, see {@link Family}).
    */
   public static WorkUnitRecord endAttempt(
       Family family, AttemptRecord attempt, AttemptStatus status, JsonNode data) {

@@ -17,11 +17,11 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 
 /**
- * The assignment (PROTOCOL "Assignment"), written as JSON while its attempts are started: a request hands out up to
- * a hundred attempts or more, and a tree of them cost as much again to build as to write. It also tells the
- * request when to stop: an assignment is one record on {@code coordinate.assignments} (and on the replies), which
- * Kafka refuses above 1 MiB, so a request hands out no more attempts once {@link #MAX_BYTES} are written (at least
- * one: a unit's data is at most {@link io.coordinate.protocol.DataLimit#MAX_DATA_BYTES}).
+ * The assignment (docs/reference.md#assignment), written as JSON while its attempts are started: a request hands out up
+ * to many attempts, and a tree of them would be built only to be written and dropped. It also tells the request when to
+ * stop: an assignment is one record on {@code coordinate.assignments} (and on the replies), which Kafka refuses above
+ * 1 MiB, so a request hands out no more attempts once {@link #MAX_BYTES} are written (at least one: a unit's data is at
+ * most {@link io.coordinate.protocol.DataLimit#MAX_DATA_BYTES}).
  */
 final class AssignmentWriter {
 

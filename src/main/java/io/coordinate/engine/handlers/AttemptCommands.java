@@ -13,9 +13,9 @@ import io.coordinate.protocol.Limits;
 import io.coordinate.protocol.Times;
 
 /**
- * The attempt state machine (SEMANTICS §3): {@code renew}, {@code finish}, {@code fail}, {@code retry},
- * {@code expire}. Every command is fenced by the attempt id (see {@link Lookups#attempt}) and by the
- * attempt's status; a superseded attempt never touches its unit. A replica of a replicated unit (SEMANTICS §6)
+ * The attempt state machine (docs/reference.md#attempt-statuses): {@code renew}, {@code finish}, {@code fail},
+ * {@code retry}, {@code expire}. Every command is fenced by the attempt id (see {@link Lookups#attempt}) and by the
+ * attempt's status; a superseded attempt never touches its unit. A replica of a replicated unit (docs/replication.md)
  * reports to {@link Replication} instead: finish is success, fail a client error, retry and expire no reply.
  */
 public final class AttemptCommands {
@@ -148,7 +148,7 @@ public final class AttemptCommands {
     return ctx.views().attempt(ctx.attempts().get(ctx.namespace(), attempt.seq()));
   }
 
-  /** Whether the attempt is a replica of its unit's current round (SEMANTICS §6): its reports go to the validator. */
+  /** Whether the attempt is a replica of its unit's current round, reporting to the validator (docs/replication.md). */
   private static boolean replica(CommandContext ctx, AttemptRecord attempt) {
     return attempt.isReplica() // an ordinary attempt costs no read here
         && Replication.isReplica(ctx.units().get(ctx.namespace(), attempt.spec(), attempt.unit()), attempt);

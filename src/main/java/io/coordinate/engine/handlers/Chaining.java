@@ -16,7 +16,7 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 /**
- * {@code then} chaining (SEMANTICS §5): the {@code output} of a finished unit becomes one
+ * {@code then} chaining (docs/reference.md#finish_attempt): the {@code output} of a finished unit becomes one
  * {@code add_work_units} command for the next spec, written to {@code coordinate.chained} and applied from
  * there like any other command.
  */

@@ -122,7 +122,9 @@ public final class CommandContext {
     return random;
   }
 
-  /** Job trees (SEMANTICS §5) for this command, with {@code then} chaining to {@code coordinate.chained}. */
+  /**
+   * Job trees (docs/children-and-heirs.md) for this command, with {@code then} chaining to {@code coordinate.chained}.
+   */
   public Family family() {
     if (family == null) {
       family = new Family(units, attempts, reads.family(), specs, namespace(), now,
@@ -131,7 +133,9 @@ public final class CommandContext {
     return family;
   }
 
-  /** Redundant execution (SEMANTICS §6) for this command: assimilated records go to {@code coordinate.results}. */
+  /**
+   * Redundant execution (docs/replication.md) for this command: assimilated records go to {@code coordinate.results}.
+   */
   public Replication replication() {
     if (replication == null) {
       replication = new Replication(family(), units, attempts, workers, specs,

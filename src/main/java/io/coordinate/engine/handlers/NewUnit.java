@@ -10,8 +10,8 @@ import java.util.UUID;
 import java.util.random.RandomGenerator;
 
 /**
- * One unit object of {@code add_work_units} (PROTOCOL "Unit object"), validated. {@code parent} and
- * {@code predecessor} name units (SEMANTICS §5); null when not given.
+ * One unit object of {@code add_work_units} (docs/reference.md#unit-object), validated. {@code parent} and
+ * {@code predecessor} name units (docs/children-and-heirs.md); null when not given.
  */
 record NewUnit(String name, JsonNode data, double priority, Long notBefore, UnitRef parent, UnitRef predecessor) {
 

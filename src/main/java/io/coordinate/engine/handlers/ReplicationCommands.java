@@ -7,7 +7,7 @@ import io.coordinate.engine.state.model.WorkUnitRecord;
 import io.coordinate.protocol.CommandType;
 import io.coordinate.protocol.Json;
 
-/** {@code cancel_work_units} (SEMANTICS §6, BOINC's cancelled work units). */
+/** {@code cancel_work_units} (docs/reference.md#cancel_work_units, BOINC's cancelled work units). */
 public final class ReplicationCommands {
 
   private ReplicationCommands() {}

@@ -29,10 +29,11 @@ import java.util.function.Supplier;
 
 /**
  * {@code request_attempts}: choose one spec (see {@link Scheduler}), then hand out its best available units
- * (SEMANTICS §4). Reads the spec list and each spec's counters, then only the first units of the
- * available index: the cost does not grow with the number of units in the spec. A replicated spec (SEMANTICS §6)
- * hands out replicas: each unit stays in the available index until every replica it needs is out, and a request
- * passes over the units its worker's host already has one of (at most {@link Replication#MAX_UNITS_SKIPPED}).
+ * (docs/reference.md#how-the-spec-is-chosen). Reads the spec list and each spec's counters, then only the first units
+ * of the available index: the cost does not grow with the number of units in the spec. A replicated spec
+ * (docs/replication.md) hands out replicas: each unit stays in the available index until every replica it needs is out,
+ * and a request passes over the units its worker's host already has one of (at most
+ * {@link Replication#MAX_UNITS_SKIPPED}).
  */
 public final class RequestAttemptsHandler {
 
@@ -58,7 +59,8 @@ public final class RequestAttemptsHandler {
 
     AssignmentWriter assignment = new AssignmentWriter(ctx.namespace(), worker, command.requestId(), count);
     Set<String> nothingForHost = new HashSet<>();
-    // A batch whose every unit was auto-failed by max_retries is fetched again (SEMANTICS §4.6).
+    // A batch whose every unit was auto-failed by max_retries is fetched again
+    // (docs/reference.md#how-the-spec-is-chosen).
     while (assignment.isEmpty()) {
       List<SpecLoad> loads = loads(ctx);
       loads.removeIf(load -> nothingForHost.contains(load.name()));

@@ -16,15 +16,15 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * The query object of {@code prioritize/delete/reset_work_units} and of the units listing (PROTOCOL "Query
- * object"): {@code names} exact, {@code statuses} a set (as of now), {@code previous_name} strictly greater,
- * {@code limit} the first N in name order. Names are looked up directly; otherwise the spec's units are read
- * in name order, page by page.
+ * The query object of {@code prioritize/delete/reset_work_units} and of the units listing
+ * (docs/reference.md#query-object): {@code names} exact, {@code statuses} a set (as of now), {@code previous_name}
+ * strictly greater, {@code limit} the first N in name order. Names are looked up directly; otherwise the spec's units
+ * are read in name order, page by page.
  */
 public record UnitQuery(Set<String> names, Set<UnitStatus> statuses, String previousName, int limit) {
 
   private static final int PAGE = 512;
-  /** The query object's keys, in PROTOCOL's order. */
+  /** The query object's keys, in the order of docs/reference.md#query-object. */
   static final List<String> KEYS = List.of("names", "statuses", "previous_name", "limit");
 
   public static final UnitQuery ALL = new UnitQuery(null, null, null, Integer.MAX_VALUE);

@@ -38,7 +38,10 @@ public final class WorkSpecCommands {
     return ctx.views().spec(after);
   }
 
-  /** Changes only the metadata fields given (SEMANTICS §1); {@code continuous} only if it can be. */
+  /**
+   * Changes only the metadata fields given; {@code continuous} only if it can be
+   * (docs/reference.md#set_work_spec_meta).
+   */
   static JsonNode setWorkSpecMeta(CommandContext ctx) {
     WorkSpecRecord spec = Lookups.spec(ctx, ctx.command().requiredString("work_spec_name"));
     ObjectNode given = ctx.command().requiredObject("meta");

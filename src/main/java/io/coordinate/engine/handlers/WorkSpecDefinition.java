@@ -8,7 +8,9 @@ import io.coordinate.protocol.CommandRejection;
 import io.coordinate.protocol.ErrorCode;
 import io.coordinate.protocol.Limits;
 
-/** Reads a work spec's data: its name and the metadata derived from the special keys (SEMANTICS §1). */
+/**
+ * Reads a work spec's data: its name and the metadata derived from the special keys (docs/reference.md#set_work_spec).
+ */
 final class WorkSpecDefinition {
 
   private WorkSpecDefinition() {}

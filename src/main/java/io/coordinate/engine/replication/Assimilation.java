@@ -10,7 +10,7 @@ import io.coordinate.protocol.Json;
 import io.coordinate.protocol.Times;
 
 /**
- * The record a decided round leaves on {@code coordinate.results} (PROTOCOL "Assimilated result"): the canonical
+ * The record a decided round leaves on {@code coordinate.results} (docs/reference.md#assimilated-result): the canonical
  * replica's {@code result} (absent without one), the error mask, and every replica of the round.
  */
 public final class Assimilation {

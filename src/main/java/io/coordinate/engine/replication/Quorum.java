@@ -15,9 +15,10 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * BOINC's transitioner and validator as one pure function of a unit's round (SEMANTICS §6): the engine runs it
- * after every change to a replica, and both the time step and the views apply the deadlines that passed with
- * {@link #afterDeadlines}. It reads nothing but the round, so a decision needs no attempt read.
+ * BOINC's transitioner and validator as one pure function of a unit's round
+ * (docs/replication.md#the-transitioner-and-the-validator): the engine runs it after every change to a replica, and
+ * both the time step and the views apply the deadlines that passed with {@link #afterDeadlines}. It reads nothing but
+ * the round, so a decision needs no attempt read.
  *
  * <ol>
  *   <li>Validator: when successes >= {@code min_quorum} and one of them is new, the first success (in the order

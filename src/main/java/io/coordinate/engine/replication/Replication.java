@@ -31,7 +31,7 @@ import java.util.Set;
 import java.util.function.Consumer;
 
 /**
- * Redundant execution (SEMANTICS §6) in the engine: hands out replicas, takes their reports, runs the
+ * Redundant execution (docs/replication.md) in the engine: hands out replicas, takes their reports, runs the
  * transitioner and validator ({@link Quorum}) after each, moves the unit, and assimilates a decided round exactly
  * once, in the command (or time step) that decides it: its record goes out with the state change that marks it
  * assimilated, so under exactly-once processing neither can happen without the other. One instance serves one

@@ -6,7 +6,7 @@ import io.coordinate.protocol.CommandRejection;
 import io.coordinate.protocol.Limits;
 
 /**
- * Reads the replication keys and {@code retention} of a work spec's data (SEMANTICS §1 and §6), with their
+ * Reads the replication keys and {@code retention} of a work spec's data (docs/replication.md#spec-keys), with their
  * defaults, and refuses values that cannot work together with {@code bad_command}. The keys are checked whenever
  * they are given, also on a spec they do not make replicated.
  */

@@ -12,10 +12,10 @@ import java.util.Iterator;
 import java.util.List;
 
 /**
- * The {@code exact} validator (SEMANTICS §6): two replicas agree when the {@code result} keys of their finish
- * data are equal as canonical JSON — object keys sorted (by UTF-16 code units, as RFC 8785), numbers normalized
- * ({@code 1}, {@code 1.0} and {@code 1e0} are one number), no white space. A missing {@code result} is
- * {@code null}. Only the SHA-256 of the canonical form is kept in the unit, so a validation reads no attempt.
+ * The {@code exact} validator (docs/replication.md#spec-keys): two replicas agree when the {@code result} keys of their
+ * finish data are equal as canonical JSON — object keys sorted (by UTF-16 code units, as RFC 8785), numbers normalized
+ * ({@code 1}, {@code 1.0} and {@code 1e0} are one number), no white space. A missing {@code result} is {@code null}.
+ * Only the SHA-256 of the canonical form is kept in the unit, so a validation reads no attempt.
  */
 public final class ResultDigest {
 

@@ -6,9 +6,9 @@ import java.util.List;
 import java.util.random.RandomGenerator;
 
 /**
- * Chooses the spec a request gets work from (SEMANTICS §4, steps 1–3): filter, keep the highest priority,
- * then draw one at random with probability proportional to {@code weight·(P+1) − W·pending}, which steers
- * the specs' shares of pending units toward the ratio of their weights. Pure: the caller gives the loads.
+ * Chooses the spec a request gets work from (docs/reference.md#how-the-spec-is-chosen): filter, keep the highest
+ * priority, then draw one at random with probability proportional to {@code weight·(P+1) − W·pending}, which steers the
+ * specs' shares of pending units toward the ratio of their weights. Pure: the caller gives the loads.
  */
 public final class Scheduler {
 

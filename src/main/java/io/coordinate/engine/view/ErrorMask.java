@@ -6,7 +6,7 @@ import io.coordinate.protocol.Json;
 import java.util.ArrayList;
 import java.util.List;
 
-/** BOINC's error bits of a replicated unit (SEMANTICS §6) in words. */
+/** BOINC's error bits of a replicated unit (docs/replication.md#the-transitioner-and-the-validator) in words. */
 public final class ErrorMask {
 
   private ErrorMask() {}

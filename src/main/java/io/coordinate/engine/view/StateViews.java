@@ -229,7 +229,7 @@ public final class StateViews {
     return current.active() != null ? current.active().data() : unit.data();
   }
 
-  /** The full unit: summary plus its attempt history and its links (SEMANTICS §5). */
+  /** The full unit: summary plus its attempt history and its links (docs/children-and-heirs.md#what-you-see). */
   public ObjectNode unit(WorkUnitRecord unit) {
     ObjectNode node = unitSummary(unit);
     node.put("work_spec_name", unit.spec());
@@ -255,7 +255,8 @@ public final class StateViews {
     node.put("heir_count", heirs);
     ObjectNode replicas = replication.of(unit);
     if (replicas != null) {
-      node.set("replication", replicas); // SEMANTICS §6: only for a unit of a replicated spec or with replicas
+      // docs/replication.md#what-you-see: only for a unit of a replicated spec or with replicas
+      node.set("replication", replicas);
     }
     if (unit.purgeAt() != null && (unit.status() == UnitStatus.FINISHED || unit.status() == UnitStatus.FAILED)) {
       node.put("purge_at", Times.format(unit.purgeAt()));
@@ -340,7 +341,7 @@ public final class StateViews {
     }
     node.set("child_attempts", childAttempts);
     if (worker.reliability() != null) {
-      node.set("reliability", ReplicationView.reliability(worker.reliability())); // SEMANTICS §6
+      node.set("reliability", ReplicationView.reliability(worker.reliability())); // docs/replication.md
     }
     return node;
   }

@@ -14,7 +14,7 @@ import java.util.Properties;
 import java.util.TreeMap;
 
 /**
- * One topic as defined by a file of {@code topics/} (PROTOCOL.md "Topics"): the single source shared by
+ * One topic as defined by a file of {@code topics/} (docs/operations.md#topics): the single source shared by
  * {@link TopicBootstrapper} and the topic-init loop of {@code docker-compose.yml}.
  *
  * <p>File format: {@code name=}, {@code partitions=}, {@code replication.factor=} and any number of

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /**
- * SEMANTICS §5 "Children": parked while the parent's attempt runs, released when it finishes, the parent
+ * docs/children-and-heirs.md#children: parked while the parent's attempt runs, released when it finishes, the parent
  * waiting for its whole subtree and only then finished (and chained); late children, closed parents.
  */
 class ChildrenTest {

@@ -17,8 +17,8 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /**
- * SEMANTICS §5: "If the parent's attempt fails, expires or is retried, the children parked during that attempt
- * are discarded (the next attempt will add them again)" — deleted with their own children, each with its
+ * docs/children-and-heirs.md#children: if the parent's attempt fails, expires or is retried, the children parked
+ * during that attempt are discarded (the next attempt adds them again) — deleted with their own children, each with its
  * {@code unit_deleted} event; children parked before the attempt stay.
  */
 class DiscardedChildrenTest {

@@ -17,8 +17,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * SEMANTICS §5: a failed child fails its parent ({@code {"traceback": "child <spec>/<name> failed"}}),
- * recursively; a failed unit fails its waiting heirs. One command carries the whole cascade.
+ * docs/children-and-heirs.md#failures: a failed child fails its parent
+ * ({@code {"traceback": "child <spec>/<name> failed"}}), recursively; a failed unit fails its waiting heirs. One
+ * command carries the whole cascade.
  */
 class FailureCascadeTest {
 

@@ -16,8 +16,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * SEMANTICS §5 "Heirs": blocked until the predecessor (with its whole subtree) is finished, available at once
- * if it already is, failed if it fails.
+ * docs/children-and-heirs.md#heirs: blocked until the predecessor (with its whole subtree) is finished, available at
+ * once if it already is, failed if it fails.
  */
 class HeirsTest {
 

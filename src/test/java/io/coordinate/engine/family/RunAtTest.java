@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 /**
  * {@code not_before} / {@code run_at} / {@code delay} on any unit, children and heirs included: blocked comes
  * first; once released, a unit whose time has not come is {@code delayed} — and a delayed child is still an
- * open child of its parent. Plus generated names (PROTOCOL "Unit object").
+ * open child of its parent. Plus generated names (docs/reference.md#unit-object).
  */
 class RunAtTest {
 

@@ -11,7 +11,7 @@ import io.coordinate.engine.EngineHarness.Attempt;
 import io.coordinate.protocol.Json;
 import java.util.List;
 
-/** Builders and reads for job-tree tests (SEMANTICS §5), over an {@link EngineHarness}. */
+/** Builders and reads for job-tree tests (docs/children-and-heirs.md), over an {@link EngineHarness}. */
 final class Trees {
 
   private Trees() {}

@@ -11,8 +11,8 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * The forms of a finished unit's {@code output} (SEMANTICS §5), as {@code add_work_units} unit objects. The
- * chained command writes priorities as floating-point numbers (0.0), as the topology tests pin it.
+ * The forms of a finished unit's {@code output} (docs/reference.md#finish_attempt), as {@code add_work_units} unit
+ * objects. The chained command writes priorities as floating-point numbers (0.0), as the topology tests pin it.
  */
 class ChainingTest {
 

@@ -16,9 +16,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Assimilation is exactly once per round (SEMANTICS §6): the command that decides a unit writes its record, and
- * the state marks the round assimilated in the same command, so a later command — on this engine or on another
- * one over the same store, as after a restart or a rebalance — never writes it again.
+ * Assimilation is exactly once per round (docs/replication.md#assimilation-exactly-once): the command that decides a
+ * unit writes its record, and the state marks the round assimilated in the same command, so a later command — on this
+ * engine or on another one over the same store, as after a restart or a rebalance — never writes it again.
  */
 class AssimilationTest {
 

@@ -16,9 +16,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * BOINC's own example of a workunit (SEMANTICS §6): {@code min_quorum} 2, {@code target_nresults} 3. Two agreeing
- * successes give the canonical result and the third replica is validated when it comes in; a lost replica times
- * out; a replica that errs causes another one; two results that disagree need a third.
+ * BOINC's own example of a workunit (docs/replication.md): {@code min_quorum} 2, {@code target_nresults} 3. Two
+ * agreeing successes give the canonical result and the third replica is validated when it comes in; a lost replica
+ * times out; a replica that errs causes another one; two results that disagree need a third.
  */
 class BoincExampleTest {
 

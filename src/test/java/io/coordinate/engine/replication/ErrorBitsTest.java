@@ -13,8 +13,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Each of BOINC's error bits (SEMANTICS §6) fails the unit, which is assimilated with the error mask: 1 couldn't
- * send, 2 too many errors, 4 too many successes without consensus, 8 too many total replicas, 16 cancelled.
+ * Each of BOINC's error bits (docs/replication.md#the-transitioner-and-the-validator) fails the unit, which is
+ * assimilated with the error mask: 1 couldn't send, 2 too many errors, 4 too many successes without consensus, 8 too
+ * many total replicas, 16 cancelled.
  */
 class ErrorBitsTest {
 

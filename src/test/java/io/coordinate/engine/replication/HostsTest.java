@@ -12,9 +12,9 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Replicas of one unit go to distinct hosts (SEMANTICS §6): a host is a worker's top-level ancestor by
- * {@code parent}; a worker without a parent is its own host. A request skips the units its host has, without
- * scanning the spec: it passes over at most {@code Replication.MAX_UNITS_SKIPPED} of them.
+ * Replicas of one unit go to distinct hosts (docs/replication.md#replicas-and-hosts): a host is a worker's top-level
+ * ancestor by {@code parent}; a worker without a parent is its own host. A request skips the units its host has,
+ * without scanning the spec: it passes over at most {@code Replication.MAX_UNITS_SKIPPED} of them.
  */
 class HostsTest {
 

@@ -10,7 +10,7 @@ import io.coordinate.engine.EngineHarness.Attempt;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Builders and reads for replication tests (SEMANTICS §6), over an {@link EngineHarness}. */
+/** Builders and reads for replication tests (docs/replication.md), over an {@link EngineHarness}. */
 final class Replicas {
 
   private Replicas() {}

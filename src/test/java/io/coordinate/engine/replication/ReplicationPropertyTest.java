@@ -21,7 +21,7 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
- * Random sequences of replica outcomes (seeded: every run is repeatable) against the invariants of SEMANTICS §6
+ * Random sequences of replica outcomes (seeded: every run is repeatable) against the rules of docs/replication.md
  * and BOINC's workunit states: eventually a canonical result or an error; assimilated exactly once; never two
  * replicas of a round on one host; never more than {@code max_total_results} replicas; nothing handed out once
  * a unit is decided; and views exact at any time (what a view shows before the time step is what the time step

@@ -9,8 +9,9 @@ import io.coordinate.engine.EngineHarness;
 import org.junit.jupiter.api.Test;
 
 /**
- * What HTTP shows of replication (SEMANTICS §6): a replicated unit's round with its replicas, canonical one, error
- * mask and needed count; workers' reliability counters. Ordinary units and workers show nothing new.
+ * What HTTP shows of replication (docs/replication.md#what-you-see): a replicated unit's round with its replicas,
+ * canonical one, error mask and needed count; workers' reliability counters. Ordinary units and workers show nothing
+ * new.
  */
 class ReplicationViewsTest {
 

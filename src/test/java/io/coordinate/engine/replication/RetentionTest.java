@@ -11,8 +11,8 @@ import io.coordinate.engine.EngineHarness.Attempt;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code retention} (SEMANTICS §1, §6): a finished or failed unit is purged with its attempts (replicas) once
- * {@code retention} seconds have passed since it settled — for a replicated unit, since its assimilation — by the
+ * {@code retention} (docs/replication.md#retention): a finished or failed unit is purged with its attempts (replicas)
+ * once {@code retention} seconds have passed since it settled — for a replicated unit, since its assimilation — by the
  * time step, from a time index; a {@code unit_deleted} event says so.
  */
 class RetentionTest {

@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** The replication keys and {@code retention} of a work spec (SEMANTICS §1, §6): defaults and refusals. */
+/** The replication keys and {@code retention} of a work spec (docs/replication.md#spec-keys): defaults and refusals. */
 class SpecKeysTest {
 
   private final EngineHarness h = new EngineHarness();

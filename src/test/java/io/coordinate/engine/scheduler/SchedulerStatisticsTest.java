@@ -12,9 +12,10 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /**
- * CONFORMANCE.md scenario 56: the spec choice of {@link Scheduler#choose} over 1000 trials, as the reference
- * scheduler tests check it. A share is accepted within 3σ: {@code expected = n·num/den} (integer division),
- * {@code σ = ceil(sqrt(n·p·(1−p)))}, bounds inclusive. The random source is seeded, so each run is the same.
+ * Conformance scenario 56 (docs/architecture.md#conformance-tests): the spec choice of {@link Scheduler#choose} over
+ * 1000 trials, as the reference scheduler tests check it. A share is accepted within 3σ: {@code expected = n·num/den}
+ * (integer division), {@code σ = ceil(sqrt(n·p·(1−p)))}, bounds inclusive. The random source is seeded, so each run is
+ * the same.
  */
 class SchedulerStatisticsTest {
 

@@ -29,7 +29,7 @@ import java.math.BigInteger;
 
 /**
  * The stored form of the two records on the hot path, {@link WorkUnitRecord} and {@link AttemptRecord}, written
- * field by field: in Smile, Jackson's databind (its record creator above all) took a sixth of the stream thread.
+ * field by field: in Smile, Jackson's databind (its record creator above all) was a large share of the stream thread.
  *
  * <p>A value starts with {@link #FORMAT} (never the first byte of a Smile value, which starts with its header
  * {@code :)\n}, 0x3A), then {@link #VERSION}; the rest is the record:

@@ -166,7 +166,7 @@ public final class Keys {
     return new AttemptDeadlineBlockKey(time, reader.string(), reader.int64());
   }
 
-  /** A finished or failed unit to purge at {@code purgeAt} (a spec's {@code retention}, SEMANTICS §1). */
+  /** A finished or failed unit to purge at {@code purgeAt} (a spec's {@code retention}, docs/replication.md#retention). */
   public static byte[] purge(long purgeAt, String ns, String spec, String unit) {
     return new KeyWriter().tag(PURGES).int64(purgeAt).string(ns).string(spec).string(unit).toBytes();
   }
@@ -451,7 +451,7 @@ public final class Keys {
     return ns(ns).tag(WORKER_ATTEMPTS).string(worker).toBytes();
   }
 
-  // --- job trees (SEMANTICS §5) ---
+  // --- job trees (docs/children-and-heirs.md) ---
 
   /** A child's entry under its parent; {@code parkedUnder} is only part of the key for {@code PARKED}. */
   public static byte[] child(String ns, UnitRef parent, ChildState state, long parkedUnder, UnitRef child) {

@@ -1,10 +1,7 @@
 package io.coordinate.engine.state.db;
 
-import io.coordinate.storage.KeyValueIterator;
 import io.coordinate.storage.KeyValueStore;
-import io.coordinate.storage.ReadableKeyValueStore;
 import io.coordinate.engine.state.codec.Keys;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -21,7 +18,7 @@ import java.util.function.Predicate;
  * worker, with one expiration, and a worker finishes them together: one entry then stands for up to 64 of them,
  * so a request of 100 attempts writes 2-3 entries per index instead of 100, and a finish of them deletes 2-3.
  * Each of those writes was a sorted insert and a RocksDB insert of its own, most of what a request and a finish
- * cost (issue 4, docs/performance.md).
+ * cost (docs/performance.md, History).
  *
  * <pre>
  * bitmap entry (P, Q, 04):  int64, bit (seq mod 64) set for each attempt of the block the entry lists
@@ -35,7 +32,7 @@ import java.util.function.Predicate;
  *
  * <p>A units entry also carries the unit's stored value while the unit is pending on that attempt (see
  * {@link DbUnitState#carries}): a {@code finish_attempts} then reads each unit it finishes with the block it
- * reads anyway, not by a RocksDB lookup of its own (a fifth of a finish's cost). Pending units are the ones
+ * reads anyway, not by a RocksDB lookup of its own (a large share of a finish's cost). Pending units are the ones
  * out with workers, so the values held here stay as few as the leases.
  *
  * <p>One instance serves one command's {@link CoordinateState}: it reads each entry it changes once, keeps the

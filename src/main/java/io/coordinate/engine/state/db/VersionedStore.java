@@ -14,7 +14,7 @@ import java.util.List;
  * inside the batch, one more than the batch before. A batch reaches each store whole (one RocksDB write batch
  * each), so the two stores can differ in version only when one of them holds writes the other has not, which is
  * what {@link IndexRebuild#inStep} detects. Carried inside the batch rather than written after it, the versions
- * cost no batch of their own: a command used to hand each store's writer thread two batches, and send one more
+ * cost no batch of their own: apart, they would be a second RocksDB write per store, and one more
  * changelog record.
  *
  * <p>A command's writes come in one batch ({@link WriteBuffer#commit}); an empty batch (an idle time step, a

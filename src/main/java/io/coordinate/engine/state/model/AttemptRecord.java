@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
  * One attempt of a worker at a unit. {@code seq} is unique for ever within the namespace and is the public
  * attempt id (as a decimal string).
  *
- * @param replica true for a replica of a replicated unit (SEMANTICS §6), whose outcome and validation are kept
+ * @param replica true for a replica of a replicated unit (docs/replication.md), whose outcome and validation are kept
  *     in the unit's round; null for an ordinary attempt
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)

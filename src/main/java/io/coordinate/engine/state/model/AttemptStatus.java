@@ -2,7 +2,7 @@ package io.coordinate.engine.state.model;
 
 import com.fasterxml.jackson.annotation.JsonValue;
 
-/** The status of an attempt (SEMANTICS §3). */
+/** The status of an attempt (docs/reference.md#attempt-statuses). */
 public enum AttemptStatus {
   PENDING("pending"),
   FINISHED("finished"),

@@ -4,7 +4,8 @@ import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
 
 /**
- * Where a child stands under its parent (SEMANTICS §5). The code byte is stored in keys: never reuse one.
+ * Where a child stands under its parent (docs/children-and-heirs.md#children). The code byte is stored in keys: never
+ * reuse one.
  *
  * <ul>
  *   <li>{@code PARKED}: added while the parent had not finished its attempt; blocked until it does

@@ -4,8 +4,8 @@ import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
 
 /**
- * How a replica of a replicated unit ended (SEMANTICS §6, BOINC's result {@code outcome}). A replica still
- * running has none (null).
+ * How a replica of a replicated unit ended (docs/replication.md#outcomes-and-validate-states, BOINC's result
+ * {@code outcome}). A replica still running has none (null).
  */
 public enum ReplicaOutcome {
   /** Finished ({@code finish_attempt}). */

@@ -3,8 +3,8 @@ package io.coordinate.engine.state.model;
 import com.fasterxml.jackson.annotation.JsonInclude;
 
 /**
- * A replicated spec's settings (SEMANTICS §6), derived from its data by {@code set_work_spec} and checked there
- * for consistency. Null in {@link WorkSpecMeta} for an ordinary spec.
+ * A replicated spec's settings (docs/replication.md#spec-keys), derived from its data by {@code set_work_spec} and
+ * checked there for consistency. Null in {@link WorkSpecMeta} for an ordinary spec.
  *
  * @param delayBound seconds a replica may run; null = the lifetime of the request that got it
  * @param validator how results are compared; only {@code exact}

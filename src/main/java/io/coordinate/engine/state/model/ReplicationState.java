@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.function.UnaryOperator;
 
 /**
- * A replicated unit's current round (SEMANTICS §6): BOINC's workunit fields. Kept in the unit record; null for a
+ * A replicated unit's current round (docs/replication.md): BOINC's workunit fields. Kept in the unit record; null for a
  * unit that never ran as replicas. A reset or re-add of a decided unit starts the next round.
  *
  * @param round 1, 2, ...: which round this is (a reset or re-add starts the next one)

@@ -4,8 +4,8 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
 
 /**
- * A unit's place in Conveyor's job trees (SEMANTICS §5), kept in its record. {@code CoordinateState} derives
- * the children and heirs indexes (and their counters) from these fields, so they are the single truth. A unit
+ * A unit's place in Conveyor's job trees (docs/children-and-heirs.md), kept in its record. {@code CoordinateState}
+ * derives the children and heirs indexes (and their counters) from these fields, so they are the single truth. A unit
  * that is only a parent or predecessor carries {@link #EMPTY}: a marker that it has members to look after.
  *
  * @param parent the unit this one is a child of; null = none. Fixed when the unit is created

@@ -2,7 +2,7 @@ package io.coordinate.engine.state.model;
 
 import java.util.Objects;
 
-/** Names one work unit of a namespace: its spec and its name. The links of SEMANTICS §5 are refs. */
+/** Names one work unit of a namespace: its spec and its name. The links of job trees are refs. */
 public record UnitRef(String spec, String name) {
 
   public UnitRef {

@@ -3,7 +3,7 @@ package io.coordinate.engine.state.model;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
 
-/** The status of a work unit (SEMANTICS §2). The code byte is stored in keys: never reuse one. */
+/** The status of a work unit (docs/reference.md#unit-statuses). The code byte is stored in keys: never reuse one. */
 public enum UnitStatus {
   BLOCKED("blocked", 'b'),
   DELAYED("delayed", 'd'),

@@ -3,7 +3,10 @@ package io.coordinate.engine.state.model;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
 
-/** What the validator made of a replica (SEMANTICS §6, BOINC's result {@code validate_state}). */
+/**
+ * What the validator made of a replica (docs/replication.md#outcomes-and-validate-states, BOINC's result
+ * {@code validate_state}).
+ */
 public enum ValidateState {
   /** Not validated (yet): every replica starts here; only successes move on. */
   INIT("init"),

@@ -3,11 +3,13 @@ package io.coordinate.engine.state.model;
 import com.fasterxml.jackson.annotation.JsonInclude;
 
 /**
- * The scheduler's view of a work spec (SEMANTICS §1), derived from its data on every {@code set_work_spec}
- * and partly changeable by {@code set_work_spec_meta}. The counts are not stored here but kept as counters.
+ * The scheduler's view of a work spec (docs/reference.md#set_work_spec), derived from its data on every
+ * {@code set_work_spec} and partly changeable by {@code set_work_spec_meta}. The counts are not stored here but kept as
+ * counters.
  *
  * @param nextContinuous epoch millis before which no continuous unit is created; null = none yet
- * @param replication the replication settings of a replicated spec (SEMANTICS §6); null = an ordinary spec
+ * @param replication the replication settings of a replicated spec (docs/replication.md#spec-keys); null = an ordinary
+ *     spec
  * @param retention seconds after which finished and failed units are purged; null = never
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)

@@ -5,15 +5,16 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 /**
  * A work unit as stored. {@code status} is kept exact by the engine, which applies due expiries and releases
- * before every command; readers between two commands correct it with {@code UnitView}.
+ * before every command; readers between two commands see it as of their own time through the views
+ * ({@code StateViews.unitNow} in {@code engine.view}).
  *
  * @param data the unit's own data; the data a reader sees is the active attempt's when there is one
  * @param notBefore epoch millis before which the unit is delayed; null = none
  * @param activeAttempt sequence number of the active attempt; null = none. A replicated unit has none until its
  *     canonical replica is chosen, which then is its active attempt
  * @param attemptCount how many attempts the unit ever had (for {@code max_retries})
- * @param family parent, predecessor and place in the job tree (SEMANTICS §5); null for a unit outside any
- * @param replication its round of replicas (SEMANTICS §6); null for a unit that never ran as replicas
+ * @param family parent, predecessor and place in the job tree (docs/children-and-heirs.md); null for a unit outside any
+ * @param replication its round of replicas (docs/replication.md); null for a unit that never ran as replicas
  * @param purgeAt when a finished or failed unit of a spec with {@code retention} is purged; null = never
  * @param availableSince epoch millis when the unit last became available (docs/reference.md, "Unit statuses"); set
  *     by the unit state's writes, kept while the unit is not available; null = unknown (a unit stored before the

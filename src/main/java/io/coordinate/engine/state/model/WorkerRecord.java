@@ -4,9 +4,11 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
 
 /**
- * A worker process (SEMANTICS §3). Expiration is reported, never acted on: only deactivation deactivates.
+ * A worker process (docs/reference.md#worker_heartbeat). Expiration is reported, never acted on: only deactivation
+ * deactivates.
  *
- * @param reliability its counters of replica outcomes (SEMANTICS §6); null until it ran a replica
+ * @param reliability its counters of replica outcomes (docs/replication.md#workers-reliability); null until it ran a
+ *     replica
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record WorkerRecord(

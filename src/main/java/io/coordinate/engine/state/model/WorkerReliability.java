@@ -1,8 +1,8 @@
 package io.coordinate.engine.state.model;
 
 /**
- * A worker's record with replicas (SEMANTICS §6, BOINC's host reliability): {@code consecutiveValid} counts
- * valid results since its last invalid result, error or timeout; the others are totals.
+ * A worker's record with replicas (docs/replication.md#workers-reliability, BOINC's host reliability):
+ * {@code consecutiveValid} counts valid results since its last invalid result, error or timeout; the others are totals.
  */
 public record WorkerReliability(long consecutiveValid, long valid, long invalid, long errors, long timeouts) {
 

@@ -206,7 +206,7 @@ class CoordinateStateTest {
     h.request("count", 1);
     WriteBuffer buffer = new WriteBuffer(h.store());
     DbState state = DbState.over(buffer);
-    // as a replica's start does (SEMANTICS §6): the unit is pending on attempt 1 when attempt 2 starts
+    // as a replica's start does (docs/replication.md): the unit is pending on attempt 1 when attempt 2 starts
     AttemptRecord second =
         UnitTransitions.startAttempt(state.attempts(), NS, state.units().get(NS, "spec", "a"), "worker", 60_000,
             h.now());
