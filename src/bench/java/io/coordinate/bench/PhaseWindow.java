@@ -10,12 +10,12 @@ import java.util.function.ToLongFunction;
  * over, lasts at least {@code minSeconds}: over a window of a second or so a phase's start and end weigh on its rate,
  * and the baseline's more than the app's, which skewed the ratio (docs/performance.md, "Windows").
  *
- * <p>Each run of the phase, the warm-ups included, shows how fast it went; the count grows to what {@link #MARGIN} ×
+ * <p>Each warm-up run of the phase shows how fast it goes; the count grows to what {@link #MARGIN} ×
  * {@code minSeconds} takes at that rate, rounded up to {@link #STEP}. It starts at the least count ({@code --units})
- * and never shrinks, so the measured runs share one count unless one falls short. A measured run whose window still
- * came out shorter than {@code minSeconds} is discarded and run again at the larger count its own rate calls for:
- * no reported window is shorter. The measured workload stays what it was (all the input first, then the clock), only
- * larger.
+ * and never shrinks. The measured runs share that count, unless one's window comes out shorter than
+ * {@code minSeconds}: that run is discarded and run again at the larger count its own rate calls for, which the runs
+ * after it keep. So no reported window is shorter. The measured workload stays what it was (all the input first,
+ * then the clock), only larger.
  *
  * @param <T> a run's figures
  */
@@ -65,7 +65,7 @@ final class PhaseWindow<T> {
     return count;
   }
 
-  /** Learns the phase's rate from a run of it, a warm-up or a measured one, and grows the count to match. */
+  /** Learns the phase's rate from a run of it and grows the count to match. */
   void observe(T run) {
     double seconds = secondsOf.applyAsDouble(run);
     if (!(seconds > 0) || Double.isInfinite(seconds)) {
@@ -81,11 +81,11 @@ final class PhaseWindow<T> {
   T measure(Run<T> run) throws Exception {
     for (int attempt = 1; ; attempt++) {
       T result = run.run(count, attempt);
-      observe(result);
       double seconds = secondsOf.applyAsDouble(result);
       if (seconds >= minSeconds) {
         return result;
       }
+      observe(result);
       if (attempt == MAX_ATTEMPTS) {
         throw new IllegalStateException(String.format(Locale.ROOT, "%s: the window was still %.2f s, under %s s, "
             + "after %d runs", phase, seconds, seconds(minSeconds), attempt));

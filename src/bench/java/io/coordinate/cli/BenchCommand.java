@@ -40,8 +40,8 @@ final class BenchCommand implements Callable<Integer> {
   // app's; how the runs are sized: PhaseWindow and docs/performance.md, "Windows".
   @Option(names = "--min-window-seconds", defaultValue = "5",
       description = "The shortest window a measured run of the baseline, share group, lifecycle or sdk phase may "
-          + "report: each is sized from the phase's rate in the runs before it (warm-ups included), and a run "
-          + "that still ends sooner is run again, larger; 0 runs exactly --units (default: ${DEFAULT-VALUE}).")
+          + "report: each is sized from the phase's rate in its warm-up runs, and a run that still ends sooner "
+          + "is run again, larger; 0 runs exactly --units (default: ${DEFAULT-VALUE}).")
   double minWindowSeconds;
 
   @Option(names = "--workers", defaultValue = "8", description = "Worker threads (default: ${DEFAULT-VALUE}).")

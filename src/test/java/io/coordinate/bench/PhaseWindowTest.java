@@ -33,7 +33,7 @@ class PhaseWindowTest {
   }
 
   @Test
-  void theRunsBeforeSizeTheMeasuredRunsForTheMinimumWithAMargin() {
+  void theWarmUpsSizeTheMeasuredRunsForTheMinimumWithAMargin() {
     PhaseWindow<Run> window = window(200_000, 5);
     assertThat(window.count()).isEqualTo(200_000);
     window.observe(new Run(200_000, 1.0)); // 200,000/s x 5 s x 1.5
@@ -63,6 +63,16 @@ class PhaseWindowTest {
     assertThat(asked).containsExactly("200000#1", "750000#2", "750000#1");
     assertThat(progress.toString(StandardCharsets.UTF_8))
         .isEqualTo("   c. lifecycle window 2.00 s, under 5 s: run again with 750,000 units\n");
+  }
+
+  @Test
+  void measuredRunsLongEnoughKeepTheirCountHoweverFastTheyRan() throws Exception {
+    PhaseWindow<Run> window = window(200_000, 5);
+    window.observe(new Run(200_000, 1.0)); // a warm-up: 1,500,000
+    assertThat(window.measure(steady(250_000))).isEqualTo(new Run(1_500_000, 6.0));
+    assertThat(window.measure(steady(300_000))).isEqualTo(new Run(1_500_000, 5.0));
+    assertThat(window.count()).isEqualTo(1_500_000);
+    assertThat(asked).containsExactly("1500000#1", "1500000#1");
   }
 
   @Test
