@@ -241,39 +241,20 @@ public final class BenchRun {
         List<BenchReport.Sdk> sdkRuns = new ArrayList<>();
         double[] sdkJit = new double[options.repeat()];
         for (int i = 1; i <= options.repeat(); i++) {
-          int run = i;
           String suffix = i == 1 ? "" : "-" + i;
           if (baseline) {
-            progress.printf(Locale.ROOT, "== a. baseline run %d of %d: %,d records%n", i, options.repeat(),
-                baselineWindow.count());
-            baselineRuns.add(baselineWindow.measure((records, attempt) -> {
+            baselineRuns.add(measured(baselineWindow, i, baselineJit, (records, attempt) -> {
               String name = runId + "-baseline" + suffix + again(attempt);
-              JitActivity activity = JitActivity.start();
-              BenchReport.Baseline result =
-                  BaselineTopology.run(kafka, settings, name, records, partitions, tmp.resolve(name));
-              baselineJit[run - 1] = activity.cores();
-              return result;
+              return BaselineTopology.run(kafka, settings, name, records, partitions, tmp.resolve(name));
             }));
           }
           if (lifecycleOn) {
-            progress.printf(Locale.ROOT, "== c. lifecycle run %d of %d: %,d units%n", i, options.repeat(),
-                lifecycleWindow.count());
-            lifecycleRuns.add(lifecycleWindow.measure((units, attempt) -> {
-              JitActivity activity = JitActivity.start();
-              BenchReport.Lifecycle result = load.run("bench" + suffix + again(attempt), units);
-              lifecycleJit[run - 1] = activity.cores();
-              return result;
-            }));
+            lifecycleRuns.add(measured(lifecycleWindow, i, lifecycleJit,
+                (units, attempt) -> load.run("bench" + suffix + again(attempt), units)));
           }
           if (sdk != null) {
-            progress.printf(Locale.ROOT, "== g. sdk run %d of %d: %,d units%n", i, options.repeat(),
-                sdkWindow.count());
-            sdkRuns.add(sdkWindow.measure((units, attempt) -> {
-              JitActivity activity = JitActivity.start();
-              BenchReport.Sdk result = sdk.work("bench-sdk" + suffix + again(attempt), units);
-              sdkJit[run - 1] = activity.cores();
-              return result;
-            }));
+            sdkRuns.add(measured(sdkWindow, i, sdkJit,
+                (units, attempt) -> sdk.work("bench-sdk" + suffix + again(attempt), units)));
           }
         }
         if (baseline) {
@@ -323,6 +304,22 @@ public final class BenchRun {
   private String runSize(String what) {
     return String.format(Locale.ROOT, "measured runs of at least %,d %s and %s s", options.units(), what,
         PhaseWindow.seconds(options.minWindowSeconds()));
+  }
+
+  /**
+   * Measured run {@code number} of a phase, run again while its window is short; the JIT compilers' cores during its
+   * last attempt go to {@code jitCores}.
+   */
+  private <T> T measured(PhaseWindow<T> window, int number, double[] jitCores, PhaseWindow.Run<T> run)
+      throws Exception {
+    progress.printf(Locale.ROOT, "== %s run %d of %d: %,d %s%n", window.phase(), number, options.repeat(),
+        window.count(), window.what());
+    return window.measure((count, attempt) -> {
+      JitActivity activity = JitActivity.start();
+      T result = run.run(count, attempt);
+      jitCores[number - 1] = activity.cores();
+      return result;
+    });
   }
 
   /** The name suffix of a measured run's attempt: none for the first, "-try2"... for a run again. */

@@ -60,6 +60,15 @@ final class PhaseWindow<T> {
     this.progress = progress;
   }
 
+  String phase() {
+    return phase;
+  }
+
+  /** What the count counts: "records", "units". */
+  String what() {
+    return what;
+  }
+
   /** The count of the next measured run. */
   long count() {
     return count;

@@ -303,11 +303,6 @@ class BenchReportTest {
     assertThat(json.get("sdk_requests").isNull()).isTrue();
     assertThat(json.get("sdk_idle_requests_per_s").isNull()).isTrue();
     assertThat(json.at("/targets/sdk_idle_requests_per_s_lt_20").isNull()).isTrue();
-  }
-
-  @Test
-  void windowsOfPhasesNotRunAreNull() {
-    JsonNode json = new BenchReport(config()).toJson();
     assertThat(json.get("lifecycle_window_s").isNull()).isTrue();
     assertThat(json.get("baseline_window_s").isNull()).isTrue();
     assertThat(json.get("share_group_window_s").isNull()).isTrue();
