@@ -49,7 +49,6 @@ cleanup() {
     fi
   done
   rm -rf "$trees"
-  git -C "$repo" worktree prune
 }
 trap cleanup EXIT
 
@@ -107,7 +106,7 @@ pairs = " / ".join("%.3f" % p for p in life.get("ratio_of_each_run", []))
 window = lambda key: "%.2f s" % r[key] if r.get(key) is not None else "a window not reported"
 print("   %s %s (git_dirty %s), %s: ratio %.3f (pairs %s); lifecycle %s units/s over %s, baseline %s records/s "
       "over %s; stream thread %.2f us per unit; other processes %.2f cores at most"
-      % (build, r["git_commit"], r["git_dirty"], json_file, r["ratio"], pairs, format(round(r["units_per_s"]), ","),
+      % (build, r["git_commit"], json.dumps(r["git_dirty"]), json_file, r["ratio"], pairs, format(round(r["units_per_s"]), ","),
          window("lifecycle_window_s"), format(round(r["baseline_records_per_s"]), ","), window("baseline_window_s"),
          us, r["other_processes_cpu_cores_max"]))
 with open(summary, "a") as f:
