@@ -72,8 +72,8 @@ public final class BenchRun {
    * @param sdkConcurrency   handlers of each sdk worker
    * @param sdkPrefetch      attempts each sdk worker queues beyond its running ones
    */
-  public record Options(int units, double minWindowSeconds, int workers, int batch, int inflight, int shareConsumers, String bootstrapServers,
-      Long commitIntervalMs, Set<String> phases, List<Integer> scaleSizes, int scaleRequests, double latencySeconds,
+  public record Options(int units, double minWindowSeconds, int workers, int batch, int inflight, int shareConsumers,
+      String bootstrapServers, Long commitIntervalMs, Set<String> phases, List<Integer> scaleSizes, int scaleRequests, double latencySeconds,
       Double latencyRate, double warmup, double warmupMaxSeconds, int repeat, long memoryUnits, int memoryBatch, String memoryHeap,
       int sdkWorkers, int sdkConcurrency, int sdkPrefetch, Path home) {}
 
