@@ -20,8 +20,12 @@ import java.util.function.ToDoubleFunction;
  */
 public final class BenchReport {
 
-  /** How the run was set up; part of the JSON so that figures are never read without their conditions. */
-  public record Config(String time, String gitCommit, Boolean gitDirty, String broker, int units, int workers,
+  /**
+   * How the run was set up; part of the JSON so that figures are never read without their conditions. {@code units}
+   * is the least count of a measured run, which lasts at least {@code minWindowSeconds} ({@link PhaseWindow}).
+   */
+  public record Config(String time, String gitCommit, Boolean gitDirty, String broker, int units,
+      double minWindowSeconds, int workers,
       int batch, int inflight, int shareConsumers, long commitIntervalMs, String processingGuarantee, int cores,
       String javaVersion, List<String> jvmOptions, double loadAverage) {}
 
@@ -150,6 +154,9 @@ public final class BenchReport {
   private Baseline baseline;
   private double[] baselineRates;
   private double[] lifecycleRates;
+  /** Each measured run's window in seconds, in run order, as the rates. */
+  private double[] baselineWindows;
+  private double[] lifecycleWindows;
   private Warmup baselineWarmup;
   private Warmup lifecycleWarmup;
   private Share share;
@@ -163,6 +170,7 @@ public final class BenchReport {
   private Restart restart;
   private Sdk sdk;
   private double[] sdkRates;
+  private double[] sdkWindows;
   private Warmup sdkWarmup;
   private Idle sdkIdle;
 
@@ -176,6 +184,7 @@ public final class BenchReport {
   /** Several measured runs of the baseline: the median one is the figure, all rates go to the details. */
   public BenchReport baselineRuns(List<Baseline> runs, Warmup warmup) {
     baselineRates = runs.stream().mapToDouble(Baseline::recordsPerSecond).toArray();
+    baselineWindows = runs.stream().mapToDouble(Baseline::seconds).toArray();
     baselineWarmup = warmup;
     return baseline(median(runs, Baseline::recordsPerSecond));
   }
@@ -183,6 +192,7 @@ public final class BenchReport {
   /** Several measured runs of the lifecycle: the median one is the figure, all rates go to the details. */
   public BenchReport lifecycleRuns(List<Lifecycle> runs, Warmup warmup) {
     lifecycleRates = runs.stream().mapToDouble(Lifecycle::unitsPerSecond).toArray();
+    lifecycleWindows = runs.stream().mapToDouble(Lifecycle::workSeconds).toArray();
     lifecycleWarmup = warmup;
     return lifecycle(median(runs, Lifecycle::unitsPerSecond));
   }
@@ -250,6 +260,7 @@ public final class BenchReport {
    */
   public BenchReport sdkRuns(List<Sdk> runs, Warmup warmup, Idle idle) {
     sdkRates = runs.stream().mapToDouble(Sdk::unitsPerSecond).toArray();
+    sdkWindows = runs.stream().mapToDouble(Sdk::workSeconds).toArray();
     sdkWarmup = warmup;
     sdkIdle = idle;
     this.sdk = median(runs, Sdk::unitsPerSecond);
@@ -307,6 +318,7 @@ public final class BenchReport {
     ObjectNode cfg = json.putObject("config");
     cfg.put("broker", config.broker());
     cfg.put("units", config.units());
+    cfg.put("min_window_s", config.minWindowSeconds());
     cfg.put("workers", config.workers());
     cfg.put("batch", config.batch());
     cfg.put("inflight", config.inflight());
@@ -318,10 +330,14 @@ public final class BenchReport {
     config.jvmOptions().forEach(cfg.putArray("jvm_options")::add);
     put(cfg, "load_average_at_start", config.loadAverage(), 2);
 
+    // Each rate with the window it was taken over: the median run's, in seconds.
     put(json, "units_per_s", lifecycle == null ? null : lifecycle.unitsPerSecond(), 1);
+    put(json, "lifecycle_window_s", lifecycle == null ? null : lifecycle.workSeconds(), 2);
     put(json, "baseline_records_per_s", baseline == null ? null : baseline.recordsPerSecond(), 1);
+    put(json, "baseline_window_s", baseline == null ? null : baseline.seconds(), 2);
     put(json, "ratio", ratio(), 3);
     put(json, "share_group_records_per_s", share == null ? null : share.recordsPerSecond(), 1);
+    put(json, "share_group_window_s", share == null ? null : share.seconds(), 2);
     put(json, "share_group_ratio",
         share == null || lifecycle == null ? null : lifecycle.unitsPerSecond() / share.recordsPerSecond(), 3);
     put(json, "add_units_per_s", lifecycle == null ? null : lifecycle.addUnitsPerSecond(), 1);
@@ -360,6 +376,7 @@ public final class BenchReport {
     put(json, "app_state_dir_mib", memory == null ? null : memory.stateDirBytes() / 1048576.0, 1);
     put(json, "app_request_p50_ms", memory == null ? null : memory.request().p50Ms(), 2);
     put(json, "sdk_units_per_s", sdk == null ? null : sdk.unitsPerSecond(), 1);
+    put(json, "sdk_window_s", sdk == null ? null : sdk.workSeconds(), 2);
     put(json, "sdk_ratio", sdkRatio(), 3);
     putInt(json, "sdk_workers", sdk == null ? null : (long) sdk.workers());
     putInt(json, "sdk_concurrency", sdk == null ? null : (long) sdk.concurrency());
@@ -410,6 +427,11 @@ public final class BenchReport {
     putBoolean(targets, "sdk_idle_requests_per_s_lt_20",
         sdkIdle == null ? null : sdkIdle.requestsPerSecond() < SDK_IDLE_REQUESTS_TARGET);
     return targets;
+  }
+
+  /** How long each measured run's window was. */
+  private static String windowsNote(double[] windows) {
+    return "; windows " + joined(windows, "%.2f") + " s";
   }
 
   /** After how many warm-up runs, and how busy the JIT compilers were during each measured run. */
@@ -477,6 +499,7 @@ public final class BenchReport {
       put(b, "startup_seconds", baseline.startupSeconds(), 3);
       put(b, "other_processes_cpu_cores", baseline.otherCpuCores(), 2);
       putRates(b, "records_per_s_of_each_run", baselineRates);
+      putNumbers(b, "window_s_of_each_run", baselineWindows, 2);
       putWarmup(b, baselineWarmup);
     }
     if (share != null) {
@@ -505,6 +528,7 @@ public final class BenchReport {
       }
       put(l, "other_processes_cpu_cores", lifecycle.otherCpuCores(), 2);
       putRates(l, "units_per_s_of_each_run", lifecycleRates);
+      putNumbers(l, "window_s_of_each_run", lifecycleWindows, 2);
       putNumbers(l, "ratio_of_each_run", ratioOfEachRun(), 3);
       putWarmup(l, lifecycleWarmup);
     }
@@ -540,6 +564,7 @@ public final class BenchReport {
       putStreamThread(g, sdk.streamThread());
       g.put("attempts_in_hand_max", (long) sdk.workers() * (sdk.concurrency() + sdk.prefetch()));
       putRates(g, "units_per_s_of_each_run", sdkRates);
+      putNumbers(g, "window_s_of_each_run", sdkWindows, 2);
       putNumbers(g, "ratio_of_each_run", sdkRatioOfEachRun(), 3);
       putWarmup(g, sdkWarmup);
       if (sdkIdle != null) {
@@ -594,7 +619,7 @@ public final class BenchReport {
               baseline.seconds(), baseline.startupSeconds(), others(baseline.otherCpuCores()))));
       if (baselineRates != null && baselineRates.length > 1) {
         rows.add(row("   each run", rates(baselineRates, "records/s"), "the median one is the figure"
-            + warmupNote(baselineWarmup)));
+            + windowsNote(baselineWindows) + warmupNote(baselineWarmup)));
       }
     }
     if (share != null) {
@@ -613,7 +638,7 @@ public final class BenchReport {
               100 * lifecycle.streamThread().busy(), others(lifecycle.otherCpuCores()))));
       if (lifecycleRates != null && lifecycleRates.length > 1) {
         rows.add(row("   each run", rates(lifecycleRates, "units/s"), "the median one is the figure"
-            + warmupNote(lifecycleWarmup)));
+            + windowsNote(lifecycleWindows) + warmupNote(lifecycleWarmup)));
       }
       rows.add(row("c. lifecycle: end to end", rate(lifecycle.endToEndUnitsPerSecond(), "units/s"), "add + work"));
       double[] tenths = lifecycle.tenthRates();
@@ -643,7 +668,8 @@ public final class BenchReport {
           sdk.units(), sdk.workSeconds(), sdk.workers(), sdk.concurrency(), sdk.prefetch(), sdk.requests(),
           sdk.unitsPerRequest(), sdk.cpuCores(), sdk.streamThread().busy() * 100, sdk.otherCpuCores())));
       if (sdkRates != null && sdkRates.length > 1) {
-        rows.add(row("   each run", rates(sdkRates, "units/s"), "the median one is the figure"));
+        rows.add(row("   each run", rates(sdkRates, "units/s"), "the median one is the figure"
+            + windowsNote(sdkWindows)));
       }
       if (lifecycle != null) {
         double[] pairs = sdkRatioOfEachRun();

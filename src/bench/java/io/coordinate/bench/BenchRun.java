@@ -26,6 +26,8 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.function.ToDoubleFunction;
+import java.util.function.ToLongFunction;
 import org.apache.kafka.streams.StreamsConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -57,6 +59,9 @@ public final class BenchRun {
    * @param commitIntervalMs the app's (and so the baseline's) commit interval, or null for the app's default
    * @param latencyRate      units/s of the latency load, or null for half the lifecycle's end-to-end rate (and again
    *                         at half its burn-down rate, for comparison)
+   * @param units            units (or records) of each measured run at least, of each warm-up run × warmup
+   * @param minWindowSeconds the shortest window a measured run may report: each phase's runs are sized to last
+   *                         longer ({@link PhaseWindow}); 0 runs exactly {@code units}
    * @param warmup           fraction of the units run first, untimed, for the baseline and the lifecycle
    * @param warmupMaxSeconds how long warm-up runs may go on while the JIT compilers have not settled
    * @param repeat           measured runs of the baseline and of the lifecycle; each reports its median run
@@ -67,8 +72,8 @@ public final class BenchRun {
    * @param sdkConcurrency   handlers of each sdk worker
    * @param sdkPrefetch      attempts each sdk worker queues beyond its running ones
    */
-  public record Options(int units, int workers, int batch, int inflight, int shareConsumers, String bootstrapServers,
-      Long commitIntervalMs, Set<String> phases, List<Integer> scaleSizes, int scaleRequests, double latencySeconds,
+  public record Options(int units, double minWindowSeconds, int workers, int batch, int inflight, int shareConsumers,
+      String bootstrapServers, Long commitIntervalMs, Set<String> phases, List<Integer> scaleSizes, int scaleRequests, double latencySeconds,
       Double latencyRate, double warmup, double warmupMaxSeconds, int repeat, long memoryUnits, int memoryBatch, String memoryHeap,
       int sdkWorkers, int sdkConcurrency, int sdkPrefetch, Path home) {}
 
@@ -91,7 +96,8 @@ public final class BenchRun {
     Thread cleanup = new Thread(() -> EngineBench.deleteRecursively(tmp), "bench-cleanup");
     Runtime.getRuntime().addShutdownHook(cleanup);
     BenchReport report = new BenchReport(new BenchReport.Config(startedAt.toString(), git("rev-parse", "--short=12",
-        "HEAD"), gitDirty(), embedded ? "embedded" : options.bootstrapServers(), options.units(), options.workers(),
+        "HEAD"), gitDirty(), embedded ? "embedded" : options.bootstrapServers(), options.units(),
+        options.minWindowSeconds(), options.workers(),
         options.batch(), options.inflight(), options.shareConsumers(), commitInterval, StreamsConfig.EXACTLY_ONCE_V2,
         Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"), jvmOptions(),
         CpuMeter.loadAverage()));
@@ -182,39 +188,49 @@ public final class BenchRun {
       long warmupUnits = Math.round(options.units() * options.warmup());
       boolean baseline = phases.contains(BASELINE);
       boolean lifecycleOn = phases.contains(LIFECYCLE);
+      PhaseWindow<BenchReport.Baseline> baselineWindow =
+          window("a. baseline", "records", BenchReport.Baseline::records, BenchReport.Baseline::seconds);
       int baselineWarmups = 0;
       if (baseline) {
-        progress.println("== a. baseline: pass-through Kafka Streams topology, " + options.units() + " records");
+        progress.println("== a. baseline: pass-through Kafka Streams topology, " + runSize("records"));
         baselineWarmups = warmUp(warmupUnits > 0, i -> {
           String name = runId + "-baseline-warmup" + (i == 1 ? "" : "-" + i);
-          BaselineTopology.run(kafka, settings, name, warmupUnits, partitions, tmp.resolve(name));
+          baselineWindow.observe(
+              BaselineTopology.run(kafka, settings, name, warmupUnits, partitions, tmp.resolve(name)));
         });
       }
       if (phases.contains(SHARE)) {
-        progress.println("== b. peer: share group, " + options.units() + " records, " + options.shareConsumers()
+        progress.println("== b. peer: share group, " + runSize("records") + ", " + options.shareConsumers()
             + " consumer(s)");
-        report.share(ShareGroupPeer.run(kafka, runId + "-share", options.units(), partitions,
-            options.shareConsumers()));
+        PhaseWindow<BenchReport.Share> shareWindow =
+            window("b. share group", "records", BenchReport.Share::records, BenchReport.Share::seconds);
+        report.share(shareWindow.measure((records, attempt) -> ShareGroupPeer.run(kafka,
+            runId + "-share" + again(attempt), records, partitions, options.shareConsumers())));
       }
       try (CommandClient client = new CommandClient(kafka, topics, runId + "-client")) {
         BenchReport.Lifecycle lifecycle = null;
         LifecycleLoad load = new LifecycleLoad(client, options.workers(), options.batch(), options.inflight());
+        PhaseWindow<BenchReport.Lifecycle> lifecycleWindow =
+            window("c. lifecycle", "units", BenchReport.Lifecycle::units, BenchReport.Lifecycle::workSeconds);
         int lifecycleWarmups = 0;
         if (lifecycleOn) {
-          progress.println("== c. lifecycle: " + options.units() + " units, " + options.workers() + " workers, batch "
+          progress.println("== c. lifecycle: " + runSize("units") + ", " + options.workers() + " workers, batch "
               + options.batch() + ", " + options.inflight() + " request(s) in flight per worker");
-          lifecycleWarmups =
-              warmUp(warmupUnits > 0, i -> load.run("bench-warmup" + (i == 1 ? "" : "-" + i), warmupUnits));
+          lifecycleWarmups = warmUp(warmupUnits > 0, i -> lifecycleWindow.observe(
+              load.run("bench-warmup" + (i == 1 ? "" : "-" + i), warmupUnits)));
         }
         SdkLoad sdk = phases.contains(SDK) ? new SdkLoad(load, kafka.bootstrapServers(), config.topicPrefix(),
             options.sdkWorkers(), options.sdkConcurrency(), options.sdkPrefetch()) : null;
+        PhaseWindow<BenchReport.Sdk> sdkWindow =
+            window("g. sdk", "units", BenchReport.Sdk::units, BenchReport.Sdk::workSeconds);
         int sdkWarmups = 0;
         if (sdk != null) {
-          progress.printf(Locale.ROOT, "== g. sdk: %d units, %d Worker(s) x concurrency %d, prefetch %d; then one "
-              + "idle worker for %.0f s%n", options.units(), options.sdkWorkers(), options.sdkConcurrency(),
+          progress.printf(Locale.ROOT, "== g. sdk: %s, %d Worker(s) x concurrency %d, prefetch %d; then one "
+              + "idle worker for %.0f s%n", runSize("units"), options.sdkWorkers(), options.sdkConcurrency(),
               options.sdkPrefetch(), SdkLoad.IDLE_SECONDS);
           // Warmed up as the lifecycle is: the worker library's code is new to the JIT.
-          sdkWarmups = warmUp(warmupUnits > 0, i -> sdk.work("bench-sdk-warmup-" + i, warmupUnits));
+          sdkWarmups = warmUp(warmupUnits > 0,
+              i -> sdkWindow.observe(sdk.work("bench-sdk-warmup-" + i, warmupUnits)));
         }
         // The measured runs of the baseline, the lifecycle and the sdk phase alternate, so that each ratio compares
         // runs seconds apart: this host's speed drifts by tens of percent within minutes (docs/performance.md).
@@ -225,25 +241,20 @@ public final class BenchRun {
         List<BenchReport.Sdk> sdkRuns = new ArrayList<>();
         double[] sdkJit = new double[options.repeat()];
         for (int i = 1; i <= options.repeat(); i++) {
+          String suffix = i == 1 ? "" : "-" + i;
           if (baseline) {
-            progress.printf("== a. baseline run %d of %d%n", i, options.repeat());
-            String name = runId + "-baseline" + (i == 1 ? "" : "-" + i);
-            JitActivity activity = JitActivity.start();
-            baselineRuns.add(
-                BaselineTopology.run(kafka, settings, name, options.units(), partitions, tmp.resolve(name)));
-            baselineJit[i - 1] = activity.cores();
+            baselineRuns.add(measured(baselineWindow, i, baselineJit, (records, attempt) -> {
+              String name = runId + "-baseline" + suffix + again(attempt);
+              return BaselineTopology.run(kafka, settings, name, records, partitions, tmp.resolve(name));
+            }));
           }
           if (lifecycleOn) {
-            progress.printf("== c. lifecycle run %d of %d%n", i, options.repeat());
-            JitActivity activity = JitActivity.start();
-            lifecycleRuns.add(load.run(i == 1 ? "bench" : "bench-" + i, options.units()));
-            lifecycleJit[i - 1] = activity.cores();
+            lifecycleRuns.add(measured(lifecycleWindow, i, lifecycleJit,
+                (units, attempt) -> load.run("bench" + suffix + again(attempt), units)));
           }
           if (sdk != null) {
-            progress.printf("== g. sdk run %d of %d%n", i, options.repeat());
-            JitActivity activity = JitActivity.start();
-            sdkRuns.add(sdk.work(i == 1 ? "bench-sdk" : "bench-sdk-" + i, options.units()));
-            sdkJit[i - 1] = activity.cores();
+            sdkRuns.add(measured(sdkWindow, i, sdkJit,
+                (units, attempt) -> sdk.work("bench-sdk" + suffix + again(attempt), units)));
           }
         }
         if (baseline) {
@@ -252,8 +263,7 @@ public final class BenchRun {
         if (lifecycleOn) {
           report.lifecycleRuns(lifecycleRuns, new BenchReport.Warmup(lifecycleWarmups, lifecycleJit));
           lifecycle = report.lifecycle();
-          report.resources(resources(kafka, config, topics, embedded,
-              (long) options.units() * options.repeat() + warmupUnits * lifecycleWarmups));
+          report.resources(resources(kafka, config, topics, embedded, load.unitsAdded()));
         }
         if (sdk != null) {
           report.sdkRuns(sdkRuns, new BenchReport.Warmup(sdkWarmups, sdkJit), sdk.idle("bench-sdk-idle"));
@@ -282,6 +292,39 @@ public final class BenchRun {
     } finally {
       app.close();
     }
+  }
+
+  /** The sizes of a phase's measured runs, from {@code --units} and {@code --min-window-seconds}. */
+  private <T> PhaseWindow<T> window(String phase, String what, ToLongFunction<T> count,
+      ToDoubleFunction<T> seconds) {
+    return new PhaseWindow<>(phase, what, options.units(), options.minWindowSeconds(), count, seconds, progress);
+  }
+
+  /** How a phase's measured runs are sized, for its progress line. */
+  private String runSize(String what) {
+    return String.format(Locale.ROOT, "measured runs of at least %,d %s and %s s", options.units(), what,
+        PhaseWindow.seconds(options.minWindowSeconds()));
+  }
+
+  /**
+   * Measured run {@code number} of a phase, run again while its window is short; the JIT compilers' cores during its
+   * last attempt go to {@code jitCores}.
+   */
+  private <T> T measured(PhaseWindow<T> window, int number, double[] jitCores, PhaseWindow.Run<T> run)
+      throws Exception {
+    progress.printf(Locale.ROOT, "== %s run %d of %d: %,d %s%n", window.phase(), number, options.repeat(),
+        window.count(), window.what());
+    return window.measure((count, attempt) -> {
+      JitActivity activity = JitActivity.start();
+      T result = run.run(count, attempt);
+      jitCores[number - 1] = activity.cores();
+      return result;
+    });
+  }
+
+  /** The name suffix of a measured run's attempt: none for the first, "-try2"... for a run again. */
+  private static String again(int attempt) {
+    return attempt == 1 ? "" : "-try" + attempt;
   }
 
   private interface WarmupRun {

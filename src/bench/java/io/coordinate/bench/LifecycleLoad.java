@@ -34,6 +34,8 @@ final class LifecycleLoad {
   private final int workers;
   private final int batch;
   private final int inflight;
+  /** Units added through this load (the sdk phase's too): what the app's store holds. */
+  private final AtomicLong unitsAdded = new AtomicLong();
 
   /** The spec the units are added to. */
   static final String SPEC = "bench";
@@ -47,6 +49,10 @@ final class LifecycleLoad {
 
   CommandClient client() {
     return client;
+  }
+
+  long unitsAdded() {
+    return unitsAdded.get();
   }
 
   static String unitName(String prefix, long i) {
@@ -119,6 +125,7 @@ final class LifecycleLoad {
     if (addErrors.get() > 0) {
       throw new IllegalStateException(addErrors.get() + " add_work_units commands failed");
     }
+    unitsAdded.addAndGet(units);
     double addSeconds = (addedAt[0] - addStarted) / 1e9;
     LOG.info("{}: added {} units in {} s", namespace, units, addSeconds);
     return addSeconds;

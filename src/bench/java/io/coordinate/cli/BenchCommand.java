@@ -31,8 +31,18 @@ final class BenchCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
   @Option(names = "--units", defaultValue = "200000",
-      description = "Units of the lifecycle, and records of the baseline and share group (default: ${DEFAULT-VALUE}).")
+      description = "Units of each run of the lifecycle and the sdk phase, and records of the baseline and share "
+          + "group, at least: a measured run takes more when it would end within --min-window-seconds; a warm-up "
+          + "run takes --warmup x this (default: ${DEFAULT-VALUE}).")
   int units;
+
+  // A window of a second or so measures a phase's start and end as much as its pace, and the baseline's more than the
+  // app's; how the runs are sized: PhaseWindow and docs/performance.md, "Windows".
+  @Option(names = "--min-window-seconds", defaultValue = "5",
+      description = "The shortest window a measured run of the baseline, share group, lifecycle or sdk phase may "
+          + "report: each is sized from the phase's rate in its warm-up runs, and a run that still ends sooner "
+          + "is run again, larger; 0 runs exactly --units (default: ${DEFAULT-VALUE}).")
+  double minWindowSeconds;
 
   @Option(names = "--workers", defaultValue = "8", description = "Worker threads (default: ${DEFAULT-VALUE}).")
   int workers;
@@ -154,10 +164,12 @@ final class BenchCommand implements Callable<Integer> {
       selected.remove(BenchRun.SCALE);
     }
     if (units < 1 || workers < 1 || batch < 1 || inflight < 1 || shareConsumers < 1 || warmup < 0 || repeat < 1
-        || warmupMaxSeconds < 0 || sdkWorkers < 1 || sdkConcurrency < 1 || sdkPrefetch < 0) {
+        || warmupMaxSeconds < 0 || sdkWorkers < 1 || sdkConcurrency < 1 || sdkPrefetch < 0
+        || !(minWindowSeconds >= 0) || Double.isInfinite(minWindowSeconds)) {
       throw new CommandLine.ParameterException(spec.commandLine(),
           "--units, --workers, --batch, --inflight, --share-consumers, --repeat, --sdk-workers and "
-              + "--sdk-concurrency must be >= 1, --warmup, --warmup-max-seconds and --sdk-prefetch >= 0");
+              + "--sdk-concurrency must be >= 1, --warmup, --warmup-max-seconds, --sdk-prefetch and "
+              + "--min-window-seconds >= 0");
     }
     if (memoryUnits < MIN_MEMORY_UNITS || memoryBatch < 1 || memoryBatch > WorkUnitCommands.MAX_UNITS_PER_COMMAND
         || !memoryHeap.matches("[1-9][0-9]*[kKmMgG]?")) {
@@ -166,7 +178,7 @@ final class BenchCommand implements Callable<Integer> {
           + WorkUnitCommands.MAX_UNITS_PER_COMMAND + ", --memory-heap a -Xmx size such as 512m or 1g");
     }
     Path home = Path.of(System.getProperty("coordinate.home", "."));
-    BenchRun.Options options = new BenchRun.Options(units, workers, batch, inflight, shareConsumers,
+    BenchRun.Options options = new BenchRun.Options(units, minWindowSeconds, workers, batch, inflight, shareConsumers,
         bootstrapServers, commitIntervalMs, selected, scaleSizes, scaleRequests, latencySeconds, latencyRate, warmup,
         warmupMaxSeconds, repeat, memoryUnits, memoryBatch, memoryHeap, sdkWorkers, sdkConcurrency, sdkPrefetch,
         home);

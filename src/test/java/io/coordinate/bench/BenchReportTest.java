@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 class BenchReportTest {
 
   private static BenchReport.Config config() {
-    return new BenchReport.Config("2026-01-01T00:00:00Z", "abc123", false, "embedded", 200_000, 8, 100, 2, 2, 100,
+    return new BenchReport.Config("2026-01-01T00:00:00Z", "abc123", false, "embedded", 200_000, 5.0, 8, 100, 2, 2, 100,
         "exactly_once_v2", 2, "17", List.of("-XX:+UseTransparentHugePages"), 0.5);
   }
 
@@ -77,6 +77,39 @@ class BenchReportTest {
   private static BenchReport.Lifecycle lifecycle(double workSeconds) {
     return new BenchReport.Lifecycle(200_000, 4.0, workSeconds, 4_000, 0, 1.9, 0.0, 100, 1_600, new double[0],
         new StreamThreadMeter.Reading(0.9, 9.0, 0.1, 0.1));
+  }
+
+  @Test
+  void eachRateStandsNextToItsWindowInTheResultLine() {
+    BenchReport report = full().sdkRuns(List.of(sdk(123_456, 12.3456)), null, IDLE);
+    String line = report.resultLine();
+    // the median runs' windows in seconds, two decimals, each right after its rate
+    assertThat(line).contains("\"units_per_s\":20000.0,\"lifecycle_window_s\":10.0,"
+        + "\"baseline_records_per_s\":40000.0,\"baseline_window_s\":5.0,\"ratio\":0.5,"
+        + "\"share_group_records_per_s\":100000.0,\"share_group_window_s\":2.0,");
+    assertThat(line).contains("\"sdk_units_per_s\":10000.0,\"sdk_window_s\":12.35,");
+    assertThat(line).contains("\"units\":200000,\"min_window_s\":5.0,");
+  }
+
+  @Test
+  void eachMeasuredRunsWindowIsInTheDetailsAndTheTable() {
+    BenchReport report = new BenchReport(config())
+        .baselineRuns(List.of(new BenchReport.Baseline(1_500_000, 5.123, 1.0, 0),
+            new BenchReport.Baseline(1_500_000, 6.0, 1.0, 0), new BenchReport.Baseline(1_500_000, 5.5, 1.0, 0)),
+            new BenchReport.Warmup(2, new double[] {0.1, 0.1, 0.1}))
+        .lifecycleRuns(List.of(lifecycle(8.0), lifecycle(10.0), lifecycle(9.996)),
+            new BenchReport.Warmup(2, new double[] {0.1, 0.1, 0.1}))
+        .sdkRuns(List.of(sdk(200_000, 5.0), sdk(200_000, 7.25), sdk(200_000, 6.0)), null, IDLE);
+    JsonNode json = report.toJson();
+    assertThat(json.get("baseline_window_s").asDouble()).isEqualTo(5.5); // the median run, 272,727 records/s
+    assertThat(json.get("lifecycle_window_s").asDouble()).isEqualTo(10.0); // the median run, 20,008 units/s
+    assertThat(json.get("sdk_window_s").asDouble()).isEqualTo(6.0);
+    assertThat(json.at("/details/baseline/window_s_of_each_run").toString()).isEqualTo("[5.12,6.0,5.5]");
+    assertThat(json.at("/details/lifecycle/window_s_of_each_run").toString()).isEqualTo("[8.0,10.0,10.0]");
+    assertThat(json.at("/details/sdk/window_s_of_each_run").toString()).isEqualTo("[5.0,7.25,6.0]");
+    assertThat(report.table()).contains("the median one is the figure; windows 5.12 / 6.00 / 5.50 s; after 2",
+        "the median one is the figure; windows 8.00 / 10.00 / 10.00 s; after 2",
+        "the median one is the figure; windows 5.00 / 7.25 / 6.00 s");
   }
 
   @Test
@@ -270,6 +303,10 @@ class BenchReportTest {
     assertThat(json.get("sdk_requests").isNull()).isTrue();
     assertThat(json.get("sdk_idle_requests_per_s").isNull()).isTrue();
     assertThat(json.at("/targets/sdk_idle_requests_per_s_lt_20").isNull()).isTrue();
+    assertThat(json.get("lifecycle_window_s").isNull()).isTrue();
+    assertThat(json.get("baseline_window_s").isNull()).isTrue();
+    assertThat(json.get("share_group_window_s").isNull()).isTrue();
+    assertThat(json.get("sdk_window_s").isNull()).isTrue();
   }
 
   @Test
