@@ -132,8 +132,12 @@ public final class IndexRebuild {
         migrated++;
         return;
       }
-      switch (Keys.recordTag(key)) {
-        case Keys.UNIT -> {
+      KeyFamily family = KeyFamily.of(key);
+      if (family == null) {
+        return; // a namespace's prefix alone: not a key that is ever written
+      }
+      switch (family) {
+        case UNIT -> {
           String ns = Keys.dataNamespace(key);
           recordsRead.current = entry;
           byte[] value = derive.units.storedValue(ns, key); // the record, with what a started-units entry adds to it
@@ -147,9 +151,9 @@ public final class IndexRebuild {
             attempt(ns, held, false);
           }
         }
-        case Keys.ATTEMPT -> attempt(Keys.dataNamespace(key), entry.value(), true);
-        case Keys.ANSWER -> derive.answers.deriveExpiry(key, entry.value());
-        case Keys.WORKER -> {
+        case ATTEMPT -> attempt(Keys.dataNamespace(key), entry.value(), true);
+        case ANSWER -> derive.answers.deriveExpiry(key, entry.value());
+        case WORKER -> {
           derive.workers.write(Keys.dataNamespace(key), null, ValueCodec.decode(entry.value(), WorkerRecord.class));
           workers++;
         }
