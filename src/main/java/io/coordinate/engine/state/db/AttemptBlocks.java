@@ -3,7 +3,9 @@ package io.coordinate.engine.state.db;
 import io.coordinate.storage.KeyValueIterator;
 import io.coordinate.storage.KeyValueStore;
 import io.coordinate.storage.ReadableKeyValueStore;
-import io.coordinate.engine.state.codec.Keys;
+import io.coordinate.engine.state.codec.AttemptKeys;
+import io.coordinate.engine.state.codec.KeySpace;
+import io.coordinate.engine.state.codec.TimeIndexKeys;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -56,9 +58,9 @@ final class AttemptBlocks {
   private record BitsKey(Kind kind, String ns, String worker, long expiration, long block) {
     byte[] key() {
       return switch (kind) {
-        case WORKER_ATTEMPTS -> Keys.workerAttemptBlock(ns, worker, block);
-        case WORKER_ACTIVE -> Keys.workerActiveBlock(ns, worker, block);
-        case DEADLINE -> Keys.attemptDeadlineBlock(expiration, ns, block);
+        case WORKER_ATTEMPTS -> AttemptKeys.workerAttemptBlock(ns, worker, block);
+        case WORKER_ACTIVE -> AttemptKeys.workerActiveBlock(ns, worker, block);
+        case DEADLINE -> TimeIndexKeys.attemptDeadlineBlock(expiration, ns, block);
       };
     }
   }
@@ -104,7 +106,7 @@ final class AttemptBlocks {
   /** Per {@link Kind}. */
   private final List<Entries<BitsKey, Bits>> bits = new ArrayList<>();
   private final Entries<UnitsKey, Units> units = new Entries<>();
-  /** The started-units entries ({@link Keys#startedUnitsBlock}): records, in the units entries' encoding, each unit's
+  /** The started-units entries ({@link AttemptKeys#startedUnitsBlock}): records, in the units entries' encoding, each unit's
    * key with what its start added ({@link StartedUnits#delta}) as its value. */
   private final Entries<UnitsKey, Units> started = new Entries<>();
   /** Blocks that no entry can list yet: their first attempt was started by this command. */
@@ -235,7 +237,7 @@ final class AttemptBlocks {
     if (entry == null) {
       entry = new Units();
       if (!isNew(ns, block)) {
-        byte[] storeKey = startedUnits ? Keys.startedUnitsBlock(ns, block) : Keys.attemptUnitsBlock(ns, block);
+        byte[] storeKey = startedUnits ? AttemptKeys.startedUnitsBlock(ns, block) : AttemptKeys.attemptUnitsBlock(ns, block);
         decodeUnits(store.get(storeKey), entry.keys, entry.values);
       }
       entries.map.put(new UnitsKey(ns, block), entry);
@@ -287,8 +289,8 @@ final class AttemptBlocks {
       });
       ofKind.clear();
     }
-    units.map.forEach((key, entry) -> writeUnits(Keys.attemptUnitsBlock(key.ns(), key.block()), entry));
-    started.map.forEach((key, entry) -> writeUnits(Keys.startedUnitsBlock(key.ns(), key.block()), entry));
+    units.map.forEach((key, entry) -> writeUnits(AttemptKeys.attemptUnitsBlock(key.ns(), key.block()), entry));
+    started.map.forEach((key, entry) -> writeUnits(AttemptKeys.startedUnitsBlock(key.ns(), key.block()), entry));
     units.clear();
     started.clear();
     newBlocks.clear(); // their entries are in the store now
@@ -435,7 +437,7 @@ final class AttemptBlocks {
     try (KeyValueIterator it = store.prefix(prefix)) {
       while (it.hasNext()) {
         KeyValueIterator.Entry entry = it.next();
-        addSeqs(Keys.trailingSeq(entry.key()), entry.value(), seqs);
+        addSeqs(KeySpace.trailingSeq(entry.key()), entry.value(), seqs);
       }
     }
     return seqs;

@@ -2,7 +2,9 @@ package io.coordinate.engine.state.db;
 
 import io.coordinate.engine.state.MutableUnitState;
 import io.coordinate.storage.ByteKey;
-import io.coordinate.engine.state.codec.Keys;
+import io.coordinate.engine.state.codec.KeySpace;
+import io.coordinate.engine.state.codec.TimeIndexKeys;
+import io.coordinate.engine.state.codec.UnitKeys;
 import io.coordinate.engine.state.codec.UnitValue;
 import io.coordinate.engine.state.codec.ValueCodec;
 import io.coordinate.engine.state.model.AttemptRecord;
@@ -58,7 +60,7 @@ final class DbUnitState implements MutableUnitState {
 
   @Override
   public WorkUnitRecord get(String ns, String spec, String name) {
-    return ValueCodec.decode(db.values.value(ns, Keys.unit(ns, spec, name)), WorkUnitRecord.class);
+    return ValueCodec.decode(db.values.value(ns, UnitKeys.unit(ns, spec, name)), WorkUnitRecord.class);
   }
 
   /** The unit's stored value: its record, with what its started-units entry adds if any. */
@@ -75,19 +77,19 @@ final class DbUnitState implements MutableUnitState {
 
   @Override
   public List<WorkUnitRecord> list(String ns, String spec, String afterName, int limit) {
-    byte[] prefix = Keys.units(ns, spec);
-    byte[] from = afterName == null ? prefix : DbContext.successor(Keys.unit(ns, spec, afterName));
-    return db.collect(from, Keys.prefixEnd(prefix), limit,
+    byte[] prefix = UnitKeys.units(ns, spec);
+    byte[] from = afterName == null ? prefix : DbContext.successor(UnitKeys.unit(ns, spec, afterName));
+    return db.collect(from, KeySpace.prefixEnd(prefix), limit,
         e -> ValueCodec.decode(db.values.valueOf(ns, e.key(), e.value()), WorkUnitRecord.class));
   }
 
   @Override
   public Map<UnitStatus, Long> counts(String ns, String spec) {
     Map<UnitStatus, Long> counts = new EnumMap<>(UnitStatus.class);
-    try (KeyValueIterator it = db.store.prefix(Keys.counts(ns, spec))) {
+    try (KeyValueIterator it = db.store.prefix(UnitKeys.counts(ns, spec))) {
       while (it.hasNext()) {
         KeyValueIterator.Entry e = it.next();
-        counts.put(Keys.countStatus(e.key()), ValueCodec.decodeLong(e.value()));
+        counts.put(UnitKeys.countStatus(e.key()), ValueCodec.decodeLong(e.value()));
       }
     }
     long[] deltas = countDeltas.get(new SpecKey(ns, spec));
@@ -103,7 +105,7 @@ final class DbUnitState implements MutableUnitState {
   @Override
   public long count(String ns, String spec, UnitStatus status) {
     long[] deltas = countDeltas.get(new SpecKey(ns, spec));
-    return ValueCodec.decodeLong(db.store.get(Keys.count(ns, spec, status)))
+    return ValueCodec.decodeLong(db.store.get(UnitKeys.count(ns, spec, status)))
         + (deltas == null ? 0 : deltas[status.ordinal()]);
   }
 
@@ -120,14 +122,14 @@ final class DbUnitState implements MutableUnitState {
     }
     Long oldest = null;
     try (KeyValueIterator it =
-        db.store.range(Keys.availableSinceKnown(ns, spec), Keys.prefixEnd(Keys.availableSinceUnits(ns, spec)))) {
+        db.store.range(UnitKeys.availableSinceKnown(ns, spec), KeySpace.prefixEnd(UnitKeys.availableSinceUnits(ns, spec)))) {
       if (it.hasNext()) {
-        oldest = Keys.availableSinceTime(it.next().key(), ns, spec);
+        oldest = UnitKeys.availableSinceTime(it.next().key(), ns, spec);
       }
     }
-    try (KeyValueIterator it = db.store.range(Keys.delayedUnitsStart(), Keys.delayedUnitsBefore(now + 1))) {
+    try (KeyValueIterator it = db.store.range(TimeIndexKeys.delayedUnitsStart(), TimeIndexKeys.delayedUnitsBefore(now + 1))) {
       while (it.hasNext()) {
-        Keys.DelayedUnitKey due = Keys.parseDelayedUnit(it.next().key());
+        TimeIndexKeys.DelayedUnitKey due = TimeIndexKeys.parseDelayedUnit(it.next().key());
         if (oldest != null && due.notBefore() >= oldest) {
           break;
         }
@@ -142,10 +144,10 @@ final class DbUnitState implements MutableUnitState {
       }
     }
     db.flushBlocks();
-    try (KeyValueIterator it = db.store.range(Keys.attemptDeadlinesStart(), Keys.attemptDeadlinesBefore(now))) {
+    try (KeyValueIterator it = db.store.range(TimeIndexKeys.attemptDeadlinesStart(), TimeIndexKeys.attemptDeadlinesBefore(now))) {
       while (it.hasNext()) {
         KeyValueIterator.Entry entry = it.next();
-        Keys.AttemptDeadlineBlockKey key = Keys.parseAttemptDeadlineBlock(entry.key());
+        TimeIndexKeys.AttemptDeadlineBlockKey key = TimeIndexKeys.parseAttemptDeadlineBlock(entry.key());
         if (oldest != null && key.expiration() >= oldest) {
           break;
         }
@@ -192,7 +194,7 @@ final class DbUnitState implements MutableUnitState {
   public void prefetch(String ns, String spec, List<String> names) {
     List<byte[]> keys = new ArrayList<>(names.size());
     for (String name : names) {
-      keys.add(Keys.unit(ns, spec, name));
+      keys.add(UnitKeys.unit(ns, spec, name));
     }
     if (keys.size() < 2) {
       return;
@@ -220,8 +222,8 @@ final class DbUnitState implements MutableUnitState {
 
   @Override
   public List<String> bestAvailable(String ns, String spec, int limit, int maxSkipped, Predicate<String> accept) {
-    byte[] prefix = Keys.availableUnits(ns, spec);
-    byte[] end = Keys.prefixEnd(prefix);
+    byte[] prefix = UnitKeys.availableUnits(ns, spec);
+    byte[] end = KeySpace.prefixEnd(prefix);
     List<String> names = new ArrayList<>();
     byte[] first = end;
     long budget = (long) limit + maxSkipped;
@@ -249,8 +251,8 @@ final class DbUnitState implements MutableUnitState {
    * (see {@link #write}): the store is told, so that reading the unit costs no lookup.
    */
   private String availableUnit(String ns, String spec, KeyValueIterator.Entry entry) {
-    String name = Keys.availableUnitName(entry.key(), ns, spec);
-    byte[] unitKey = Keys.unit(ns, spec, name);
+    String name = UnitKeys.availableUnitName(entry.key(), ns, spec);
+    byte[] unitKey = UnitKeys.unit(ns, spec, name);
     if (entry.value().length > 0) {
       db.store.known(unitKey, entry.value());
     }
@@ -266,7 +268,7 @@ final class DbUnitState implements MutableUnitState {
   /** The key of a unit that the last scan listed, {@code name} being the instance it returned; else built. */
   private byte[] scannedUnitKey(String ns, String spec, String name) {
     byte[] key = ns.equals(scannedNs) && spec.equals(scannedSpec) ? scannedUnitKeys.get(name) : null;
-    return key != null ? key : Keys.unit(ns, spec, name);
+    return key != null ? key : UnitKeys.unit(ns, spec, name);
   }
 
   // --- transitions ---
@@ -294,20 +296,20 @@ final class DbUnitState implements MutableUnitState {
     String name = any.name();
     if (before != null) {
       if (before.status() == UnitStatus.AVAILABLE) {
-        db.writable.delete(Keys.available(ns, spec, before.priority(), name));
+        db.writable.delete(UnitKeys.available(ns, spec, before.priority(), name));
         if (!staysAvailableSince(before, after)) {
           addToSinceCount(ns, spec, before.availableSince(), -1);
         }
       }
       if (before.status() == UnitStatus.DELAYED) {
-        db.writable.delete(Keys.delayedUnit(before.notBefore(), ns, spec, name));
+        db.writable.delete(TimeIndexKeys.delayedUnit(before.notBefore(), ns, spec, name));
       }
       if (purges(before)) {
-        db.writable.delete(Keys.purge(before.purgeAt(), ns, spec, name));
+        db.writable.delete(TimeIndexKeys.purge(before.purgeAt(), ns, spec, name));
       }
       addToCount(ns, spec, before.status(), -1);
     }
-    byte[] unitKey = Keys.unit(ns, spec, name);
+    byte[] unitKey = UnitKeys.unit(ns, spec, name);
     if (after != null) {
       byte[] value;
       if (attempt != null) {
@@ -386,7 +388,7 @@ final class DbUnitState implements MutableUnitState {
       if (before == null || before.status() != UnitStatus.AVAILABLE || !staysAvailableSince(before, after)) {
         addToSinceCount(ns, spec, after.availableSince(), +1);
       }
-      byte[] key = Keys.available(ns, spec, after.priority(), name);
+      byte[] key = UnitKeys.available(ns, spec, after.priority(), name);
       // The entry carries the unit's value, so that a request reads the units it hands out with its index scan
       // (a RocksDB lookup less per unit). Only while the unit holds no attempt: every change of such a value is
       // made here (DbAttemptState changes only values that hold one). Empty: read the unit.
@@ -397,13 +399,13 @@ final class DbUnitState implements MutableUnitState {
     }
     if (after.status() == UnitStatus.DELAYED) {
       long notBefore = Objects.requireNonNull(after.notBefore(), "delayed needs notBefore");
-      db.writable.put(Keys.delayedUnit(notBefore, ns, spec, name), ValueCodec.EMPTY);
+      db.writable.put(TimeIndexKeys.delayedUnit(notBefore, ns, spec, name), ValueCodec.EMPTY);
       if (db.hints != null) {
         db.hints.delayedInserted(notBefore);
       }
     }
     if (purges(after)) {
-      db.writable.put(Keys.purge(after.purgeAt(), ns, spec, name), ValueCodec.EMPTY);
+      db.writable.put(TimeIndexKeys.purge(after.purgeAt(), ns, spec, name), ValueCodec.EMPTY);
       if (db.hints != null) {
         db.hints.purgeInserted(after.purgeAt());
       }
@@ -476,11 +478,11 @@ final class DbUnitState implements MutableUnitState {
 
   /** Deletes every unit of a spec with its index entries and counts (their attempts went first). */
   void deleteAllOf(String ns, String spec) {
-    db.deleteRange(Keys.units(ns, spec));
-    db.started.removeAll(Keys.units(ns, spec));
-    db.deleteRange(Keys.availableUnits(ns, spec));
-    db.deleteRange(Keys.availableSinceUnits(ns, spec));
-    db.deleteRange(Keys.counts(ns, spec));
+    db.deleteRange(UnitKeys.units(ns, spec));
+    db.started.removeAll(UnitKeys.units(ns, spec));
+    db.deleteRange(UnitKeys.availableUnits(ns, spec));
+    db.deleteRange(UnitKeys.availableSinceUnits(ns, spec));
+    db.deleteRange(UnitKeys.counts(ns, spec));
     forgetCounts(ns, spec);
   }
 
@@ -504,7 +506,7 @@ final class DbUnitState implements MutableUnitState {
     countDeltas.forEach((spec, deltas) -> {
       for (UnitStatus status : STATUSES) {
         if (deltas[status.ordinal()] != 0) {
-          db.addToCounter(Keys.count(spec.ns(), spec.name(), status), deltas[status.ordinal()]);
+          db.addToCounter(UnitKeys.count(spec.ns(), spec.name(), status), deltas[status.ordinal()]);
         }
       }
     });
@@ -512,7 +514,7 @@ final class DbUnitState implements MutableUnitState {
     lastCounted = null;
     sinceDeltas.forEach((since, delta) -> {
       if (delta != 0) {
-        db.addToCounter(Keys.availableSince(since.ns(), since.spec(), since.time()), delta);
+        db.addToCounter(UnitKeys.availableSince(since.ns(), since.spec(), since.time()), delta);
       }
     });
     sinceDeltas.clear();
@@ -526,7 +528,7 @@ final class DbUnitState implements MutableUnitState {
   }
 
   /**
-   * Moves the count of a spec's available units by the time they became available ({@link Keys#availableSince}).
+   * Moves the count of a spec's available units by the time they became available ({@link UnitKeys#availableSince}).
    * The units of a batch share their time: summed here, their moves cost one write per command and time, not one
    * per unit.
    */

@@ -1,7 +1,6 @@
 package io.coordinate.engine.state.db;
 
 import io.coordinate.storage.ByteKey;
-import io.coordinate.engine.state.codec.Keys;
 import java.util.Arrays;
 
 /**

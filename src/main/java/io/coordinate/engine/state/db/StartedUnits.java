@@ -3,7 +3,8 @@ package io.coordinate.engine.state.db;
 import io.coordinate.storage.KeyValueIterator;
 import io.coordinate.storage.ReadableKeyValueStore;
 import io.coordinate.storage.ByteKey;
-import io.coordinate.engine.state.codec.Keys;
+import io.coordinate.engine.state.codec.AttemptKeys;
+import io.coordinate.engine.state.codec.KeySpace;
 import io.coordinate.engine.state.codec.UnitValue;
 import io.coordinate.engine.state.codec.ValueCodec;
 import io.coordinate.engine.state.model.AttemptRecord;
@@ -17,7 +18,7 @@ import java.util.Objects;
 import java.util.TreeMap;
 
 /**
- * The units whose value lives in a started-units entry ({@link Keys#startedUnitsBlock}) rather than in their own
+ * The units whose value lives in a started-units entry ({@link AttemptKeys#startedUnitsBlock}) rather than in their own
  * record: unit key → the attempt that started them. A request starts its units without writing their records (a
  * record, a RocksDB write and a changelog record less per unit: issue 4, docs/performance.md); the entry of each
  * block of 64 attempts holds what the start added, and this map, in the engine's memory, lets a read by name find
@@ -179,10 +180,10 @@ public final class StartedUnits {
 
   /** Every unit the namespace's started-units entries list, in attempt order. */
   static void forEach(ReadableKeyValueStore store, String ns, Slot slot) {
-    try (KeyValueIterator it = store.prefix(Keys.startedUnitsBlocks(ns))) {
+    try (KeyValueIterator it = store.prefix(AttemptKeys.startedUnitsBlocks(ns))) {
       while (it.hasNext()) {
         KeyValueIterator.Entry entry = it.next();
-        long first = Keys.trailingSeq(entry.key()) << AttemptBlocks.SHIFT;
+        long first = KeySpace.trailingSeq(entry.key()) << AttemptBlocks.SHIFT;
         byte[][] keys = new byte[1 << AttemptBlocks.SHIFT][];
         byte[][] deltas = new byte[keys.length][];
         AttemptBlocks.decodeUnits(entry.value(), keys, deltas);

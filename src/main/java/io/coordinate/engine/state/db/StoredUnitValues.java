@@ -1,7 +1,7 @@
 package io.coordinate.engine.state.db;
 
 import io.coordinate.storage.ByteKey;
-import io.coordinate.engine.state.codec.Keys;
+import io.coordinate.engine.state.codec.AttemptKeys;
 import io.coordinate.storage.ReadableKeyValueStore;
 import java.util.HashMap;
 import java.util.Map;
@@ -42,7 +42,7 @@ final class StoredUnitValues implements UnitValues {
 
   @Override
   public byte[] attemptUnitKey(String ns, long seq) {
-    return AttemptBlocks.unitKeyIn(store.get(Keys.attemptUnitsBlock(ns, AttemptBlocks.block(seq))), seq);
+    return AttemptBlocks.unitKeyIn(store.get(AttemptKeys.attemptUnitsBlock(ns, AttemptBlocks.block(seq))), seq);
   }
 
   @Override

@@ -4,7 +4,11 @@ import io.coordinate.engine.state.StateReader;
 import io.coordinate.storage.InMemoryKeyValueStore;
 import io.coordinate.storage.KeyValueIterator;
 import io.coordinate.engine.state.codec.KeyWriter;
-import io.coordinate.engine.state.codec.Keys;
+import io.coordinate.engine.state.codec.AttemptKeys;
+import io.coordinate.engine.state.codec.KeyFamily;
+import io.coordinate.engine.state.codec.KeySpace;
+import io.coordinate.engine.state.codec.NamespaceKeys;
+import io.coordinate.engine.state.codec.UnitKeys;
 import io.coordinate.engine.state.codec.ValueCodec;
 import io.coordinate.engine.state.model.AttemptRecord;
 import io.coordinate.engine.state.model.AttemptStatus;
@@ -30,8 +34,8 @@ class IndexRebuildTest {
     assertThat(IndexRebuild.inStep(records, indexes)).isTrue();
 
     VersionedStore store = new VersionedStore(records, indexes);
-    store.putAll(List.of(new KeyValueIterator.Entry(Keys.namespace("n"), new byte[] {1})));
-    store.delete(Keys.namespace("n"));
+    store.putAll(List.of(new KeyValueIterator.Entry(NamespaceKeys.namespace("n"), new byte[] {1})));
+    store.delete(NamespaceKeys.namespace("n"));
     assertThat(store.version()).isEqualTo(2);
     assertThat(IndexRebuild.stateVersion(records)).isEqualTo(2);
     assertThat(IndexRebuild.inStep(records, indexes)).isTrue();
@@ -43,7 +47,7 @@ class IndexRebuildTest {
     InMemoryKeyValueStore indexes = new InMemoryKeyValueStore();
     IndexRebuild.rebuild(records, indexes);
     // a restore from the changelog brings later commands into the records only
-    records.put(Keys.stateVersion(), ValueCodec.encodeLong(5));
+    records.put(KeySpace.stateVersion(), ValueCodec.encodeLong(5));
     assertThat(IndexRebuild.inStep(records, indexes)).isFalse();
   }
 
@@ -57,8 +61,8 @@ class IndexRebuildTest {
     IndexRebuild.rebuild(h.store().records(), indexes);
     assertThat(IndexRebuild.inStep(h.store().records(), indexes)).isTrue();
     // as an earlier version left them: no layout key, one entry per attempt (10 [ns] 'P' [worker][attempt seq])
-    indexes.delete(Keys.indexLayout());
-    byte[] perAttempt = new KeyWriter().tag(Keys.NAMESPACE_DATA).string("ns").tag(Keys.WORKER_ACTIVE)
+    indexes.delete(KeySpace.indexLayout());
+    byte[] perAttempt = new KeyWriter().tag(KeySpace.NAMESPACE_DATA).string("ns").tag(KeyFamily.WORKER_ACTIVE.tag())
         .string("worker").int64(Long.parseLong(a.id())).toBytes();
     indexes.put(perAttempt, ValueCodec.EMPTY);
     assertThat(IndexRebuild.inStep(h.store().records(), indexes)).isFalse();
@@ -67,7 +71,7 @@ class IndexRebuildTest {
 
     assertThat(IndexRebuild.inStep(h.store().records(), indexes)).isTrue();
     assertThat(indexes.get(perAttempt)).isNull();
-    assertThat(ValueCodec.decodeLong(indexes.get(Keys.indexLayout()))).isEqualTo(IndexRebuild.LAYOUT);
+    assertThat(ValueCodec.decodeLong(indexes.get(KeySpace.indexLayout()))).isEqualTo(IndexRebuild.LAYOUT);
     assertThat(DbState.reader(new SplitStore(h.store().records(), indexes)).attempts().activeOfWorker("ns", "worker"))
         .extracting(AttemptRecord::id).containsExactly(a.id());
   }
@@ -94,15 +98,15 @@ class IndexRebuildTest {
     Attempt a = h.requestOne();
     h.finish(a).ok();
     InMemoryKeyValueStore indexes = new InMemoryKeyValueStore();
-    indexes.put(Keys.available("ns", "s", 0, "gone"), ValueCodec.EMPTY); // stale: no such unit
+    indexes.put(UnitKeys.available("ns", "s", 0, "gone"), ValueCodec.EMPTY); // stale: no such unit
 
     IndexRebuild.Result result = IndexRebuild.rebuild(h.store().records(), indexes);
 
     assertThat(result).isEqualTo(new IndexRebuild.Result(3, 1, 1, 1, 0));
-    assertThat(indexes.get(Keys.available("ns", "s", 0, "gone"))).isNull();
+    assertThat(indexes.get(UnitKeys.available("ns", "s", 0, "gone"))).isNull();
     assertThat(DbState.reader(new SplitStore(h.store().records(), indexes)).units().bestAvailable("ns", "s", 10))
         .containsExactly("b", "c");
-    assertThat(ValueCodec.decodeLong(indexes.get(Keys.count("ns", "s", UnitStatus.FINISHED)))).isEqualTo(1);
+    assertThat(ValueCodec.decodeLong(indexes.get(UnitKeys.count("ns", "s", UnitStatus.FINISHED)))).isEqualTo(1);
   }
 
   @Test
@@ -114,7 +118,7 @@ class IndexRebuildTest {
     Attempt b = h.requestOne();
     h.finish(b).ok();
     // a's record is as added (available); what its start added is in the started-units entry
-    assertThat(ValueCodec.decode(h.store().records().get(Keys.unit("ns", "s", "a")), WorkUnitRecord.class).status())
+    assertThat(ValueCodec.decode(h.store().records().get(UnitKeys.unit("ns", "s", "a")), WorkUnitRecord.class).status())
         .isEqualTo(UnitStatus.AVAILABLE);
     InMemoryKeyValueStore indexes = new InMemoryKeyValueStore();
 
@@ -122,7 +126,7 @@ class IndexRebuildTest {
 
     long seq = Long.parseLong(a.id());
     byte[][] carried = new byte[64][];
-    AttemptBlocks.decodeUnits(indexes.get(Keys.attemptUnitsBlock("ns", 0)), new byte[64][], carried);
+    AttemptBlocks.decodeUnits(indexes.get(AttemptKeys.attemptUnitsBlock("ns", 0)), new byte[64][], carried);
     assertThat(ValueCodec.decode(carried[(int) seq], WorkUnitRecord.class).status())
         .as("its units entry carries the record with what the start added").isEqualTo(UnitStatus.PENDING);
     StateReader reader = DbState.reader(new SplitStore(h.store().records(), indexes));
@@ -131,8 +135,8 @@ class IndexRebuildTest {
     assertThat(reader.units().get("ns", "s", "a").activeAttempt()).isEqualTo(seq);
     assertThat(reader.attempts().get("ns", seq).status()).isEqualTo(AttemptStatus.PENDING);
     assertThat(reader.units().get("ns", "s", "b").status()).isEqualTo(UnitStatus.FINISHED);
-    assertThat(ValueCodec.decodeLong(indexes.get(Keys.count("ns", "s", UnitStatus.PENDING)))).isEqualTo(1);
-    assertThat(ValueCodec.decodeLong(indexes.get(Keys.count("ns", "s", UnitStatus.AVAILABLE)))).isEqualTo(1);
+    assertThat(ValueCodec.decodeLong(indexes.get(UnitKeys.count("ns", "s", UnitStatus.PENDING)))).isEqualTo(1);
+    assertThat(ValueCodec.decodeLong(indexes.get(UnitKeys.count("ns", "s", UnitStatus.AVAILABLE)))).isEqualTo(1);
   }
 
   @Test
@@ -142,7 +146,7 @@ class IndexRebuildTest {
     h.setSpec("{\"name\":\"s\"}");
     h.addUnits("s", "a", "b");
     InMemoryKeyValueStore single = new InMemoryKeyValueStore();
-    try (KeyValueIterator it = h.store().prefix(Keys.namespaceData("ns"))) {
+    try (KeyValueIterator it = h.store().prefix(NamespaceKeys.namespaceData("ns"))) {
       it.forEachRemaining(e -> single.put(e.key(), e.value()));
     }
     InMemoryKeyValueStore indexes = new InMemoryKeyValueStore();

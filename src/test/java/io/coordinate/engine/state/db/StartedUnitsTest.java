@@ -1,6 +1,7 @@
 package io.coordinate.engine.state.db;
 
-import io.coordinate.engine.state.codec.Keys;
+import io.coordinate.engine.state.codec.NamespaceKeys;
+import io.coordinate.engine.state.codec.UnitKeys;
 import io.coordinate.engine.state.codec.UnitValue;
 import io.coordinate.engine.state.codec.ValueCodec;
 import io.coordinate.engine.state.model.AttemptRecord;
@@ -20,10 +21,10 @@ import org.junit.jupiter.api.Test;
  */
 class StartedUnitsTest {
 
-  private static final byte[] A = Keys.unit("ns", "spec", "a");
-  private static final byte[] B = Keys.unit("ns", "spec", "b");
-  private static final byte[] X = Keys.unit("ns", "other", "x");
-  private static final byte[] Y = Keys.unit("ns2", "spec", "y");
+  private static final byte[] A = UnitKeys.unit("ns", "spec", "a");
+  private static final byte[] B = UnitKeys.unit("ns", "spec", "b");
+  private static final byte[] X = UnitKeys.unit("ns", "other", "x");
+  private static final byte[] Y = UnitKeys.unit("ns2", "spec", "y");
 
   private final StartedUnits started = new StartedUnits();
 
@@ -71,7 +72,7 @@ class StartedUnitsTest {
     started.put(A, 2);
     started.commit();
     assertThat(started.get(A)).isEqualTo(2L);
-    started.removeAll(Keys.units("ns", "spec"));
+    started.removeAll(UnitKeys.units("ns", "spec"));
     assertThat(started.get(A)).isNull();
     started.discard();
     assertThat(started.get(A)).isEqualTo(2L);
@@ -98,7 +99,7 @@ class StartedUnitsTest {
     started.commit();
     started.put(B, 4);
 
-    started.removeAll(Keys.units("ns", "spec"));
+    started.removeAll(UnitKeys.units("ns", "spec"));
 
     assertThat(started.get(A)).isNull();
     assertThat(started.get(B)).isNull();
@@ -106,10 +107,10 @@ class StartedUnitsTest {
     started.commit();
     assertThat(started.snapshot()).isEqualTo(Map.of(hex(X), 2L, hex(Y), 3L));
 
-    started.removeAll(Keys.namespaceData("ns"));
+    started.removeAll(NamespaceKeys.namespaceData("ns"));
     started.discard();
     assertThat(started.snapshot()).as("discarded").isEqualTo(Map.of(hex(X), 2L, hex(Y), 3L));
-    started.removeAll(Keys.namespaceData("ns"));
+    started.removeAll(NamespaceKeys.namespaceData("ns"));
     started.commit();
     assertThat(started.snapshot()).isEqualTo(Map.of(hex(Y), 3L));
   }

@@ -1,6 +1,7 @@
 package io.coordinate.engine.state.db;
 
-import io.coordinate.engine.state.codec.Keys;
+import io.coordinate.engine.state.codec.AttemptKeys;
+import io.coordinate.engine.state.codec.UnitKeys;
 import io.coordinate.engine.state.codec.UnitValue;
 import io.coordinate.engine.state.codec.ValueCodec;
 
@@ -73,19 +74,19 @@ class UnitValueTest {
     Attempt first = h.requestOne();
     KeyValueStore records = h.store().records();
     long firstSeq = Long.parseLong(first.id());
-    assertThat(records.get(Keys.attempt("ns", firstSeq))).as("held by the unit, no record of its own").isNull();
-    assertThat(UnitValue.attemptSeq(((DbState) h.reader()).units().storedValue("ns", Keys.unit("ns", "s", "u")))).isEqualTo(firstSeq);
-    assertThat(UnitValue.attemptSeq(records.get(Keys.unit("ns", "s", "u"))))
+    assertThat(records.get(AttemptKeys.attempt("ns", firstSeq))).as("held by the unit, no record of its own").isNull();
+    assertThat(UnitValue.attemptSeq(((DbState) h.reader()).units().storedValue("ns", UnitKeys.unit("ns", "s", "u")))).isEqualTo(firstSeq);
+    assertThat(UnitValue.attemptSeq(records.get(UnitKeys.unit("ns", "s", "u"))))
         .as("started: its value is in the started-units entry, its record as added").isEqualTo(-1);
 
     h.retry(first, 0).ok();
     Attempt second = h.requestOne();
     long secondSeq = Long.parseLong(second.id());
 
-    assertThat(UnitValue.attemptSeq(((DbState) h.reader()).units().storedValue("ns", Keys.unit("ns", "s", "u")))).isEqualTo(secondSeq);
-    assertThat(UnitValue.attemptSeq(records.get(Keys.unit("ns", "s", "u"))))
+    assertThat(UnitValue.attemptSeq(((DbState) h.reader()).units().storedValue("ns", UnitKeys.unit("ns", "s", "u")))).isEqualTo(secondSeq);
+    assertThat(UnitValue.attemptSeq(records.get(UnitKeys.unit("ns", "s", "u"))))
         .as("the retry wrote the record: it holds the first attempt").isEqualTo(firstSeq);
-    assertThat(ValueCodec.decode(records.get(Keys.attempt("ns", firstSeq)), AttemptRecord.class).status())
+    assertThat(ValueCodec.decode(records.get(AttemptKeys.attempt("ns", firstSeq)), AttemptRecord.class).status())
         .isEqualTo(AttemptStatus.RETRYABLE);
     assertThat(h.reader().attempts().get("ns", firstSeq).status()).isEqualTo(AttemptStatus.RETRYABLE);
     assertThat(h.reader().attempts().get("ns", secondSeq).status()).isEqualTo(AttemptStatus.PENDING);
