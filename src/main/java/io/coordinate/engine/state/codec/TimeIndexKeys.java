@@ -10,12 +10,12 @@ public final class TimeIndexKeys {
   private TimeIndexKeys() {}
 
   public static byte[] delayedUnit(long notBefore, String ns, String spec, String unit) {
-    return KeyPrefixes.top(KeyFamily.DELAYED_UNITS).int64(notBefore).string(ns).string(spec).string(unit).toBytes();
+    return unitAt(KeyFamily.DELAYED_UNITS, notBefore, ns, spec, unit);
   }
 
   /** The delayed-unit keys due at or before {@code time} start at this key's space and end here. */
   public static byte[] delayedUnitsBefore(long exclusiveTime) {
-    return KeyPrefixes.top(KeyFamily.DELAYED_UNITS).int64(exclusiveTime).toBytes();
+    return before(KeyFamily.DELAYED_UNITS, exclusiveTime);
   }
 
   public static byte[] delayedUnitsStart() {
@@ -24,8 +24,7 @@ public final class TimeIndexKeys {
 
   public static DelayedUnitKey parseDelayedUnit(byte[] key) {
     KeyReader reader = new KeyReader(key, 1);
-    long time = reader.int64();
-    return new DelayedUnitKey(time, reader.string(), reader.string(), reader.string());
+    return new DelayedUnitKey(reader.int64(), reader.string(), reader.string(), reader.string());
   }
 
   /** The deadline entry of a block of attempts that expire at {@code expiration}. */
@@ -34,7 +33,7 @@ public final class TimeIndexKeys {
   }
 
   public static byte[] attemptDeadlinesBefore(long exclusiveTime) {
-    return KeyPrefixes.top(KeyFamily.ATTEMPT_DEADLINES).int64(exclusiveTime).toBytes();
+    return before(KeyFamily.ATTEMPT_DEADLINES, exclusiveTime);
   }
 
   public static byte[] attemptDeadlinesStart() {
@@ -43,17 +42,16 @@ public final class TimeIndexKeys {
 
   public static AttemptDeadlineBlockKey parseAttemptDeadlineBlock(byte[] key) {
     KeyReader reader = new KeyReader(key, 1);
-    long time = reader.int64();
-    return new AttemptDeadlineBlockKey(time, reader.string(), reader.int64());
+    return new AttemptDeadlineBlockKey(reader.int64(), reader.string(), reader.int64());
   }
 
   /** A finished or failed unit to purge at {@code purgeAt} (a spec's {@code retention}). */
   public static byte[] purge(long purgeAt, String ns, String spec, String unit) {
-    return KeyPrefixes.top(KeyFamily.PURGES).int64(purgeAt).string(ns).string(spec).string(unit).toBytes();
+    return unitAt(KeyFamily.PURGES, purgeAt, ns, spec, unit);
   }
 
   public static byte[] purgesBefore(long exclusiveTime) {
-    return KeyPrefixes.top(KeyFamily.PURGES).int64(exclusiveTime).toBytes();
+    return before(KeyFamily.PURGES, exclusiveTime);
   }
 
   public static byte[] purgesStart() {
@@ -62,8 +60,17 @@ public final class TimeIndexKeys {
 
   public static PurgeKey parsePurge(byte[] key) {
     KeyReader reader = new KeyReader(key, 1);
-    long time = reader.int64();
-    return new PurgeKey(time, reader.string(), reader.string(), reader.string());
+    return new PurgeKey(reader.int64(), reader.string(), reader.string(), reader.string());
+  }
+
+  /** {@code tag [time][ns][spec][unit]}: a unit due at {@code time}. */
+  private static byte[] unitAt(KeyFamily family, long time, String ns, String spec, String unit) {
+    return KeyPrefixes.top(family).int64(time).string(ns).string(spec).string(unit).toBytes();
+  }
+
+  /** The end of the family's entries due before {@code exclusiveTime}, which start at its tag. */
+  private static byte[] before(KeyFamily family, long exclusiveTime) {
+    return KeyPrefixes.top(family).int64(exclusiveTime).toBytes();
   }
 
   /** A parsed {@link #delayedUnit} key. */
