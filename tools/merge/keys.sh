@@ -43,7 +43,7 @@ for my $file (@ARGV) {
   $text{$file} = <$in>;
   close $in;
   while ($text{$file} =~ /$ref/g) {
-    $unknown{"$1 ($file)"} = 1 unless $owner{$1} || $family{$1};
+    $unknown{"$1 ($file)"} = 1 unless $owner{$1} || $family{$1} || $1 eq "recordTag";
   }
   $unknown{"a static import ($file)"} = 1 if $text{$file} =~ /import static io\.coordinate\.engine\.state\.codec\.Keys\b/;
 }
@@ -57,6 +57,8 @@ for my $file (@ARGV) {
   if ($file =~ m{/engine/state/model/}) {                          # the model is below the codec: no link up
     s/\{\@link Keys#(\w+)\}/{\@code $owner{$1}.$1}/g;
   }
+  # The switch of IndexRebuild over the tag of a record becomes one over its family (none for a bare prefix).
+  s#^(\s*)switch \(Keys\.recordTag\((\w+)\)\) \{#${1}KeyFamily family = KeyFamily.of($2);\n${1}if (family == null) {\n${1}  return; // a namespace prefix alone: not a key that is ever written\n${1}}\n${1}switch (family) {#mg;
   s/\bcase\s+Keys\.(\w+)(\s*->)/case $family{$1}$2/g;                 # a switch over KeyFamily
   s/(?<![\w.])Keys\.(\w+)/$owner{$1} ? "$owner{$1}.$1" : "KeyFamily.$family{$1}.tag()"/ge;
   s/(?<![\w.])Keys#(\w+)/$owner{$1} ? "$owner{$1}#$1" : "KeyFamily#$family{$1}"/ge;

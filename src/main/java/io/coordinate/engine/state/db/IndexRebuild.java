@@ -137,7 +137,7 @@ public final class IndexRebuild {
       }
       KeyFamily family = KeyFamily.of(key);
       if (family == null) {
-        return; // a namespace's prefix alone: not a key that is ever written
+        return; // a namespace prefix alone: not a key that is ever written
       }
       switch (family) {
         case UNIT -> {
