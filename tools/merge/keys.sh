@@ -34,7 +34,7 @@ my %family = map { $_ => $_ } qw(NAMESPACES SEQUENCES DELAYED_UNITS ATTEMPT_DEAD
 $family{ATTEMPT_UNIT} = "ATTEMPT_UNITS";
 my @classes = qw(NamespaceKeys SpecKeys UnitKeys AttemptKeys WorkerKeys FamilyKeys TimeIndexKeys AnswerKeys KeySpace
   KeyFamily);
-my $ref = qr/(?<![\w.])Keys(?:\.|#|::)(\w+)/;
+my $ref = qr/(?<![\w.\/])Keys(?:\.(?!java\b)|#|::)(\w+)/;                        # not the file Keys.java
 
 my (%text, %unknown);
 for my $file (@ARGV) {
@@ -60,7 +60,7 @@ for my $file (@ARGV) {
   # The switch of IndexRebuild over the tag of a record becomes one over its family (none for a bare prefix).
   s#^(\s*)switch \(Keys\.recordTag\((\w+)\)\) \{#${1}KeyFamily family = KeyFamily.of($2);\n${1}if (family == null) {\n${1}  return; // a namespace prefix alone: not a key that is ever written\n${1}}\n${1}switch (family) {#mg;
   s/\bcase\s+Keys\.(\w+)(\s*->)/case $family{$1}$2/g;                 # a switch over KeyFamily
-  s/(?<![\w.])Keys\.(\w+)/$owner{$1} ? "$owner{$1}.$1" : "KeyFamily.$family{$1}.tag()"/ge;
+  s/(?<![\w.\/])Keys\.(?!java\b)(\w+)/$owner{$1} ? "$owner{$1}.$1" : "KeyFamily.$family{$1}.tag()"/ge;
   s/(?<![\w.])Keys#(\w+)/$owner{$1} ? "$owner{$1}#$1" : "KeyFamily#$family{$1}"/ge;
   s/(?<![\w.])Keys::(\w+)/$owner{$1}::$1/g;
   s/\{\@(link|code) Keys\}/{\@$1 KeyFamily}/g;
