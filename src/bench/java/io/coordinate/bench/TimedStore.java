@@ -2,7 +2,7 @@ package io.coordinate.bench;
 
 import io.coordinate.storage.KeyValueIterator;
 import io.coordinate.storage.KeyValueStore;
-import io.coordinate.engine.state.codec.Keys;
+import io.coordinate.engine.state.codec.KeyFamily;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -36,7 +36,7 @@ final class TimedStore implements KeyValueStore {
   /** Keys written, and the time of the batches that wrote them. */
   final Tally writes = new Tally();
   final Map<String, Tally> readsByKind = new TreeMap<>();
-  /** Per kind of key ({@link Keys#kind}): keys written in batches (deletes too), and their keys' and values' bytes. */
+  /** Per kind of key ({@link KeyFamily#kind}): keys written in batches (deletes too), and their keys' and values' bytes. */
   final Map<String, Written> bytesWrittenByKind = new TreeMap<>();
 
   static final class Written {
@@ -59,7 +59,7 @@ final class TimedStore implements KeyValueStore {
   public byte[] get(byte[] key) {
     byte[] value = timed(() -> store.get(key));
     reads.add(lastNanos);
-    String kind = command + " " + (Keys.isIndex(key) ? "index entry" : "record") + (value == null ? " absent" : "");
+    String kind = command + " " + (KeyFamily.isIndex(key) ? "index entry" : "record") + (value == null ? " absent" : "");
     readsByKind.computeIfAbsent(kind, k -> new Tally()).add(lastNanos);
     return value;
   }
@@ -80,7 +80,7 @@ final class TimedStore implements KeyValueStore {
     writes.calls += batch.size();
     writes.nanos += lastNanos;
     for (KeyValueIterator.Entry entry : batch) {
-      Written written = bytesWrittenByKind.computeIfAbsent(Keys.kind(entry.key()), k -> new Written());
+      Written written = bytesWrittenByKind.computeIfAbsent(KeyFamily.kind(entry.key()), k -> new Written());
       written.keys++;
       written.bytes += entry.key().length + (entry.value() == null ? 0 : entry.value().length);
     }

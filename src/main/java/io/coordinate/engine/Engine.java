@@ -24,7 +24,9 @@ import io.coordinate.engine.state.model.AttemptStatus;
 import io.coordinate.engine.state.CoordinateState;
 import io.coordinate.engine.state.StateReader;
 import io.coordinate.engine.state.db.EngineState;
-import io.coordinate.engine.state.codec.Keys;
+import io.coordinate.engine.state.codec.AnswerKeys;
+import io.coordinate.engine.state.codec.KeyFamily;
+import io.coordinate.engine.state.codec.TimeIndexKeys;
 import io.coordinate.storage.KeyValueStore;
 import io.coordinate.storage.WriteBuffer;
 import io.coordinate.engine.state.model.UnitRef;
@@ -153,7 +155,7 @@ public final class Engine {
    */
   private static void checkRecordSizes(WriteBuffer buffer, Output output, OutRecord reply) {
     // records only: the changelog sends each as one Kafka record; derived indexes stay local
-    int largestWrite = buffer.largestWrite(RecordLimit.MAX_RECORD_BYTES, key -> !Keys.isIndex(key));
+    int largestWrite = buffer.largestWrite(RecordLimit.MAX_RECORD_BYTES, key -> !KeyFamily.isIndex(key));
     if (largestWrite > 0) {
       throw new CommandRejection(ErrorCode.TOO_LARGE, "the command would store a record of " + largestWrite
           + " bytes; at most " + RecordLimit.MAX_RECORD_BYTES + " (shorter names or smaller data)");
@@ -228,8 +230,8 @@ public final class Engine {
     Output output = new Output(now);
     EngineState.Transaction transaction = engineState.begin(now, new EventRecorder(output));
     CoordinateState state = transaction.state();
-    List<Keys.AttemptDeadlineKey> dueDeadlines = state.timeIndexes().dueAttemptDeadlines(now, limit);
-    for (Keys.AttemptDeadlineKey due : dueDeadlines) {
+    List<TimeIndexKeys.AttemptDeadlineKey> dueDeadlines = state.timeIndexes().dueAttemptDeadlines(now, limit);
+    for (TimeIndexKeys.AttemptDeadlineKey due : dueDeadlines) {
       AttemptRecord attempt = state.attempts().get(due.namespace(), due.attemptSeq());
       if (attempt == null || attempt.status() != AttemptStatus.PENDING
           || attempt.expirationTime() != due.expiration()) {
@@ -245,8 +247,8 @@ public final class Engine {
         }
       }
     }
-    List<Keys.DelayedUnitKey> dueUnits = state.timeIndexes().dueDelayedUnits(now, limit);
-    for (Keys.DelayedUnitKey due : dueUnits) {
+    List<TimeIndexKeys.DelayedUnitKey> dueUnits = state.timeIndexes().dueDelayedUnits(now, limit);
+    for (TimeIndexKeys.DelayedUnitKey due : dueUnits) {
       WorkUnitRecord unit = state.units().get(due.namespace(), due.spec(), due.unit());
       if (unit == null || unit.status() != UnitStatus.DELAYED || unit.notBefore() == null
           || unit.notBefore() != due.notBefore()) {
@@ -255,11 +257,11 @@ public final class Engine {
         state.units().write(due.namespace(), unit, unit.toBuilder().status(UnitStatus.AVAILABLE).build());
       }
     }
-    for (Keys.AnswerKey due : state.timeIndexes().dueAnswers(now, limit)) {
+    for (AnswerKeys.AnswerKey due : state.timeIndexes().dueAnswers(now, limit)) {
       state.answers().forget(due);
     }
-    List<Keys.PurgeKey> duePurges = state.timeIndexes().duePurges(now, limit);
-    for (Keys.PurgeKey due : duePurges) {
+    List<TimeIndexKeys.PurgeKey> duePurges = state.timeIndexes().duePurges(now, limit);
+    for (TimeIndexKeys.PurgeKey due : duePurges) {
       WorkUnitRecord unit = state.units().get(due.namespace(), due.spec(), due.unit());
       if (unit == null || unit.purgeAt() == null || unit.purgeAt() != due.purgeAt()
           || (unit.status() != UnitStatus.FINISHED && unit.status() != UnitStatus.FAILED)) {

@@ -6,10 +6,10 @@ package io.coordinate.streams;
  */
 public final class StoreNames {
 
-  /** The records of {@code io.coordinate.engine.state.codec.Keys}: changelogged (the name predates the indexes' store). */
+  /** The records of {@code io.coordinate.engine.state.codec.KeyFamily}: changelogged (the name predates the indexes' store). */
   public static final String STATE = "coordinate-state";
 
-  /** The derived indexes of {@code Keys}: local only, rebuilt from the records when needed. */
+  /** The derived indexes of {@code KeyFamily}: local only, rebuilt from the records when needed. */
   public static final String INDEXES = "coordinate-indexes";
 
   static final String COMMANDS_SOURCE = "commands-source";

@@ -3,6 +3,7 @@ package io.coordinate.architecture;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.core.domain.Dependency;
 import com.tngtech.archunit.core.domain.JavaClass;
@@ -15,11 +16,13 @@ import com.tngtech.archunit.lang.SimpleConditionEvent;
 import io.coordinate.engine.Engine;
 import io.coordinate.engine.state.CoordinateState;
 import io.coordinate.engine.state.db.EngineState;
+import io.coordinate.architecture.PackageDependencies.Reference;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
@@ -110,6 +113,50 @@ class ArchitectureTest {
   @Test
   void thePackagesAreFreeOfCycles() {
     slices().matching("io.coordinate.(**)").should().beFreeOfCycles().check(WITH_TOOLS);
+  }
+
+  /**
+   * The classes of {@link #WITH_TOOLS} as their sources write them too: ArchUnit reads bytecode, from which the
+   * compiler drops an import that only Javadoc uses, so these count the sources' imports and the fully qualified
+   * names of their Javadoc references as well.
+   */
+  private static final PackageDependencies DEPENDENCIES = PackageDependencies.of(WITH_TOOLS,
+      List.of(Path.of("src", "main", "java"), Path.of("src", "dev", "java"), Path.of("src", "bench", "java")));
+
+  @Test
+  void thePackagesAreFreeOfCyclesInTheirSourcesToo() {
+    assertThat(DEPENDENCIES.cycles()).as("cycles through imports and Javadoc references").isEmpty();
+  }
+
+  /**
+   * The state layer's records (model) know nothing of the engine above them; its codec knows only the records (and
+   * the storage beneath): neither points up to the state modules (engine.state.db) or their interfaces, not even for
+   * Javadoc. A comment that must name a class above writes it in {@code {@code ...}}.
+   */
+  @Test
+  void theStateRecordsAndCodecPointOnlyDown() {
+    assertThat(DEPENDENCIES.references()).filteredOn(ArchitectureTest::pointsUpFromTheRecordsOrCodec)
+        .extracting(reference -> reference.from() + " -> " + reference.to() + " at " + reference.where())
+        .isEmpty();
+  }
+
+  private static final String ENGINE = "io.coordinate.engine";
+  private static final String MODEL = "io.coordinate.engine.state.model";
+  private static final String CODEC = "io.coordinate.engine.state.codec";
+
+  private static boolean pointsUpFromTheRecordsOrCodec(Reference reference) {
+    boolean toTheEngine = within(reference.to(), ENGINE);
+    if (within(reference.from(), MODEL)) {
+      return toTheEngine && !within(reference.to(), MODEL);
+    }
+    if (within(reference.from(), CODEC)) {
+      return toTheEngine && !within(reference.to(), CODEC) && !within(reference.to(), MODEL);
+    }
+    return false;
+  }
+
+  private static boolean within(String pkg, String parent) {
+    return pkg.equals(parent) || pkg.startsWith(parent + ".");
   }
 
   /**

@@ -7,7 +7,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -18,35 +17,16 @@ class SourceFileSizeTest {
   private static final int MAX_LINES = 400;
   private static final Path MAIN = Path.of("src", "main");
 
-  /** Over the limit for now; each leaves this list as its own split lands. */
-  private static final Set<Path> NOT_SPLIT_YET = Set.of(
-      // Keys: being split per module by a change under way; remove it when that lands.
-      MAIN.resolve("java/io/coordinate/engine/state/codec/Keys.java"));
-
   @Test
   void noSourceFileIsLongerThanTheLimit() throws IOException {
     Map<Path, Integer> lines = javaFileLines();
     Map<Path, Integer> tooLong = new TreeMap<>();
     lines.forEach((file, count) -> {
-      if (count > MAX_LINES && !NOT_SPLIT_YET.contains(file)) {
+      if (count > MAX_LINES) {
         tooLong.put(file, count);
       }
     });
     assertThat(tooLong).as("files over %d lines", MAX_LINES).isEmpty();
-  }
-
-  /** A listed file that is split, or gone, leaves the list, so that the list only ever shrinks. */
-  @Test
-  void theListHoldsOnlyFilesStillOverTheLimit() throws IOException {
-    Map<Path, Integer> lines = javaFileLines();
-    Map<Path, Integer> shortEnough = new TreeMap<>();
-    for (Path file : NOT_SPLIT_YET) {
-      int count = lines.getOrDefault(file, 0);
-      if (count <= MAX_LINES) {
-        shortEnough.put(file, count);
-      }
-    }
-    assertThat(shortEnough).as("listed files at or under %d lines (0: gone)", MAX_LINES).isEmpty();
   }
 
   private static Map<Path, Integer> javaFileLines() throws IOException {

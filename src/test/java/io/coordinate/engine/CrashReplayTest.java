@@ -8,7 +8,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.coordinate.storage.InMemoryKeyValueStore;
 import io.coordinate.engine.state.db.IndexRebuild;
 import io.coordinate.storage.KeyValueIterator;
-import io.coordinate.engine.state.codec.Keys;
+import io.coordinate.engine.state.codec.KeySpace;
+import io.coordinate.engine.state.codec.UnitKeys;
 import io.coordinate.engine.state.db.SplitStore;
 import io.coordinate.engine.state.StateReader;
 import io.coordinate.engine.state.db.DbState;
@@ -128,8 +129,8 @@ class CrashReplayTest {
     StateReader reader = DbState.reader(store);
     for (String spec : SPECS) {
       long entries = 0;
-      byte[] prefix = Keys.availableUnits(NS, spec);
-      try (KeyValueIterator it = store.range(prefix, Keys.prefixEnd(prefix))) {
+      byte[] prefix = UnitKeys.availableUnits(NS, spec);
+      try (KeyValueIterator it = store.range(prefix, KeySpace.prefixEnd(prefix))) {
         for (; it.hasNext(); it.next()) {
           entries++;
         }

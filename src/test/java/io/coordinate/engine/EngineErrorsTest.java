@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.coordinate.engine.EngineHarness.Attempt;
 import io.coordinate.engine.EngineHarness.Reply;
-import io.coordinate.engine.state.codec.Keys;
+import io.coordinate.engine.state.codec.NamespaceKeys;
 import io.coordinate.engine.state.codec.ValueCodec;
 import io.coordinate.engine.state.model.NamespaceRecord;
 import io.coordinate.protocol.Command;
@@ -229,7 +229,7 @@ class EngineErrorsTest {
 
   @Test
   void aNamespaceMadeBeforeTheRuleStillTakesCommandsAndCanBeDestroyed() {
-    h.store().put(Keys.namespace("."), ValueCodec.encode(new NamespaceRecord(".", h.now())));
+    h.store().put(NamespaceKeys.namespace("."), ValueCodec.encode(new NamespaceRecord(".", h.now())));
     h.namespace(".");
     h.send("worker_heartbeat", "worker", "w").ok();
     assertThat(h.workerView("w").get("active").asBoolean()).isTrue();

@@ -11,7 +11,8 @@ import io.coordinate.storage.InMemoryKeyValueStore;
 import io.coordinate.engine.state.db.IndexRebuild;
 import io.coordinate.storage.KeyValueIterator;
 import io.coordinate.storage.KeyValueStore;
-import io.coordinate.engine.state.codec.Keys;
+import io.coordinate.engine.state.codec.KeyFamily;
+import io.coordinate.engine.state.codec.KeySpace;
 import io.coordinate.engine.state.db.SplitStore;
 import io.coordinate.engine.state.StateReader;
 import io.coordinate.engine.state.db.DbState;
@@ -460,7 +461,7 @@ public final class EngineHarness {
    */
   public Map<String, String> stateSnapshot() {
     Map<String, String> all = snapshot();
-    all.keySet().removeIf(key -> key.startsWith("09") || Keys.kind(HexFormat.of().parseHex(key)).equals("R"));
+    all.keySet().removeIf(key -> key.startsWith("09") || KeyFamily.kind(HexFormat.of().parseHex(key)).equals("R"));
     return all;
   }
 
@@ -479,7 +480,7 @@ public final class EngineHarness {
   /** Every entry of {@code from}, in a new in-memory store. */
   public static InMemoryKeyValueStore copyOf(KeyValueStore from) {
     InMemoryKeyValueStore to = new InMemoryKeyValueStore();
-    try (KeyValueIterator it = from.range(new byte[0], Keys.prefixEnd(new byte[0]))) {
+    try (KeyValueIterator it = from.range(new byte[0], KeySpace.prefixEnd(new byte[0]))) {
       while (it.hasNext()) {
         KeyValueIterator.Entry e = it.next();
         to.put(e.key(), e.value());
@@ -498,8 +499,8 @@ public final class EngineHarness {
     IndexRebuild.rebuild(store.records(), rebuilt);
     Map<String, String> live = entries(store.indexes());
     Map<String, String> derived = entries(rebuilt);
-    derived.remove(HexFormat.of().formatHex(Keys.indexVersion()));
-    derived.remove(HexFormat.of().formatHex(Keys.indexLayout()));
+    derived.remove(HexFormat.of().formatHex(KeySpace.indexVersion()));
+    derived.remove(HexFormat.of().formatHex(KeySpace.indexLayout()));
     assertThat(live).as("live indexes contain every rebuilt entry").containsAllEntriesOf(derived);
     Map<String, String> extra = new LinkedHashMap<>(live);
     extra.keySet().removeAll(derived.keySet());
@@ -513,7 +514,7 @@ public final class EngineHarness {
   private static Map<String, String> entries(KeyValueStore kv) {
     Map<String, String> all = new LinkedHashMap<>();
     HexFormat hex = HexFormat.of();
-    try (KeyValueIterator it = kv.range(new byte[0], Keys.prefixEnd(new byte[0]))) {
+    try (KeyValueIterator it = kv.range(new byte[0], KeySpace.prefixEnd(new byte[0]))) {
       while (it.hasNext()) {
         KeyValueIterator.Entry e = it.next();
         all.put(hex.formatHex(e.key()), hex.formatHex(e.value()));

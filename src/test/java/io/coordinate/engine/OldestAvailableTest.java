@@ -2,7 +2,8 @@ package io.coordinate.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.coordinate.engine.state.codec.Keys;
+import io.coordinate.engine.state.codec.KeyFamily;
+import io.coordinate.engine.state.codec.KeySpace;
 import io.coordinate.engine.state.codec.ValueCodec;
 import io.coordinate.engine.state.model.UnitStatus;
 import io.coordinate.storage.KeyValueIterator;
@@ -179,10 +180,10 @@ class OldestAvailableTest {
   /** The counts of the index by available time, in key order, of every namespace. */
   private List<Long> countsByTime() {
     List<Long> counts = new ArrayList<>();
-    try (KeyValueIterator it = h.store().indexes().range(new byte[0], Keys.prefixEnd(new byte[0]))) {
+    try (KeyValueIterator it = h.store().indexes().range(new byte[0], KeySpace.prefixEnd(new byte[0]))) {
       while (it.hasNext()) {
         KeyValueIterator.Entry entry = it.next();
-        if (Keys.kind(entry.key()).equals(String.valueOf((char) Keys.AVAILABLE_SINCE))) {
+        if (KeyFamily.kind(entry.key()).equals(String.valueOf((char) KeyFamily.AVAILABLE_SINCE.tag()))) {
           counts.add(ValueCodec.decodeLong(entry.value()));
         }
       }

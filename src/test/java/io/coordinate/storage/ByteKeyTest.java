@@ -1,6 +1,6 @@
 package io.coordinate.storage;
 
-import io.coordinate.engine.state.codec.Keys;
+import io.coordinate.engine.state.codec.UnitKeys;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
@@ -12,16 +12,16 @@ class ByteKeyTest {
 
   @Test
   void equalBytesAreEqualKeysWithOneHash() {
-    byte[] a = Keys.unit("ns", "spec", "unit-17");
-    byte[] b = Keys.unit("ns", "spec", "unit-17");
+    byte[] a = UnitKeys.unit("ns", "spec", "unit-17");
+    byte[] b = UnitKeys.unit("ns", "spec", "unit-17");
     assertEquals(new ByteKey(a), new ByteKey(b));
     assertEquals(new ByteKey(a).hashCode(), new ByteKey(b).hashCode());
-    assertNotEquals(new ByteKey(a), new ByteKey(Keys.unit("ns", "spec", "unit-18")));
+    assertNotEquals(new ByteKey(a), new ByteKey(UnitKeys.unit("ns", "spec", "unit-18")));
   }
 
   @Test
   void everyByteAndTheLengthCount() {
-    byte[] base = Keys.unit("ns", "spec", "a-unit-name-of-some-length");
+    byte[] base = UnitKeys.unit("ns", "spec", "a-unit-name-of-some-length");
     Set<Integer> hashes = new HashSet<>();
     hashes.add(ByteKey.hash(base));
     for (int i = 0; i < base.length; i++) {
@@ -44,7 +44,7 @@ class ByteKeyTest {
     Set<Integer> hashes = new HashSet<>();
     Set<Integer> buckets = new HashSet<>();
     for (int i = 0; i < 100_000; i++) {
-      int hash = ByteKey.hash(Keys.unit("bench", "spec", "u" + i));
+      int hash = ByteKey.hash(UnitKeys.unit("bench", "spec", "u" + i));
       hashes.add(hash);
       buckets.add((hash ^ hash >>> 16) & ((1 << 17) - 1));
     }

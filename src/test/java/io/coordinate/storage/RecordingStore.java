@@ -1,6 +1,5 @@
 package io.coordinate.storage;
 
-import io.coordinate.engine.state.codec.Keys;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;

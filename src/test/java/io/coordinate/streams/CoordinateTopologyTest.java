@@ -3,7 +3,7 @@ package io.coordinate.streams;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.coordinate.engine.state.codec.Keys;
+import io.coordinate.engine.state.codec.KeySpace;
 import io.coordinate.engine.state.codec.ValueCodec;
 import io.coordinate.protocol.Json;
 import io.coordinate.protocol.TopicNames;
@@ -166,16 +166,16 @@ class CoordinateTopologyTest {
   @Test
   void theStateVersionMovesWithWritesOnlyNotWithIdlePunctuations() {
     setUpSpecWithUnits();
-    assertThat(version(StoreNames.STATE, Keys.stateVersion())).isEqualTo(2); // set_work_spec, add_work_units
+    assertThat(version(StoreNames.STATE, KeySpace.stateVersion())).isEqualTo(2); // set_work_spec, add_work_units
 
     driver.advanceWallClockTime(Duration.ofSeconds(5)); // five time steps with nothing due: nothing to write
 
-    assertThat(version(StoreNames.STATE, Keys.stateVersion())).isEqualTo(2);
+    assertThat(version(StoreNames.STATE, KeySpace.stateVersion())).isEqualTo(2);
     send("n", "{\"command\":\"request_attempts\",\"namespace\":\"n\",\"worker\":\"w1\",\"lifetime\":10}");
-    assertThat(version(StoreNames.STATE, Keys.stateVersion())).isEqualTo(3);
+    assertThat(version(StoreNames.STATE, KeySpace.stateVersion())).isEqualTo(3);
     driver.advanceWallClockTime(Duration.ofSeconds(11)); // the attempt expires
-    assertThat(version(StoreNames.STATE, Keys.stateVersion())).isEqualTo(4);
-    assertThat(version(StoreNames.INDEXES, Keys.indexVersion())).isEqualTo(4);
+    assertThat(version(StoreNames.STATE, KeySpace.stateVersion())).isEqualTo(4);
+    assertThat(version(StoreNames.INDEXES, KeySpace.indexVersion())).isEqualTo(4);
   }
 
   private long version(String store, byte[] key) {

@@ -3,7 +3,7 @@ package io.coordinate.streams;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.coordinate.engine.state.codec.Keys;
+import io.coordinate.engine.state.codec.KeySpace;
 import io.coordinate.engine.state.codec.ValueCodec;
 import io.coordinate.protocol.Json;
 import io.coordinate.protocol.TopicNames;
@@ -142,7 +142,7 @@ class RecordValidationTopologyTest {
   private void assertNothingChanged() {
     assertThat(events.isEmpty()).isTrue();
     KeyValueStore<Bytes, byte[]> state = driver.getKeyValueStore(StoreNames.STATE);
-    byte[] version = state.get(Bytes.wrap(Keys.stateVersion()));
+    byte[] version = state.get(Bytes.wrap(KeySpace.stateVersion()));
     assertThat(version == null ? 0 : ValueCodec.decodeLong(version)).as("no write at all").isZero();
   }
 

@@ -1,6 +1,6 @@
 package io.coordinate.engine.state;
 
-import io.coordinate.engine.state.codec.Keys;
+import io.coordinate.engine.state.codec.AnswerKeys;
 import io.coordinate.engine.state.model.Answer;
 
 public interface MutableAnswerState extends AnswerState {
@@ -9,5 +9,5 @@ public interface MutableAnswerState extends AnswerState {
   void record(String ns, String requester, String type, String requestId, Answer answer);
 
   /** The time step: forgets an answer whose time is up. */
-  void forget(Keys.AnswerKey due);
+  void forget(AnswerKeys.AnswerKey due);
 }

@@ -1,17 +1,17 @@
 package io.coordinate.engine.state;
 
-import io.coordinate.engine.state.codec.Keys;
+import io.coordinate.engine.state.codec.TimeIndexKeys;
 
 public interface MutableTimeIndexState extends TimeIndexState {
 
   /** Drops a delayed-unit index entry that no longer matches its unit. */
-  void dropStaleDelayedEntry(Keys.DelayedUnitKey key);
+  void dropStaleDelayedEntry(TimeIndexKeys.DelayedUnitKey key);
 
   /** Drops a purge entry that no longer matches a finished or failed unit. */
-  void dropStalePurge(Keys.PurgeKey key);
+  void dropStalePurge(TimeIndexKeys.PurgeKey key);
 
   /** Drops a deadline entry that no longer matches a pending attempt. */
-  void dropStaleDeadline(Keys.AttemptDeadlineKey key);
+  void dropStaleDeadline(TimeIndexKeys.AttemptDeadlineKey key);
 
   /** Before a time step commits: keeps each time index's floor below any due entry still in place. */
   void checkFloors();

@@ -1,6 +1,7 @@
 package io.coordinate.engine.state;
 
-import io.coordinate.engine.state.codec.Keys;
+import io.coordinate.engine.state.codec.AnswerKeys;
+import io.coordinate.engine.state.codec.TimeIndexKeys;
 import java.util.List;
 
 /**
@@ -10,14 +11,14 @@ import java.util.List;
 public interface TimeIndexState {
 
   /** Delayed units whose not-before time is at or before {@code now}: due for release. */
-  List<Keys.DelayedUnitKey> dueDelayedUnits(long now, int limit);
+  List<TimeIndexKeys.DelayedUnitKey> dueDelayedUnits(long now, int limit);
 
   /** Pending attempts whose expiration is strictly before {@code now} ({@code expiration == now} is alive). */
-  List<Keys.AttemptDeadlineKey> dueAttemptDeadlines(long now, int limit);
+  List<TimeIndexKeys.AttemptDeadlineKey> dueAttemptDeadlines(long now, int limit);
 
   /** Finished or failed units whose purge time is at or before {@code now}. */
-  List<Keys.PurgeKey> duePurges(long now, int limit);
+  List<TimeIndexKeys.PurgeKey> duePurges(long now, int limit);
 
   /** Kept answers whose expiry is at or before {@code now}: due to be forgotten. */
-  List<Keys.AnswerKey> dueAnswers(long now, int limit);
+  List<AnswerKeys.AnswerKey> dueAnswers(long now, int limit);
 }

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.coordinate.engine.state.model.AttemptRecord;
 import io.coordinate.engine.state.model.AttemptStatus;
 import io.coordinate.engine.state.model.ChildState;
-import io.coordinate.engine.state.codec.Keys;
+import io.coordinate.engine.state.codec.TimeIndexKeys;
 import io.coordinate.engine.state.model.Replica;
 import io.coordinate.engine.state.model.ReplicationState;
 import io.coordinate.engine.state.StateReader;
@@ -91,7 +91,7 @@ public final class StateViews {
     // The counters are exact as of the engine's last command or time step. Only the units whose time has
     // come since then need a second look, and the two time indexes hold exactly those (plus stale entries,
     // which are re-checked here as the time step re-checks them).
-    for (Keys.DelayedUnitKey due : state.timeIndexes().dueDelayedUnits(now, Integer.MAX_VALUE)) {
+    for (TimeIndexKeys.DelayedUnitKey due : state.timeIndexes().dueDelayedUnits(now, Integer.MAX_VALUE)) {
       if (due.namespace().equals(ns) && due.spec().equals(spec)) {
         WorkUnitRecord unit = state.units().get(ns, spec, due.unit());
         if (unit != null && unit.status() == UnitStatus.DELAYED
@@ -101,7 +101,7 @@ public final class StateViews {
         }
       }
     }
-    for (Keys.AttemptDeadlineKey due : state.timeIndexes().dueAttemptDeadlines(now, Integer.MAX_VALUE)) {
+    for (TimeIndexKeys.AttemptDeadlineKey due : state.timeIndexes().dueAttemptDeadlines(now, Integer.MAX_VALUE)) {
       if (!due.namespace().equals(ns)) {
         continue;
       }

@@ -1,6 +1,6 @@
 package io.coordinate.engine.state.db;
 
-import io.coordinate.engine.state.codec.Keys;
+import io.coordinate.engine.state.codec.KeySpace;
 import io.coordinate.storage.KeyValueIterator;
 import io.coordinate.storage.ReadableKeyValueStore;
 import java.nio.ByteBuffer;
@@ -138,7 +138,7 @@ final class AttemptBlockValues {
     try (KeyValueIterator it = store.prefix(prefix)) {
       while (it.hasNext()) {
         KeyValueIterator.Entry entry = it.next();
-        addSeqs(Keys.trailingSeq(entry.key()), entry.value(), seqs);
+        addSeqs(KeySpace.trailingSeq(entry.key()), entry.value(), seqs);
       }
     }
     return seqs;

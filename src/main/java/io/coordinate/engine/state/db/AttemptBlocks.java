@@ -1,7 +1,8 @@
 package io.coordinate.engine.state.db;
 
 import io.coordinate.storage.KeyValueStore;
-import io.coordinate.engine.state.codec.Keys;
+import io.coordinate.engine.state.codec.AttemptKeys;
+import io.coordinate.engine.state.codec.TimeIndexKeys;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -53,9 +54,9 @@ final class AttemptBlocks {
   private record BitsKey(Kind kind, String ns, String worker, long expiration, long block) {
     byte[] key() {
       return switch (kind) {
-        case WORKER_ATTEMPTS -> Keys.workerAttemptBlock(ns, worker, block);
-        case WORKER_ACTIVE -> Keys.workerActiveBlock(ns, worker, block);
-        case DEADLINE -> Keys.attemptDeadlineBlock(expiration, ns, block);
+        case WORKER_ATTEMPTS -> AttemptKeys.workerAttemptBlock(ns, worker, block);
+        case WORKER_ACTIVE -> AttemptKeys.workerActiveBlock(ns, worker, block);
+        case DEADLINE -> TimeIndexKeys.attemptDeadlineBlock(expiration, ns, block);
       };
     }
   }
@@ -216,7 +217,7 @@ final class AttemptBlocks {
     if (entry == null) {
       entry = new Units();
       if (!isNew(ns, block)) {
-        AttemptBlockValues.decodeUnits(store.get(Keys.attemptUnitsBlock(ns, block)), entry.keys, entry.values);
+        AttemptBlockValues.decodeUnits(store.get(AttemptKeys.attemptUnitsBlock(ns, block)), entry.keys, entry.values);
       }
       units.map.put(new UnitsKey(ns, block), entry);
     }
@@ -251,7 +252,7 @@ final class AttemptBlocks {
       });
       ofKind.clear();
     }
-    units.map.forEach((key, entry) -> writeUnits(Keys.attemptUnitsBlock(key.ns(), key.block()), entry));
+    units.map.forEach((key, entry) -> writeUnits(AttemptKeys.attemptUnitsBlock(key.ns(), key.block()), entry));
     units.clear();
     newBlocks.clear(); // their entries are in the store now
   }

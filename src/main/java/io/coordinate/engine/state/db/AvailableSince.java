@@ -1,6 +1,8 @@
 package io.coordinate.engine.state.db;
 
-import io.coordinate.engine.state.codec.Keys;
+import io.coordinate.engine.state.codec.KeySpace;
+import io.coordinate.engine.state.codec.TimeIndexKeys;
+import io.coordinate.engine.state.codec.UnitKeys;
 import io.coordinate.engine.state.model.AttemptRecord;
 import io.coordinate.engine.state.model.AttemptStatus;
 import io.coordinate.engine.state.model.UnitStatus;
@@ -35,14 +37,14 @@ final class AvailableSince {
   Long oldest(String ns, String spec, long now) {
     Long oldest = null;
     try (KeyValueIterator it =
-        db.store.range(Keys.availableSinceKnown(ns, spec), Keys.prefixEnd(Keys.availableSinceUnits(ns, spec)))) {
+        db.store.range(UnitKeys.availableSinceKnown(ns, spec), KeySpace.prefixEnd(UnitKeys.availableSinceUnits(ns, spec)))) {
       if (it.hasNext()) {
-        oldest = Keys.availableSinceTime(it.next().key(), ns, spec);
+        oldest = UnitKeys.availableSinceTime(it.next().key(), ns, spec);
       }
     }
-    try (KeyValueIterator it = db.store.range(Keys.delayedUnitsStart(), Keys.delayedUnitsBefore(now + 1))) {
+    try (KeyValueIterator it = db.store.range(TimeIndexKeys.delayedUnitsStart(), TimeIndexKeys.delayedUnitsBefore(now + 1))) {
       while (it.hasNext()) {
-        Keys.DelayedUnitKey due = Keys.parseDelayedUnit(it.next().key());
+        TimeIndexKeys.DelayedUnitKey due = TimeIndexKeys.parseDelayedUnit(it.next().key());
         if (oldest != null && due.notBefore() >= oldest) {
           break;
         }
@@ -57,10 +59,10 @@ final class AvailableSince {
       }
     }
     db.flushBlocks();
-    try (KeyValueIterator it = db.store.range(Keys.attemptDeadlinesStart(), Keys.attemptDeadlinesBefore(now))) {
+    try (KeyValueIterator it = db.store.range(TimeIndexKeys.attemptDeadlinesStart(), TimeIndexKeys.attemptDeadlinesBefore(now))) {
       while (it.hasNext()) {
         KeyValueIterator.Entry entry = it.next();
-        Keys.AttemptDeadlineBlockKey key = Keys.parseAttemptDeadlineBlock(entry.key());
+        TimeIndexKeys.AttemptDeadlineBlockKey key = TimeIndexKeys.parseAttemptDeadlineBlock(entry.key());
         if (oldest != null && key.expiration() >= oldest) {
           break;
         }

@@ -1,7 +1,9 @@
 package io.coordinate.engine.state.db;
 
 import io.coordinate.engine.state.MutableAttemptState;
-import io.coordinate.engine.state.codec.Keys;
+import io.coordinate.engine.state.codec.AttemptKeys;
+import io.coordinate.engine.state.codec.KeySpace;
+import io.coordinate.engine.state.codec.UnitKeys;
 import io.coordinate.engine.state.codec.UnitValue;
 import io.coordinate.engine.state.codec.ValueCodec;
 import io.coordinate.engine.state.model.AttemptRecord;
@@ -37,7 +39,7 @@ final class DbAttemptState implements MutableAttemptState {
         return ValueCodec.decode(UnitValue.attempt(stored), AttemptRecord.class);
       }
     }
-    return ValueCodec.decode(db.store.get(Keys.attempt(ns, seq)), AttemptRecord.class);
+    return ValueCodec.decode(db.store.get(AttemptKeys.attempt(ns, seq)), AttemptRecord.class);
   }
 
   /**
@@ -47,7 +49,7 @@ final class DbAttemptState implements MutableAttemptState {
    */
   private byte[] unitKey(String ns, long seq) {
     if (db.blocks == null) {
-      return AttemptBlockValues.unitKeyIn(db.store.get(Keys.attemptUnitsBlock(ns, AttemptBlocks.block(seq))), seq);
+      return AttemptBlockValues.unitKeyIn(db.store.get(AttemptKeys.attemptUnitsBlock(ns, AttemptBlocks.block(seq))), seq);
     }
     byte[] unitKey = db.blocks.unitKey(ns, seq);
     byte[] carried = unitKey == null ? null : db.blocks.unitValue(ns, seq);
@@ -61,8 +63,8 @@ final class DbAttemptState implements MutableAttemptState {
   public List<AttemptRecord> ofUnit(String ns, String spec, String unit) {
     // the list names the attempts in records of their own; the latest, held by the unit's value, comes last
     List<AttemptRecord> attempts =
-        attempts(ns, db.collect(Keys.unitAttempts(ns, spec, unit), Integer.MAX_VALUE, e -> Keys.trailingSeq(e.key())));
-    byte[] stored = db.store.get(Keys.unit(ns, spec, unit));
+        attempts(ns, db.collect(AttemptKeys.unitAttempts(ns, spec, unit), Integer.MAX_VALUE, e -> KeySpace.trailingSeq(e.key())));
+    byte[] stored = db.store.get(UnitKeys.unit(ns, spec, unit));
     if (UnitValue.hasAttempt(stored)) {
       long held = UnitValue.attemptSeq(stored);
       if (attempts.isEmpty() || attempts.get(attempts.size() - 1).seq() < held) {
@@ -75,13 +77,13 @@ final class DbAttemptState implements MutableAttemptState {
   @Override
   public List<AttemptRecord> activeOfWorker(String ns, String worker) {
     db.flushBlocks();
-    return attempts(ns, AttemptBlockValues.seqsUnder(db.store, Keys.workerActiveAttempts(ns, worker)));
+    return attempts(ns, AttemptBlockValues.seqsUnder(db.store, AttemptKeys.workerActiveAttempts(ns, worker)));
   }
 
   @Override
   public List<AttemptRecord> ofWorker(String ns, String worker) {
     db.flushBlocks();
-    return attempts(ns, AttemptBlockValues.seqsUnder(db.store, Keys.workerAttempts(ns, worker)));
+    return attempts(ns, AttemptBlockValues.seqsUnder(db.store, AttemptKeys.workerAttempts(ns, worker)));
   }
 
   private List<AttemptRecord> attempts(String ns, List<Long> seqs) {
@@ -99,7 +101,7 @@ final class DbAttemptState implements MutableAttemptState {
 
   @Override
   public long nextSeq(String ns) {
-    byte[] key = Keys.sequence(ns);
+    byte[] key = AttemptKeys.sequence(ns);
     long next = ValueCodec.decodeLong(db.store.get(key)) + 1;
     db.writable.put(key, ValueCodec.encodeLong(next));
     return next;
@@ -127,14 +129,14 @@ final class DbAttemptState implements MutableAttemptState {
    */
   @Override
   public void start(String ns, WorkUnitRecord before, WorkUnitRecord after, AttemptRecord attempt) {
-    byte[] unitKey = Keys.unit(ns, before.spec(), before.name());
+    byte[] unitKey = UnitKeys.unit(ns, before.spec(), before.name());
     db.blocks.starting(ns, attempt.seq());
     writeNewIndexes(ns, attempt, unitKey);
     byte[] stored = db.store.get(unitKey);
     if (UnitValue.hasAttempt(stored)) {
       long held = UnitValue.attemptSeq(stored);
-      db.writable.put(Keys.attempt(ns, held), UnitValue.attempt(stored));
-      db.writable.put(Keys.unitAttempt(ns, before.spec(), before.name(), held), ValueCodec.EMPTY);
+      db.writable.put(AttemptKeys.attempt(ns, held), UnitValue.attempt(stored));
+      db.writable.put(AttemptKeys.unitAttempt(ns, before.spec(), before.name(), held), ValueCodec.EMPTY);
     }
     db.listener.attemptChanged(ns, null, attempt);
     state.units.write(ns, before, after, attempt);
@@ -145,9 +147,9 @@ final class DbAttemptState implements MutableAttemptState {
    * {@code ownRecord}: the attempt is in a record of its own, not held by its unit's value.
    */
   void derive(String ns, AttemptRecord attempt, boolean ownRecord) {
-    writeNewIndexes(ns, attempt, Keys.unit(ns, attempt.spec(), attempt.unit()));
+    writeNewIndexes(ns, attempt, UnitKeys.unit(ns, attempt.spec(), attempt.unit()));
     if (ownRecord) {
-      db.writable.put(Keys.unitAttempt(ns, attempt.spec(), attempt.unit(), attempt.seq()), ValueCodec.EMPTY);
+      db.writable.put(AttemptKeys.unitAttempt(ns, attempt.spec(), attempt.unit(), attempt.seq()), ValueCodec.EMPTY);
     }
   }
 
@@ -189,8 +191,8 @@ final class DbAttemptState implements MutableAttemptState {
     long seq = attempt.seq();
     // the attempt → unit entry names the unit: its key as is, not built again
     byte[] listed = db.blocks.readUnitKey(ns, seq);
-    byte[] unitKey = listed != null ? listed : Keys.unit(ns, attempt.spec(), attempt.unit());
-    assert Arrays.equals(unitKey, Keys.unit(ns, attempt.spec(), attempt.unit())) : "the entry names another unit";
+    byte[] unitKey = listed != null ? listed : UnitKeys.unit(ns, attempt.spec(), attempt.unit());
+    assert Arrays.equals(unitKey, UnitKeys.unit(ns, attempt.spec(), attempt.unit())) : "the entry names another unit";
     byte[] stored = db.store.get(unitKey);
     if (UnitValue.attemptSeq(stored) == seq) {
       byte[] value = UnitValue.of(UnitValue.unit(stored), seq, ValueCodec.encode(attempt));
@@ -199,7 +201,7 @@ final class DbAttemptState implements MutableAttemptState {
         db.blocks.setUnitValue(ns, seq, value); // the unit is still pending on the attempt: its entry carries it
       }
     } else {
-      db.writable.put(Keys.attempt(ns, seq), ValueCodec.encode(attempt));
+      db.writable.put(AttemptKeys.attempt(ns, seq), ValueCodec.encode(attempt));
     }
   }
 
@@ -207,7 +209,7 @@ final class DbAttemptState implements MutableAttemptState {
   void deleteOfUnit(String ns, WorkUnitRecord unit) {
     for (AttemptRecord attempt : ofUnit(ns, unit.spec(), unit.name())) {
       long seq = attempt.seq();
-      db.writable.delete(Keys.attempt(ns, seq));
+      db.writable.delete(AttemptKeys.attempt(ns, seq));
       db.blocks.setUnitKey(ns, seq, null);
       db.blocks.markWorker(AttemptBlocks.Kind.WORKER_ATTEMPTS, ns, attempt.worker(), seq, false);
       db.blocks.markWorker(AttemptBlocks.Kind.WORKER_ACTIVE, ns, attempt.worker(), seq, false);
@@ -215,6 +217,6 @@ final class DbAttemptState implements MutableAttemptState {
         db.blocks.markDeadline(ns, attempt.expirationTime(), seq, false);
       }
     }
-    db.deleteRange(Keys.unitAttempts(ns, unit.spec(), unit.name()));
+    db.deleteRange(AttemptKeys.unitAttempts(ns, unit.spec(), unit.name()));
   }
 }

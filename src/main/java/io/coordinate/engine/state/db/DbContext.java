@@ -1,7 +1,7 @@
 package io.coordinate.engine.state.db;
 
 import io.coordinate.engine.state.StateListener;
-import io.coordinate.engine.state.codec.Keys;
+import io.coordinate.engine.state.codec.KeySpace;
 import io.coordinate.engine.state.codec.ValueCodec;
 import io.coordinate.storage.KeyValueIterator;
 import io.coordinate.storage.KeyValueStore;
@@ -57,7 +57,7 @@ final class DbContext {
   }
 
   <T> List<T> collect(byte[] prefix, int limit, Function<KeyValueIterator.Entry, T> map) {
-    return collect(prefix, Keys.prefixEnd(prefix), limit, map);
+    return collect(prefix, KeySpace.prefixEnd(prefix), limit, map);
   }
 
   <T> List<T> collect(byte[] from, byte[] to, int limit, Function<KeyValueIterator.Entry, T> map) {

@@ -1,7 +1,7 @@
 package io.coordinate.engine.state.db;
 
 import io.coordinate.engine.state.FamilyState;
-import io.coordinate.engine.state.codec.Keys;
+import io.coordinate.engine.state.codec.FamilyKeys;
 import io.coordinate.engine.state.codec.ValueCodec;
 import io.coordinate.engine.state.model.ChildState;
 import io.coordinate.engine.state.model.UnitFamily;
@@ -22,31 +22,31 @@ final class DbFamilyState implements FamilyState {
 
   @Override
   public List<UnitRef> children(String ns, UnitRef parent, ChildState state, int limit) {
-    byte[] prefix = Keys.children(ns, parent, state);
-    return db.collect(prefix, limit, e -> Keys.childRef(e.key(), prefix, state));
+    byte[] prefix = FamilyKeys.children(ns, parent, state);
+    return db.collect(prefix, limit, e -> FamilyKeys.childRef(e.key(), prefix, state));
   }
 
   @Override
   public List<UnitRef> childrenParkedUnder(String ns, UnitRef parent, long attemptSeq) {
-    byte[] list = Keys.children(ns, parent, ChildState.PARKED);
-    return db.collect(Keys.childrenParkedUnder(ns, parent, attemptSeq), Integer.MAX_VALUE,
-        e -> Keys.childRef(e.key(), list, ChildState.PARKED));
+    byte[] list = FamilyKeys.children(ns, parent, ChildState.PARKED);
+    return db.collect(FamilyKeys.childrenParkedUnder(ns, parent, attemptSeq), Integer.MAX_VALUE,
+        e -> FamilyKeys.childRef(e.key(), list, ChildState.PARKED));
   }
 
   @Override
   public List<UnitRef> heirs(String ns, UnitRef predecessor, int limit) {
-    byte[] prefix = Keys.heirs(ns, predecessor);
-    return db.collect(prefix, limit, e -> Keys.heirRef(e.key(), prefix));
+    byte[] prefix = FamilyKeys.heirs(ns, predecessor);
+    return db.collect(prefix, limit, e -> FamilyKeys.heirRef(e.key(), prefix));
   }
 
   @Override
   public long childCount(String ns, UnitRef parent, ChildState state) {
-    return ValueCodec.decodeLong(db.store.get(Keys.familyCount(ns, parent, state.code())));
+    return ValueCodec.decodeLong(db.store.get(FamilyKeys.familyCount(ns, parent, state.code())));
   }
 
   @Override
   public long heirCount(String ns, UnitRef predecessor) {
-    return ValueCodec.decodeLong(db.store.get(Keys.familyCount(ns, predecessor, Keys.HEIRS_KIND)));
+    return ValueCodec.decodeLong(db.store.get(FamilyKeys.familyCount(ns, predecessor, FamilyKeys.HEIRS_KIND)));
   }
 
   /**
@@ -65,24 +65,24 @@ final class DbFamilyState implements FamilyState {
     byte[] newChild = childEntry(ns, now, self);
     if (!Arrays.equals(oldChild, newChild)) {
       if (oldChild != null) {
-        removeEntry(oldChild, Keys.familyCount(ns, old.parent(), old.childState().code()));
+        removeEntry(oldChild, FamilyKeys.familyCount(ns, old.parent(), old.childState().code()));
       }
       if (newChild != null) {
-        addEntry(newChild, Keys.familyCount(ns, now.parent(), now.childState().code()));
+        addEntry(newChild, FamilyKeys.familyCount(ns, now.parent(), now.childState().code()));
       }
     }
     UnitRef oldPredecessor = old == null ? null : old.predecessor();
     UnitRef newPredecessor = now == null ? null : now.predecessor();
     if (!Objects.equals(oldPredecessor, newPredecessor)) {
       if (oldPredecessor != null) {
-        removeEntry(Keys.heir(ns, oldPredecessor, self), Keys.familyCount(ns, oldPredecessor, Keys.HEIRS_KIND));
+        removeEntry(FamilyKeys.heir(ns, oldPredecessor, self), FamilyKeys.familyCount(ns, oldPredecessor, FamilyKeys.HEIRS_KIND));
       }
       if (newPredecessor != null) {
-        addEntry(Keys.heir(ns, newPredecessor, self), Keys.familyCount(ns, newPredecessor, Keys.HEIRS_KIND));
+        addEntry(FamilyKeys.heir(ns, newPredecessor, self), FamilyKeys.familyCount(ns, newPredecessor, FamilyKeys.HEIRS_KIND));
       }
     }
     if (after == null && old != null) {
-      Keys.familyOf(ns, self).forEach(db::deleteRange); // the engine empties them first; this is a net
+      FamilyKeys.familyOf(ns, self).forEach(db::deleteRange); // the engine empties them first; this is a net
     }
   }
 
@@ -91,7 +91,7 @@ final class DbFamilyState implements FamilyState {
       return null;
     }
     long parkedUnder = family.parkedUnder() == null ? 0 : family.parkedUnder();
-    return Keys.child(ns, family.parent(), family.childState(), parkedUnder, self);
+    return FamilyKeys.child(ns, family.parent(), family.childState(), parkedUnder, self);
   }
 
   private void addEntry(byte[] entry, byte[] countKey) {

@@ -1,7 +1,7 @@
 package io.coordinate.engine.state.db;
 
 import io.coordinate.engine.state.MutableNamespaceState;
-import io.coordinate.engine.state.codec.Keys;
+import io.coordinate.engine.state.codec.NamespaceKeys;
 import io.coordinate.engine.state.codec.ValueCodec;
 import io.coordinate.engine.state.model.AttemptRecord;
 import io.coordinate.engine.state.model.NamespaceRecord;
@@ -21,17 +21,17 @@ final class DbNamespaceState implements MutableNamespaceState {
 
   @Override
   public NamespaceRecord get(String ns) {
-    return ValueCodec.decode(db.store.get(Keys.namespace(ns)), NamespaceRecord.class);
+    return ValueCodec.decode(db.store.get(NamespaceKeys.namespace(ns)), NamespaceRecord.class);
   }
 
   @Override
   public List<String> list() {
-    return db.collect(Keys.allNamespaces(), Integer.MAX_VALUE, e -> Keys.namespaceName(e.key()));
+    return db.collect(NamespaceKeys.allNamespaces(), Integer.MAX_VALUE, e -> NamespaceKeys.namespaceName(e.key()));
   }
 
   @Override
   public boolean ensure(String ns, long now) {
-    byte[] key = Keys.namespace(ns);
+    byte[] key = NamespaceKeys.namespace(ns);
     if (db.store.get(key) != null) {
       return false;
     }
@@ -49,10 +49,10 @@ final class DbNamespaceState implements MutableNamespaceState {
       }
     }
     db.blocks.flush();
-    db.deleteRange(Keys.namespaceData(ns));
+    db.deleteRange(NamespaceKeys.namespaceData(ns));
     db.blocks.forgetNamespace(ns);
     state.units.forgetCounts(ns, null);
-    db.writable.delete(Keys.namespace(ns));
+    db.writable.delete(NamespaceKeys.namespace(ns));
     db.listener.namespaceDestroyed(ns);
   }
 }

@@ -1,7 +1,7 @@
 package io.coordinate.engine.state.db;
 
 import io.coordinate.engine.state.MutableSpecState;
-import io.coordinate.engine.state.codec.Keys;
+import io.coordinate.engine.state.codec.SpecKeys;
 import io.coordinate.engine.state.codec.ValueCodec;
 import io.coordinate.engine.state.model.WorkSpecRecord;
 import io.coordinate.engine.state.model.WorkUnitRecord;
@@ -30,7 +30,7 @@ final class DbSpecState implements MutableSpecState {
     SpecKey key = new SpecKey(ns, name);
     WorkSpecRecord spec = read.get(key);
     if (spec == null) {
-      byte[] specKey = Keys.spec(ns, name);
+      byte[] specKey = SpecKeys.spec(ns, name);
       spec = decode(specKey, db.store.get(specKey));
       if (spec != null) {
         read.put(key, spec);
@@ -41,7 +41,7 @@ final class DbSpecState implements MutableSpecState {
 
   @Override
   public List<WorkSpecRecord> list(String ns) {
-    return db.collect(Keys.allSpecs(ns), Integer.MAX_VALUE, e -> decode(e.key(), e.value()));
+    return db.collect(SpecKeys.allSpecs(ns), Integer.MAX_VALUE, e -> decode(e.key(), e.value()));
   }
 
   private WorkSpecRecord decode(byte[] key, byte[] stored) {
@@ -58,7 +58,7 @@ final class DbSpecState implements MutableSpecState {
   @Override
   public void write(String ns, WorkSpecRecord before, WorkSpecRecord after) {
     forget();
-    db.writable.put(Keys.spec(ns, after.name()), ValueCodec.encode(after));
+    db.writable.put(SpecKeys.spec(ns, after.name()), ValueCodec.encode(after));
     db.listener.specChanged(ns, before, after);
   }
 
@@ -70,7 +70,7 @@ final class DbSpecState implements MutableSpecState {
       state.attempts.deleteOfUnit(ns, unit);
     }
     state.units.deleteAllOf(ns, name);
-    db.writable.delete(Keys.spec(ns, name));
+    db.writable.delete(SpecKeys.spec(ns, name));
     db.listener.specChanged(ns, spec, null);
   }
 }

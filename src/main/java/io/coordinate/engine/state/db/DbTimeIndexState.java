@@ -3,7 +3,9 @@ package io.coordinate.engine.state.db;
 import io.coordinate.engine.state.MutableTimeIndexState;
 import io.coordinate.engine.state.codec.KeyReader;
 import io.coordinate.engine.state.codec.KeyWriter;
-import io.coordinate.engine.state.codec.Keys;
+import io.coordinate.engine.state.codec.AnswerKeys;
+import io.coordinate.engine.state.codec.KeySpace;
+import io.coordinate.engine.state.codec.TimeIndexKeys;
 import io.coordinate.storage.KeyValueIterator;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,36 +24,36 @@ final class DbTimeIndexState implements MutableTimeIndexState {
   }
 
   @Override
-  public List<Keys.DelayedUnitKey> dueDelayedUnits(long now, int limit) {
-    return dueEntries(Keys.delayedUnitsStart(), db.hints == null ? null : db.hints.delayed, now + 1, limit,
-        (entry, due) -> due.add(Keys.parseDelayedUnit(entry.key())));
+  public List<TimeIndexKeys.DelayedUnitKey> dueDelayedUnits(long now, int limit) {
+    return dueEntries(TimeIndexKeys.delayedUnitsStart(), db.hints == null ? null : db.hints.delayed, now + 1, limit,
+        (entry, due) -> due.add(TimeIndexKeys.parseDelayedUnit(entry.key())));
   }
 
   /** The index lists attempts by block: a block taken in part is seen again by the next step. */
   @Override
-  public List<Keys.AttemptDeadlineKey> dueAttemptDeadlines(long now, int limit) {
+  public List<TimeIndexKeys.AttemptDeadlineKey> dueAttemptDeadlines(long now, int limit) {
     db.flushBlocks();
-    return dueEntries(Keys.attemptDeadlinesStart(), db.hints == null ? null : db.hints.deadlines, now, limit,
+    return dueEntries(TimeIndexKeys.attemptDeadlinesStart(), db.hints == null ? null : db.hints.deadlines, now, limit,
         (entry, due) -> {
-          Keys.AttemptDeadlineBlockKey key = Keys.parseAttemptDeadlineBlock(entry.key());
+          TimeIndexKeys.AttemptDeadlineBlockKey key = TimeIndexKeys.parseAttemptDeadlineBlock(entry.key());
           List<Long> seqs = new ArrayList<>();
           AttemptBlockValues.addSeqs(key.block(), entry.value(), seqs);
           for (int i = 0; i < seqs.size() && due.size() < limit; i++) {
-            due.add(new Keys.AttemptDeadlineKey(key.expiration(), key.namespace(), seqs.get(i)));
+            due.add(new TimeIndexKeys.AttemptDeadlineKey(key.expiration(), key.namespace(), seqs.get(i)));
           }
         });
   }
 
   @Override
-  public List<Keys.PurgeKey> duePurges(long now, int limit) {
-    return dueEntries(Keys.purgesStart(), db.hints == null ? null : db.hints.purges, now + 1, limit,
-        (entry, due) -> due.add(Keys.parsePurge(entry.key())));
+  public List<TimeIndexKeys.PurgeKey> duePurges(long now, int limit) {
+    return dueEntries(TimeIndexKeys.purgesStart(), db.hints == null ? null : db.hints.purges, now + 1, limit,
+        (entry, due) -> due.add(TimeIndexKeys.parsePurge(entry.key())));
   }
 
   @Override
-  public List<Keys.AnswerKey> dueAnswers(long now, int limit) {
-    return dueEntries(Keys.answerExpiriesStart(), db.hints == null ? null : db.hints.answers, now + 1, limit,
-        (entry, due) -> due.add(Keys.parseAnswerExpiry(entry.key())));
+  public List<AnswerKeys.AnswerKey> dueAnswers(long now, int limit) {
+    return dueEntries(AnswerKeys.answerExpiriesStart(), db.hints == null ? null : db.hints.answers, now + 1, limit,
+        (entry, due) -> due.add(AnswerKeys.parseAnswerExpiry(entry.key())));
   }
 
   /**
@@ -76,7 +78,7 @@ final class DbTimeIndexState implements MutableTimeIndexState {
     }
     floor.scanStarted();
     byte[] start = new KeyWriter().tag(indexPrefix[0]).int64(floor.floor()).toBytes();
-    try (KeyValueIterator it = db.store.range(start, Keys.prefixEnd(indexPrefix))) {
+    try (KeyValueIterator it = db.store.range(start, KeySpace.prefixEnd(indexPrefix))) {
       while (true) {
         if (!it.hasNext()) {
           floor.learned(Long.MAX_VALUE);
@@ -100,17 +102,17 @@ final class DbTimeIndexState implements MutableTimeIndexState {
   }
 
   @Override
-  public void dropStaleDelayedEntry(Keys.DelayedUnitKey key) {
-    db.writable.delete(Keys.delayedUnit(key.notBefore(), key.namespace(), key.spec(), key.unit()));
+  public void dropStaleDelayedEntry(TimeIndexKeys.DelayedUnitKey key) {
+    db.writable.delete(TimeIndexKeys.delayedUnit(key.notBefore(), key.namespace(), key.spec(), key.unit()));
   }
 
   @Override
-  public void dropStalePurge(Keys.PurgeKey key) {
-    db.writable.delete(Keys.purge(key.purgeAt(), key.namespace(), key.spec(), key.unit()));
+  public void dropStalePurge(TimeIndexKeys.PurgeKey key) {
+    db.writable.delete(TimeIndexKeys.purge(key.purgeAt(), key.namespace(), key.spec(), key.unit()));
   }
 
   @Override
-  public void dropStaleDeadline(Keys.AttemptDeadlineKey key) {
+  public void dropStaleDeadline(TimeIndexKeys.AttemptDeadlineKey key) {
     db.blocks.markDeadline(key.namespace(), key.expiration(), key.attemptSeq(), false);
   }
 

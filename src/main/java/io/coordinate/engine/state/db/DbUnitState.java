@@ -2,7 +2,9 @@ package io.coordinate.engine.state.db;
 
 import io.coordinate.engine.state.MutableUnitState;
 import io.coordinate.storage.ByteKey;
-import io.coordinate.engine.state.codec.Keys;
+import io.coordinate.engine.state.codec.KeySpace;
+import io.coordinate.engine.state.codec.TimeIndexKeys;
+import io.coordinate.engine.state.codec.UnitKeys;
 import io.coordinate.engine.state.codec.UnitValue;
 import io.coordinate.engine.state.codec.ValueCodec;
 import io.coordinate.engine.state.model.AttemptRecord;
@@ -50,7 +52,7 @@ final class DbUnitState implements MutableUnitState {
 
   @Override
   public WorkUnitRecord get(String ns, String spec, String name) {
-    return ValueCodec.decode(db.store.get(Keys.unit(ns, spec, name)), WorkUnitRecord.class);
+    return ValueCodec.decode(db.store.get(UnitKeys.unit(ns, spec, name)), WorkUnitRecord.class);
   }
 
   @Override
@@ -60,9 +62,9 @@ final class DbUnitState implements MutableUnitState {
 
   @Override
   public List<WorkUnitRecord> list(String ns, String spec, String afterName, int limit) {
-    byte[] prefix = Keys.units(ns, spec);
-    byte[] from = afterName == null ? prefix : DbContext.successor(Keys.unit(ns, spec, afterName));
-    return db.collect(from, Keys.prefixEnd(prefix), limit,
+    byte[] prefix = UnitKeys.units(ns, spec);
+    byte[] from = afterName == null ? prefix : DbContext.successor(UnitKeys.unit(ns, spec, afterName));
+    return db.collect(from, KeySpace.prefixEnd(prefix), limit,
         e -> ValueCodec.decode(e.value(), WorkUnitRecord.class));
   }
 
@@ -89,7 +91,7 @@ final class DbUnitState implements MutableUnitState {
   public void prefetch(String ns, String spec, List<String> names) {
     List<byte[]> keys = new ArrayList<>(names.size());
     for (String name : names) {
-      keys.add(Keys.unit(ns, spec, name));
+      keys.add(UnitKeys.unit(ns, spec, name));
     }
     if (keys.size() < 2) {
       return;
@@ -117,8 +119,8 @@ final class DbUnitState implements MutableUnitState {
 
   @Override
   public List<String> bestAvailable(String ns, String spec, int limit, int maxSkipped, Predicate<String> accept) {
-    byte[] prefix = Keys.availableUnits(ns, spec);
-    byte[] end = Keys.prefixEnd(prefix);
+    byte[] prefix = UnitKeys.availableUnits(ns, spec);
+    byte[] end = KeySpace.prefixEnd(prefix);
     List<String> names = new ArrayList<>();
     byte[] first = end;
     long budget = (long) limit + maxSkipped;
@@ -146,8 +148,8 @@ final class DbUnitState implements MutableUnitState {
    * (see {@link #write}): the store is told, so that reading the unit costs no lookup.
    */
   private String availableUnit(String ns, String spec, KeyValueIterator.Entry entry) {
-    String name = Keys.availableUnitName(entry.key(), ns, spec);
-    byte[] unitKey = Keys.unit(ns, spec, name);
+    String name = UnitKeys.availableUnitName(entry.key(), ns, spec);
+    byte[] unitKey = UnitKeys.unit(ns, spec, name);
     if (entry.value().length > 0) {
       db.store.known(unitKey, entry.value());
     }
@@ -163,7 +165,7 @@ final class DbUnitState implements MutableUnitState {
   /** The key of a unit that the last scan listed, {@code name} being the instance it returned; else built. */
   private byte[] scannedUnitKey(String ns, String spec, String name) {
     byte[] key = ns.equals(scannedNs) && spec.equals(scannedSpec) ? scannedUnitKeys.get(name) : null;
-    return key != null ? key : Keys.unit(ns, spec, name);
+    return key != null ? key : UnitKeys.unit(ns, spec, name);
   }
 
   // --- transitions ---
@@ -191,20 +193,20 @@ final class DbUnitState implements MutableUnitState {
     String name = any.name();
     if (before != null) {
       if (before.status() == UnitStatus.AVAILABLE) {
-        db.writable.delete(Keys.available(ns, spec, before.priority(), name));
+        db.writable.delete(UnitKeys.available(ns, spec, before.priority(), name));
         if (!AvailableSince.stays(before, after)) {
           counts.moveSince(ns, spec, before.availableSince(), -1);
         }
       }
       if (before.status() == UnitStatus.DELAYED) {
-        db.writable.delete(Keys.delayedUnit(before.notBefore(), ns, spec, name));
+        db.writable.delete(TimeIndexKeys.delayedUnit(before.notBefore(), ns, spec, name));
       }
       if (purges(before)) {
-        db.writable.delete(Keys.purge(before.purgeAt(), ns, spec, name));
+        db.writable.delete(TimeIndexKeys.purge(before.purgeAt(), ns, spec, name));
       }
       counts.move(ns, spec, before.status(), -1);
     }
-    byte[] unitKey = Keys.unit(ns, spec, name);
+    byte[] unitKey = UnitKeys.unit(ns, spec, name);
     if (after != null) {
       byte[] value;
       if (attempt != null) {
@@ -236,7 +238,7 @@ final class DbUnitState implements MutableUnitState {
       if (before == null || before.status() != UnitStatus.AVAILABLE || !AvailableSince.stays(before, after)) {
         counts.moveSince(ns, spec, after.availableSince(), +1);
       }
-      byte[] key = Keys.available(ns, spec, after.priority(), name);
+      byte[] key = UnitKeys.available(ns, spec, after.priority(), name);
       // The entry carries the unit's value, so that a request reads the units it hands out with its index scan
       // (a RocksDB lookup less per unit). Only while the unit holds no attempt: every change of such a value is
       // made here (DbAttemptState changes only values that hold one). Empty: read the unit.
@@ -247,13 +249,13 @@ final class DbUnitState implements MutableUnitState {
     }
     if (after.status() == UnitStatus.DELAYED) {
       long notBefore = Objects.requireNonNull(after.notBefore(), "delayed needs notBefore");
-      db.writable.put(Keys.delayedUnit(notBefore, ns, spec, name), ValueCodec.EMPTY);
+      db.writable.put(TimeIndexKeys.delayedUnit(notBefore, ns, spec, name), ValueCodec.EMPTY);
       if (db.hints != null) {
         db.hints.delayedInserted(notBefore);
       }
     }
     if (purges(after)) {
-      db.writable.put(Keys.purge(after.purgeAt(), ns, spec, name), ValueCodec.EMPTY);
+      db.writable.put(TimeIndexKeys.purge(after.purgeAt(), ns, spec, name), ValueCodec.EMPTY);
       if (db.hints != null) {
         db.hints.purgeInserted(after.purgeAt());
       }
@@ -294,10 +296,10 @@ final class DbUnitState implements MutableUnitState {
 
   /** Deletes every unit of a spec with its index entries and counts (their attempts went first). */
   void deleteAllOf(String ns, String spec) {
-    db.deleteRange(Keys.units(ns, spec));
-    db.deleteRange(Keys.availableUnits(ns, spec));
-    db.deleteRange(Keys.availableSinceUnits(ns, spec));
-    db.deleteRange(Keys.counts(ns, spec));
+    db.deleteRange(UnitKeys.units(ns, spec));
+    db.deleteRange(UnitKeys.availableUnits(ns, spec));
+    db.deleteRange(UnitKeys.availableSinceUnits(ns, spec));
+    db.deleteRange(UnitKeys.counts(ns, spec));
     counts.forget(ns, spec);
   }
 

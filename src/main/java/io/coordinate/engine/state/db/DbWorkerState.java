@@ -1,7 +1,8 @@
 package io.coordinate.engine.state.db;
 
 import io.coordinate.engine.state.MutableWorkerState;
-import io.coordinate.engine.state.codec.Keys;
+import io.coordinate.engine.state.codec.KeySpace;
+import io.coordinate.engine.state.codec.WorkerKeys;
 import io.coordinate.engine.state.codec.ValueCodec;
 import io.coordinate.engine.state.model.WorkerRecord;
 import java.util.List;
@@ -18,25 +19,25 @@ final class DbWorkerState implements MutableWorkerState {
 
   @Override
   public WorkerRecord get(String ns, String name) {
-    return ValueCodec.decode(db.store.get(Keys.worker(ns, name)), WorkerRecord.class);
+    return ValueCodec.decode(db.store.get(WorkerKeys.worker(ns, name)), WorkerRecord.class);
   }
 
   @Override
   public List<WorkerRecord> list(String ns) {
-    return db.collect(Keys.allWorkers(ns), Integer.MAX_VALUE, e -> ValueCodec.decode(e.value(), WorkerRecord.class));
+    return db.collect(WorkerKeys.allWorkers(ns), Integer.MAX_VALUE, e -> ValueCodec.decode(e.value(), WorkerRecord.class));
   }
 
   @Override
   public List<WorkerRecord> list(String ns, String afterName, int limit) {
-    byte[] prefix = Keys.allWorkers(ns);
-    byte[] from = afterName == null ? prefix : DbContext.successor(Keys.worker(ns, afterName));
-    return db.collect(from, Keys.prefixEnd(prefix), limit, e -> ValueCodec.decode(e.value(), WorkerRecord.class));
+    byte[] prefix = WorkerKeys.allWorkers(ns);
+    byte[] from = afterName == null ? prefix : DbContext.successor(WorkerKeys.worker(ns, afterName));
+    return db.collect(from, KeySpace.prefixEnd(prefix), limit, e -> ValueCodec.decode(e.value(), WorkerRecord.class));
   }
 
   @Override
   public List<String> children(String ns, String parent) {
-    byte[] prefix = Keys.workerChildren(ns, parent);
-    return db.collect(prefix, Integer.MAX_VALUE, e -> Keys.stringAfter(e.key(), prefix));
+    byte[] prefix = WorkerKeys.workerChildren(ns, parent);
+    return db.collect(prefix, Integer.MAX_VALUE, e -> KeySpace.stringAfter(e.key(), prefix));
   }
 
   @Override
@@ -44,13 +45,13 @@ final class DbWorkerState implements MutableWorkerState {
     String oldParent = before == null ? null : before.parent();
     if (!Objects.equals(oldParent, after.parent())) {
       if (oldParent != null) {
-        db.writable.delete(Keys.workerChild(ns, oldParent, after.name()));
+        db.writable.delete(WorkerKeys.workerChild(ns, oldParent, after.name()));
       }
       if (after.parent() != null) {
-        db.writable.put(Keys.workerChild(ns, after.parent(), after.name()), ValueCodec.EMPTY);
+        db.writable.put(WorkerKeys.workerChild(ns, after.parent(), after.name()), ValueCodec.EMPTY);
       }
     }
-    db.writable.put(Keys.worker(ns, after.name()), ValueCodec.encode(after));
+    db.writable.put(WorkerKeys.worker(ns, after.name()), ValueCodec.encode(after));
     db.listener.workerChanged(ns, before, after);
   }
 }

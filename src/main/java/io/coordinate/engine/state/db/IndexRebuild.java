@@ -3,7 +3,10 @@ package io.coordinate.engine.state.db;
 import io.coordinate.storage.KeyValueIterator;
 import io.coordinate.storage.KeyValueStore;
 import io.coordinate.storage.ReadableKeyValueStore;
-import io.coordinate.engine.state.codec.Keys;
+import io.coordinate.engine.state.codec.KeyFamily;
+import io.coordinate.engine.state.codec.KeySpace;
+import io.coordinate.engine.state.codec.NamespaceKeys;
+import io.coordinate.engine.state.codec.UnitKeys;
 import io.coordinate.engine.state.codec.UnitValue;
 import io.coordinate.engine.state.codec.ValueCodec;
 import io.coordinate.engine.state.model.AttemptRecord;
@@ -14,7 +17,7 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Keeps the derived indexes ({@link Keys#isIndex}) in step with the records they are computed from. The records'
+ * Keeps the derived indexes ({@link KeyFamily#isIndex}) in step with the records they are computed from. The records'
  * store counts every command's batch of writes in its state version ({@link VersionedStore}); the indexes' store
  * keeps the version its indexes were derived at. When the two differ — the indexes' store was lost (a new
  * machine, a wiped task) or restoring moved the records on without it (a task that came back after another
@@ -26,7 +29,7 @@ public final class IndexRebuild {
   /**
    * The indexes' layout: 4 since a unit's record is its whole value (the started-units entries of layout 3 are
    * folded into the records: {@link StartEntriesMigration}); 3 since available units are also listed by the time they became available
-   * ({@link Keys#availableSince}); 2 since the attempt indexes hold one entry per block of attempts
+   * ({@link UnitKeys#availableSince}); 2 since the attempt indexes hold one entry per block of attempts
    * ({@link AttemptBlocks}) and a unit's attempt list only the attempts not held by the unit's value; indexes of
    * another layout (1: no layout key, one entry per attempt) are rebuilt.
    */
@@ -36,20 +39,20 @@ public final class IndexRebuild {
   private static final int CHUNK = 10_000;
 
   private static final byte[] FIRST_KEY = new byte[0];
-  private static final byte[] PAST_LAST_KEY = Keys.prefixEnd(new byte[0]);
+  private static final byte[] PAST_LAST_KEY = KeySpace.prefixEnd(new byte[0]);
 
   private IndexRebuild() {}
 
   /** The records' state version (0 for a store that never saw a command). */
   public static long stateVersion(ReadableKeyValueStore records) {
-    return ValueCodec.decodeLong(records.get(Keys.stateVersion()));
+    return ValueCodec.decodeLong(records.get(KeySpace.stateVersion()));
   }
 
   /** Whether the indexes were derived from the records as they are now, in this version's layout. */
   public static boolean inStep(ReadableKeyValueStore records, ReadableKeyValueStore indexes) {
-    byte[] indexVersion = indexes.get(Keys.indexVersion());
+    byte[] indexVersion = indexes.get(KeySpace.indexVersion());
     return indexVersion != null && ValueCodec.decodeLong(indexVersion) == stateVersion(records)
-        && ValueCodec.decodeLong(indexes.get(Keys.indexLayout())) == LAYOUT;
+        && ValueCodec.decodeLong(indexes.get(KeySpace.indexLayout())) == LAYOUT;
   }
 
   /**
@@ -58,8 +61,8 @@ public final class IndexRebuild {
    */
   public static List<KeyValueIterator.Entry> versionWrites(long version) {
     byte[] value = ValueCodec.encodeLong(version);
-    return List.of(new KeyValueIterator.Entry(Keys.stateVersion(), value),
-        new KeyValueIterator.Entry(Keys.indexVersion(), value));
+    return List.of(new KeyValueIterator.Entry(KeySpace.stateVersion(), value),
+        new KeyValueIterator.Entry(KeySpace.indexVersion(), value));
   }
 
   /**
@@ -98,7 +101,7 @@ public final class IndexRebuild {
     if (StartEntriesMigration.fold(records) > 0) {
       // the records changed: should the process stop before they are committed, the indexes written below
       // must not count as in step with the records as they were
-      records.put(Keys.stateVersion(), ValueCodec.encodeLong(stateVersion(records) + 1));
+      records.put(KeySpace.stateVersion(), ValueCodec.encodeLong(stateVersion(records) + 1));
     }
     long dropped = forEachChunk(indexes, chunk, entries -> entries.forEach(e -> indexes.delete(e.key())));
     Derivation derivation = new Derivation(records, indexes);
@@ -109,8 +112,8 @@ public final class IndexRebuild {
       read[0] += entries.size();
       progress.derived(read[0], derivation.units);
     });
-    indexes.put(Keys.indexLayout(), ValueCodec.encodeLong(LAYOUT));
-    indexes.put(Keys.indexVersion(), ValueCodec.encodeLong(stateVersion(records)));
+    indexes.put(KeySpace.indexLayout(), ValueCodec.encodeLong(LAYOUT));
+    indexes.put(KeySpace.indexVersion(), ValueCodec.encodeLong(stateVersion(records)));
     return new Result(derivation.units, derivation.attempts, derivation.workers, dropped, derivation.migrated);
   }
 
@@ -133,14 +136,18 @@ public final class IndexRebuild {
 
     void accept(KeyValueIterator.Entry entry) {
       byte[] key = entry.key();
-      if (Keys.isIndex(key)) {
+      if (KeyFamily.isIndex(key)) {
         records.delete(key);
         migrated++;
         return;
       }
-      switch (Keys.recordTag(key)) {
-        case Keys.UNIT -> {
-          String ns = Keys.dataNamespace(key);
+      KeyFamily family = KeyFamily.of(key);
+      if (family == null) {
+        return; // a namespace prefix alone: not a key that is ever written
+      }
+      switch (family) {
+        case UNIT -> {
+          String ns = NamespaceKeys.dataNamespace(key);
           byte[] value = entry.value();
           recordsRead.current = entry; // the unit's write reads the unit's record: it is this one
           derive.units.write(ns, null, ValueCodec.decode(value, WorkUnitRecord.class));
@@ -151,10 +158,10 @@ public final class IndexRebuild {
             attempt(ns, held, false);
           }
         }
-        case Keys.ATTEMPT -> attempt(Keys.dataNamespace(key), entry.value(), true);
-        case Keys.ANSWER -> derive.answers.deriveExpiry(key, entry.value());
-        case Keys.WORKER -> {
-          derive.workers.write(Keys.dataNamespace(key), null, ValueCodec.decode(entry.value(), WorkerRecord.class));
+        case ATTEMPT -> attempt(NamespaceKeys.dataNamespace(key), entry.value(), true);
+        case ANSWER -> derive.answers.deriveExpiry(key, entry.value());
+        case WORKER -> {
+          derive.workers.write(NamespaceKeys.dataNamespace(key), null, ValueCodec.decode(entry.value(), WorkerRecord.class));
           workers++;
         }
         default -> {

@@ -2,14 +2,15 @@ package io.coordinate.engine.state.db;
 
 import io.coordinate.storage.KeyValueIterator;
 import io.coordinate.storage.KeyValueStore;
-import io.coordinate.engine.state.codec.Keys;
+import io.coordinate.engine.state.codec.KeyFamily;
+import io.coordinate.engine.state.codec.KeySpace;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.NoSuchElementException;
 
 /**
- * One ordered key space over two stores: records in one, derived indexes in the other ({@link Keys#isIndex}).
+ * One ordered key space over two stores: records in one, derived indexes in the other ({@link KeyFamily#isIndex}).
  * In production the records' store is changelogged and the indexes' store is local only, so an index write
  * costs a RocksDB put and nothing on Kafka; {@link IndexRebuild} recomputes the indexes when the two disagree.
  * A range inside one key group reads one store; a wider one (a whole namespace) merges both.
@@ -39,14 +40,14 @@ public final class SplitStore implements KeyValueStore {
     byte[] prefix = lastNamespacePrefix;
     int length = prefix.length;
     if (length > 0 && key.length > length && Arrays.equals(key, 0, length, prefix, 0, length)) {
-      return Keys.isRecordTag(key[length]) ? records : indexes;
+      return KeyFamily.isRecordTag(key[length]) ? records : indexes;
     }
-    int tag = Keys.namespaceTagOffset(key);
+    int tag = KeySpace.namespaceTagOffset(key);
     if (tag > 0) {
       lastNamespacePrefix = Arrays.copyOf(key, tag);
-      return Keys.isRecordTag(key[tag]) ? records : indexes;
+      return KeyFamily.isRecordTag(key[tag]) ? records : indexes;
     }
-    return Keys.isIndex(key) ? indexes : records;
+    return KeyFamily.isIndex(key) ? indexes : records;
   }
 
   @Override
@@ -81,7 +82,7 @@ public final class SplitStore implements KeyValueStore {
 
   @Override
   public KeyValueIterator range(byte[] from, byte[] to) {
-    byte[] groupEnd = Keys.groupEnd(from);
+    byte[] groupEnd = KeySpace.groupEnd(from);
     if (groupEnd != null && Arrays.compareUnsigned(to, groupEnd) <= 0) {
       return storeOf(from).range(from, to);
     }

@@ -1,6 +1,7 @@
 package io.coordinate.engine.state.db;
 
-import io.coordinate.engine.state.codec.Keys;
+import io.coordinate.engine.state.codec.AttemptKeys;
+import io.coordinate.engine.state.codec.KeySpace;
 import io.coordinate.engine.state.codec.UnitValue;
 import io.coordinate.engine.state.codec.ValueCodec;
 import io.coordinate.engine.state.model.AttemptRecord;
@@ -27,11 +28,11 @@ final class StartEntriesMigration {
     long folded = 0;
     for (String ns : DbState.reader(records).namespaces().list()) {
       List<KeyValueIterator.Entry> entries = new ArrayList<>();
-      try (KeyValueIterator it = records.prefix(Keys.startedUnitsBlocks(ns))) {
+      try (KeyValueIterator it = records.prefix(AttemptKeys.startedUnitsBlocks(ns))) {
         it.forEachRemaining(entries::add);
       }
       for (KeyValueIterator.Entry entry : entries) {
-        long first = Keys.trailingSeq(entry.key()) << AttemptBlocks.SHIFT;
+        long first = KeySpace.trailingSeq(entry.key()) << AttemptBlocks.SHIFT;
         byte[][] unitKeys = new byte[1 << AttemptBlocks.SHIFT][];
         byte[][] deltas = new byte[unitKeys.length][];
         AttemptBlockValues.decodeUnits(entry.value(), unitKeys, deltas);

@@ -1,6 +1,6 @@
 package io.coordinate.engine.state.db;
 
-import io.coordinate.engine.state.codec.Keys;
+import io.coordinate.engine.state.codec.UnitKeys;
 import io.coordinate.engine.state.codec.ValueCodec;
 import io.coordinate.engine.state.model.UnitStatus;
 import io.coordinate.storage.KeyValueIterator;
@@ -9,8 +9,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * A spec's unit counts by status ({@link Keys#count}) and its available units' counts by the time they became
- * available ({@link Keys#availableSince}). A batch command moves one count hundreds of times: the moves are summed
+ * A spec's unit counts by status ({@link UnitKeys#count}) and its available units' counts by the time they became
+ * available ({@link UnitKeys#availableSince}). A batch command moves one count hundreds of times: the moves are summed
  * here and written once per count, at {@link #flush}; the reads add them to what is stored.
  */
 final class UnitCounts {
@@ -33,10 +33,10 @@ final class UnitCounts {
   /** The spec's unit counts by status, zero counts omitted. */
   Map<UnitStatus, Long> of(String ns, String spec) {
     Map<UnitStatus, Long> counts = new EnumMap<>(UnitStatus.class);
-    try (KeyValueIterator it = db.store.prefix(Keys.counts(ns, spec))) {
+    try (KeyValueIterator it = db.store.prefix(UnitKeys.counts(ns, spec))) {
       while (it.hasNext()) {
         KeyValueIterator.Entry e = it.next();
-        counts.put(Keys.countStatus(e.key()), ValueCodec.decodeLong(e.value()));
+        counts.put(UnitKeys.countStatus(e.key()), ValueCodec.decodeLong(e.value()));
       }
     }
     long[] deltas = countDeltas.get(new SpecKey(ns, spec));
@@ -51,7 +51,7 @@ final class UnitCounts {
 
   long of(String ns, String spec, UnitStatus status) {
     long[] deltas = countDeltas.get(new SpecKey(ns, spec));
-    return ValueCodec.decodeLong(db.store.get(Keys.count(ns, spec, status)))
+    return ValueCodec.decodeLong(db.store.get(UnitKeys.count(ns, spec, status)))
         + (deltas == null ? 0 : deltas[status.ordinal()]);
   }
 
@@ -70,7 +70,7 @@ final class UnitCounts {
     countDeltas.forEach((spec, deltas) -> {
       for (UnitStatus status : STATUSES) {
         if (deltas[status.ordinal()] != 0) {
-          db.addToCounter(Keys.count(spec.ns(), spec.name(), status), deltas[status.ordinal()]);
+          db.addToCounter(UnitKeys.count(spec.ns(), spec.name(), status), deltas[status.ordinal()]);
         }
       }
     });
@@ -78,7 +78,7 @@ final class UnitCounts {
     lastCounted = null;
     sinceDeltas.forEach((since, delta) -> {
       if (delta != 0) {
-        db.addToCounter(Keys.availableSince(since.ns(), since.spec(), since.time()), delta);
+        db.addToCounter(UnitKeys.availableSince(since.ns(), since.spec(), since.time()), delta);
       }
     });
     sinceDeltas.clear();
@@ -92,7 +92,7 @@ final class UnitCounts {
   }
 
   /**
-   * Moves the count of a spec's available units by the time they became available ({@link Keys#availableSince}).
+   * Moves the count of a spec's available units by the time they became available ({@link UnitKeys#availableSince}).
    * The units of a batch share their time: summed here, their moves cost one write per command and time, not one
    * per unit.
    */

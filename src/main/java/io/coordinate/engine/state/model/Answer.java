@@ -1,11 +1,10 @@
 package io.coordinate.engine.state.model;
 
-import io.coordinate.engine.state.codec.Keys;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 
 /**
- * What a command with a {@code request_id} answered, kept (key {@link Keys#answer}) until {@link #expiresAt} so that
+ * What a command with a {@code request_id} answered, kept (key {@code AnswerKeys.answer}) until {@link #expiresAt} so that
  * a repeat of it gets the same answer and changes nothing. Kept as little as makes the answer again: the attempts a
  * {@code request_attempts} handed out (numbers, mostly consecutive, as ranges) or the attempt an attempt command
  * named, whose views are written again from the state; any other reply's result as its JSON.

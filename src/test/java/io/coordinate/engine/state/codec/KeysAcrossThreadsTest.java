@@ -51,57 +51,64 @@ class KeysAcrossThreadsTest {
     byte[][] unitKeys = new byte[2][];
     byte[][] availableKeys = new byte[2][];
     for (int i = 0; i < 2; i++) {
-      unitKeys[i] = fromScratch(ns).tag(Keys.UNIT).string(spec).string(units[i]).toBytes();
+      unitKeys[i] = fromScratch(ns).tag(KeyFamily.UNIT.tag()).string(spec).string(units[i]).toBytes();
       availableKeys[i] =
-          fromScratch(ns).tag(Keys.AVAILABLE).string(spec).float64Descending(thread).string(units[i]).toBytes();
+          fromScratch(ns).tag(KeyFamily.AVAILABLE.tag()).string(spec).float64Descending(thread).string(units[i]).toBytes();
     }
-    byte[] worker = fromScratch(ns).tag(Keys.WORKER).string(units[0]).toBytes();
+    byte[] worker = fromScratch(ns).tag(KeyFamily.WORKER.tag()).string(units[0]).toBytes();
     return () -> {
       start.await();
       int wrong = 0;
       for (int round = 0; round < ROUNDS; round++) {
         int i = round & 1;
-        wrong += same(Keys.unit(ns, spec, units[i]), unitKeys[i]);
-        wrong += same(Keys.available(ns, spec, thread, units[i]), availableKeys[i]);
-        wrong += same(Keys.worker(ns, units[0]), worker);
+        wrong += same(UnitKeys.unit(ns, spec, units[i]), unitKeys[i]);
+        wrong += same(UnitKeys.available(ns, spec, thread, units[i]), availableKeys[i]);
+        wrong += same(WorkerKeys.worker(ns, units[0]), worker);
       }
       return wrong;
     };
   }
 
   private static KeyWriter fromScratch(String ns) {
-    return new KeyWriter().tag(Keys.NAMESPACE_DATA).string(ns);
+    return new KeyWriter().tag(KeySpace.NAMESPACE_DATA).string(ns);
   }
 
   private static int same(byte[] built, byte[] expected) {
     return Arrays.equals(built, expected) ? 0 : 1;
   }
 
+  /** The classes that build keys, each module's and the prefixes they share. */
+  private static final List<Class<?>> KEY_BUILDERS = List.of(KeyPrefixes.class, KeySpace.class, NamespaceKeys.class,
+      SpecKeys.class, UnitKeys.class, AttemptKeys.class, WorkerKeys.class, FamilyKeys.class, TimeIndexKeys.class,
+      AnswerKeys.class);
+
   @Test
   void keysShareNothingBetweenThreads() throws IllegalAccessException {
-    for (Field field : Keys.class.getDeclaredFields()) {
-      int modifiers = field.getModifiers();
-      if (Modifier.isStatic(modifiers) && !field.isSynthetic()) {
-        assertThat(Modifier.isFinal(modifiers)
-            && (field.getType().isPrimitive() || field.getType() == ThreadLocal.class))
-            .as("Keys.%s is a constant or kept per thread", field.getName())
-            .isTrue();
+    for (Class<?> builder : KEY_BUILDERS) {
+      for (Field field : builder.getDeclaredFields()) {
+        int modifiers = field.getModifiers();
+        if (Modifier.isStatic(modifiers) && !field.isSynthetic()) {
+          assertThat(Modifier.isFinal(modifiers)
+              && (field.getType().isPrimitive() || field.getType() == ThreadLocal.class))
+              .as("%s.%s is a constant or kept per thread", builder.getSimpleName(), field.getName())
+              .isTrue();
+        }
       }
     }
   }
 
   @Test
   void eachThreadKeepsItsOwnUnitKey() throws Exception {
-    byte[] mine = Keys.unit("ns", "spec", "u1");
-    assertThat(Keys.unit("ns", "spec", "u1")).isSameAs(mine); // kept for the next call of this thread
+    byte[] mine = UnitKeys.unit("ns", "spec", "u1");
+    assertThat(UnitKeys.unit("ns", "spec", "u1")).isSameAs(mine); // kept for the next call of this thread
     ExecutorService other = Executors.newSingleThreadExecutor();
     try {
-      byte[] theirs = other.submit(() -> Keys.unit("ns", "spec", "u1")).get();
+      byte[] theirs = other.submit(() -> UnitKeys.unit("ns", "spec", "u1")).get();
       assertThat(theirs).isEqualTo(mine).isNotSameAs(mine);
-      other.submit(() -> Keys.unit("ns", "spec", "u2")).get();
+      other.submit(() -> UnitKeys.unit("ns", "spec", "u2")).get();
     } finally {
       other.shutdown();
     }
-    assertThat(Keys.unit("ns", "spec", "u1")).as("kept across the other thread's key").isSameAs(mine);
+    assertThat(UnitKeys.unit("ns", "spec", "u1")).as("kept across the other thread's key").isSameAs(mine);
   }
 }

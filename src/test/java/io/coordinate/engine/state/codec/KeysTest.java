@@ -183,16 +183,16 @@ class KeysTest {
     times.add(null);
     Comparator<Long> logical =
         Comparator.comparingLong(time -> time == null ? Long.MIN_VALUE : time);
-    assertOrderPreserved(times, logical, time -> Keys.availableSince("ns", "spec", time));
-    byte[] known = Keys.availableSinceKnown("ns", "spec");
+    assertOrderPreserved(times, logical, time -> UnitKeys.availableSince("ns", "spec", time));
+    byte[] known = UnitKeys.availableSinceKnown("ns", "spec");
     for (Long time : times) {
-      byte[] key = Keys.availableSince("ns", "spec", time);
-      assertThat(key).startsWith(Keys.availableSinceUnits("ns", "spec"));
+      byte[] key = UnitKeys.availableSince("ns", "spec", time);
+      assertThat(key).startsWith(UnitKeys.availableSinceUnits("ns", "spec"));
       boolean unknown = time == null || time == Long.MIN_VALUE;
       assertThat(Arrays.compareUnsigned(key, known) >= 0).as("%s at or past the known times' start", time)
           .isEqualTo(!unknown);
       if (!unknown) {
-        assertThat(Keys.availableSinceTime(key, "ns", "spec")).isEqualTo(time);
+        assertThat(UnitKeys.availableSinceTime(key, "ns", "spec")).isEqualTo(time);
       }
     }
   }
@@ -209,37 +209,37 @@ class KeysTest {
       int byPriority = compareDoubles((Double) y[0], (Double) x[0]);
       return byPriority != 0 ? byPriority : compareCodePoints((String) x[1], (String) y[1]);
     };
-    assertOrderPreserved(entries, logical, e -> Keys.available("ns", "spec", (Double) e[0], (String) e[1]));
+    assertOrderPreserved(entries, logical, e -> UnitKeys.available("ns", "spec", (Double) e[0], (String) e[1]));
     for (Object[] e : entries) {
-      byte[] key = Keys.available("ns", "spec", (Double) e[0], (String) e[1]);
-      assertThat(Keys.availableUnitName(key, "ns", "spec")).isEqualTo(e[1]);
-      assertThat(key).startsWith(Keys.availableUnits("ns", "spec"));
+      byte[] key = UnitKeys.available("ns", "spec", (Double) e[0], (String) e[1]);
+      assertThat(UnitKeys.availableUnitName(key, "ns", "spec")).isEqualTo(e[1]);
+      assertThat(key).startsWith(UnitKeys.availableUnits("ns", "spec"));
     }
   }
 
   @Test
   void timeIndexKeysOrderByTimeAndParseBack() {
     List<Long> times = longs().subList(0, 80);
-    assertOrderPreserved(times, Long::compare, t -> Keys.delayedUnit(t, "ns", "spec", "unit"));
-    assertOrderPreserved(times, Long::compare, t -> Keys.attemptDeadlineBlock(t, "ns", 1));
-    assertOrderPreserved(times, Long::compare, t -> Keys.purge(t, "ns", "spec", "unit"));
+    assertOrderPreserved(times, Long::compare, t -> TimeIndexKeys.delayedUnit(t, "ns", "spec", "unit"));
+    assertOrderPreserved(times, Long::compare, t -> TimeIndexKeys.attemptDeadlineBlock(t, "ns", 1));
+    assertOrderPreserved(times, Long::compare, t -> TimeIndexKeys.purge(t, "ns", "spec", "unit"));
     for (long t : times) {
       String ns = randomString();
       String spec = randomString();
       String unit = randomString();
-      assertThat(Keys.parseDelayedUnit(Keys.delayedUnit(t, ns, spec, unit)))
-          .isEqualTo(new Keys.DelayedUnitKey(t, ns, spec, unit));
+      assertThat(TimeIndexKeys.parseDelayedUnit(TimeIndexKeys.delayedUnit(t, ns, spec, unit)))
+          .isEqualTo(new TimeIndexKeys.DelayedUnitKey(t, ns, spec, unit));
       long block = random.nextLong();
-      assertThat(Keys.parseAttemptDeadlineBlock(Keys.attemptDeadlineBlock(t, ns, block)))
-          .isEqualTo(new Keys.AttemptDeadlineBlockKey(t, ns, block));
-      assertThat(Keys.parsePurge(Keys.purge(t, ns, spec, unit))).isEqualTo(new Keys.PurgeKey(t, ns, spec, unit));
-      assertThat(Arrays.compareUnsigned(Keys.purge(t, ns, spec, unit), Keys.purgesBefore(t))).isPositive();
-      byte[] due = Keys.delayedUnit(t, ns, spec, unit);
+      assertThat(TimeIndexKeys.parseAttemptDeadlineBlock(TimeIndexKeys.attemptDeadlineBlock(t, ns, block)))
+          .isEqualTo(new TimeIndexKeys.AttemptDeadlineBlockKey(t, ns, block));
+      assertThat(TimeIndexKeys.parsePurge(TimeIndexKeys.purge(t, ns, spec, unit))).isEqualTo(new TimeIndexKeys.PurgeKey(t, ns, spec, unit));
+      assertThat(Arrays.compareUnsigned(TimeIndexKeys.purge(t, ns, spec, unit), TimeIndexKeys.purgesBefore(t))).isPositive();
+      byte[] due = TimeIndexKeys.delayedUnit(t, ns, spec, unit);
       if (t < Long.MAX_VALUE) {
-        assertThat(Arrays.compareUnsigned(due, Keys.delayedUnitsBefore(t + 1))).isNegative();
+        assertThat(Arrays.compareUnsigned(due, TimeIndexKeys.delayedUnitsBefore(t + 1))).isNegative();
       }
-      assertThat(Arrays.compareUnsigned(due, Keys.delayedUnitsBefore(t))).isPositive();
-      assertThat(Arrays.compareUnsigned(Keys.attemptDeadlineBlock(t, ns, block), Keys.attemptDeadlinesBefore(t)))
+      assertThat(Arrays.compareUnsigned(due, TimeIndexKeys.delayedUnitsBefore(t))).isPositive();
+      assertThat(Arrays.compareUnsigned(TimeIndexKeys.attemptDeadlineBlock(t, ns, block), TimeIndexKeys.attemptDeadlinesBefore(t)))
           .isPositive();
     }
   }
@@ -247,18 +247,18 @@ class KeysTest {
   @Test
   void partsParseBackFromTheirKeys() {
     for (String name : strings().subList(0, 100)) {
-      assertThat(Keys.namespaceName(Keys.namespace(name))).isEqualTo(name);
-      assertThat(Keys.stringAfter(Keys.workerChild("ns", "parent", name), Keys.workerChildren("ns", "parent")))
+      assertThat(NamespaceKeys.namespaceName(NamespaceKeys.namespace(name))).isEqualTo(name);
+      assertThat(KeySpace.stringAfter(WorkerKeys.workerChild("ns", "parent", name), WorkerKeys.workerChildren("ns", "parent")))
           .isEqualTo(name);
     }
     for (long seq : longs()) {
-      assertThat(Keys.trailingSeq(Keys.attempt("ns", seq))).isEqualTo(seq);
-      assertThat(Keys.trailingSeq(Keys.unitAttempt("ns", "spec", "unit", seq))).isEqualTo(seq);
-      assertThat(Keys.trailingSeq(Keys.workerActiveBlock("ns", "w", seq))).isEqualTo(seq);
-      assertThat(Keys.trailingSeq(Keys.workerAttemptBlock("ns", "w", seq))).isEqualTo(seq);
+      assertThat(KeySpace.trailingSeq(AttemptKeys.attempt("ns", seq))).isEqualTo(seq);
+      assertThat(KeySpace.trailingSeq(AttemptKeys.unitAttempt("ns", "spec", "unit", seq))).isEqualTo(seq);
+      assertThat(KeySpace.trailingSeq(AttemptKeys.workerActiveBlock("ns", "w", seq))).isEqualTo(seq);
+      assertThat(KeySpace.trailingSeq(AttemptKeys.workerAttemptBlock("ns", "w", seq))).isEqualTo(seq);
     }
     for (UnitStatus status : UnitStatus.values()) {
-      assertThat(Keys.countStatus(Keys.count("ns", "spec", status))).isEqualTo(status);
+      assertThat(UnitKeys.countStatus(UnitKeys.count("ns", "spec", status))).isEqualTo(status);
     }
   }
 
@@ -270,26 +270,26 @@ class KeysTest {
       for (String name : names.subList(0, 10)) {
         UnitRef child = new UnitRef(spec, name);
         for (ChildState state : ChildState.values()) {
-          byte[] list = Keys.children("ns", parent, state);
-          byte[] key = Keys.child("ns", parent, state, -7, child);
-          assertThat(Keys.childRef(key, list, state)).isEqualTo(child);
-          assertThat(Arrays.compareUnsigned(key, list) >= 0 && Arrays.compareUnsigned(key, Keys.prefixEnd(list)) < 0)
+          byte[] list = FamilyKeys.children("ns", parent, state);
+          byte[] key = FamilyKeys.child("ns", parent, state, -7, child);
+          assertThat(FamilyKeys.childRef(key, list, state)).isEqualTo(child);
+          assertThat(Arrays.compareUnsigned(key, list) >= 0 && Arrays.compareUnsigned(key, KeySpace.prefixEnd(list)) < 0)
               .isTrue();
         }
-        byte[] parked = Keys.childrenParkedUnder("ns", parent, 5);
-        byte[] underFive = Keys.child("ns", parent, ChildState.PARKED, 5, child);
-        byte[] underSix = Keys.child("ns", parent, ChildState.PARKED, 6, child);
+        byte[] parked = FamilyKeys.childrenParkedUnder("ns", parent, 5);
+        byte[] underFive = FamilyKeys.child("ns", parent, ChildState.PARKED, 5, child);
+        byte[] underSix = FamilyKeys.child("ns", parent, ChildState.PARKED, 6, child);
         assertThat(Arrays.compareUnsigned(underFive, parked) >= 0
-            && Arrays.compareUnsigned(underFive, Keys.prefixEnd(parked)) < 0).isTrue();
-        assertThat(Arrays.compareUnsigned(underSix, Keys.prefixEnd(parked))).isGreaterThanOrEqualTo(0);
-        byte[] heirs = Keys.heirs("ns", parent);
-        assertThat(Keys.heirRef(Keys.heir("ns", parent, child), heirs)).isEqualTo(child);
+            && Arrays.compareUnsigned(underFive, KeySpace.prefixEnd(parked)) < 0).isTrue();
+        assertThat(Arrays.compareUnsigned(underSix, KeySpace.prefixEnd(parked))).isGreaterThanOrEqualTo(0);
+        byte[] heirs = FamilyKeys.heirs("ns", parent);
+        assertThat(FamilyKeys.heirRef(FamilyKeys.heir("ns", parent, child), heirs)).isEqualTo(child);
       }
     }
     // a unit's lists never include those of a unit whose name extends its own
-    byte[] list = Keys.children("ns", new UnitRef("s", "p"), ChildState.OPEN);
-    byte[] other = Keys.child("ns", new UnitRef("s", "p\u0000"), ChildState.OPEN, 0, new UnitRef("s", "c"));
-    assertThat(Arrays.compareUnsigned(other, Keys.prefixEnd(list)) >= 0 || Arrays.compareUnsigned(other, list) < 0)
+    byte[] list = FamilyKeys.children("ns", new UnitRef("s", "p"), ChildState.OPEN);
+    byte[] other = FamilyKeys.child("ns", new UnitRef("s", "p\u0000"), ChildState.OPEN, 0, new UnitRef("s", "c"));
+    assertThat(Arrays.compareUnsigned(other, KeySpace.prefixEnd(list)) >= 0 || Arrays.compareUnsigned(other, list) < 0)
         .isTrue();
   }
 
@@ -297,21 +297,21 @@ class KeysTest {
   void prefixesCoverTheirKeysAndNothingElse() {
     List<String> names = strings().subList(0, 150);
     for (String a : names) {
-      byte[] prefix = Keys.namespaceData(a);
-      byte[] end = Keys.prefixEnd(prefix);
+      byte[] prefix = NamespaceKeys.namespaceData(a);
+      byte[] end = KeySpace.prefixEnd(prefix);
       for (String b : names) {
-        byte[] key = Keys.unit(b, "spec", "unit");
+        byte[] key = UnitKeys.unit(b, "spec", "unit");
         boolean inside = Arrays.compareUnsigned(key, prefix) >= 0 && Arrays.compareUnsigned(key, end) < 0;
         assertThat(inside).as("unit key of namespace %s under namespace %s", show(b), show(a)).isEqualTo(a.equals(b));
       }
       // a spec's units never include the units of a spec whose name extends it
-      byte[] units = Keys.units("ns", a);
-      byte[] longer = Keys.unit("ns", a + "x", "unit");
-      assertThat(Arrays.compareUnsigned(longer, Keys.prefixEnd(units)) >= 0
+      byte[] units = UnitKeys.units("ns", a);
+      byte[] longer = UnitKeys.unit("ns", a + "x", "unit");
+      assertThat(Arrays.compareUnsigned(longer, KeySpace.prefixEnd(units)) >= 0
           || Arrays.compareUnsigned(longer, units) < 0).isTrue();
     }
-    assertThat(Keys.prefixEnd(new byte[] {1, (byte) 0xFF})).isEqualTo(new byte[] {2});
-    assertThat(Keys.prefixEnd(new byte[] {1, 2})).isEqualTo(new byte[] {1, 3});
+    assertThat(KeySpace.prefixEnd(new byte[] {1, (byte) 0xFF})).isEqualTo(new byte[] {2});
+    assertThat(KeySpace.prefixEnd(new byte[] {1, 2})).isEqualTo(new byte[] {1, 3});
   }
 
   @Test
@@ -320,12 +320,12 @@ class KeysTest {
     String[][] names = {{"ns", "spec"}, {"ns", "spec2"}, {"ns2", "spec"}, {"ns", "spec"}, {"n", "sspec"},
         {"ns\u0000", "spec"}, {"ns", "\u00e9t\u00e9"}, {"ns", "spec"}};
     for (String[] n : names) {
-      byte[] namespace = new KeyWriter().tag(Keys.NAMESPACE_DATA).string(n[0]).toBytes();
-      assertThat(Keys.unit(n[0], n[1], "u1")).isEqualTo(
-          new KeyWriter(namespace).tag(Keys.UNIT).string(n[1]).string("u1").toBytes());
-      assertThat(Keys.available(n[0], n[1], 2.5, "u1")).isEqualTo(
-          new KeyWriter(namespace).tag(Keys.AVAILABLE).string(n[1]).float64Descending(2.5).string("u1").toBytes());
-      assertThat(Keys.availableUnitName(Keys.available(n[0], n[1], 2.5, "u1"), n[0], n[1])).isEqualTo("u1");
+      byte[] namespace = new KeyWriter().tag(KeySpace.NAMESPACE_DATA).string(n[0]).toBytes();
+      assertThat(UnitKeys.unit(n[0], n[1], "u1")).isEqualTo(
+          new KeyWriter(namespace).tag(KeyFamily.UNIT.tag()).string(n[1]).string("u1").toBytes());
+      assertThat(UnitKeys.available(n[0], n[1], 2.5, "u1")).isEqualTo(
+          new KeyWriter(namespace).tag(KeyFamily.AVAILABLE.tag()).string(n[1]).float64Descending(2.5).string("u1").toBytes());
+      assertThat(UnitKeys.availableUnitName(UnitKeys.available(n[0], n[1], 2.5, "u1"), n[0], n[1])).isEqualTo("u1");
     }
   }
 }

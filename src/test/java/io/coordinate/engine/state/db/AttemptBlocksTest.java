@@ -2,7 +2,8 @@ package io.coordinate.engine.state.db;
 
 import io.coordinate.storage.RecordingStore;
 import io.coordinate.storage.InMemoryKeyValueStore;
-import io.coordinate.engine.state.codec.Keys;
+import io.coordinate.engine.state.codec.AttemptKeys;
+import io.coordinate.engine.state.codec.TimeIndexKeys;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -100,7 +101,7 @@ class AttemptBlocksTest {
 
     assertThat(next.unitValue("ns", 5)).isNull();
     next.flush();
-    assertThat(store.get(Keys.attemptUnitsBlock("ns", 0))).isNull();
+    assertThat(store.get(AttemptKeys.attemptUnitsBlock("ns", 0))).isNull();
   }
 
   @Test
@@ -115,9 +116,9 @@ class AttemptBlocksTest {
 
     blocks.flush();
 
-    assertThat(AttemptBlockValues.decodeBits(store.get(Keys.workerActiveBlock("ns", "w", 0)))).isEqualTo(0xFL << 60);
-    assertThat(AttemptBlockValues.decodeBits(store.get(Keys.workerActiveBlock("ns", "w", 1)))).isEqualTo(0x7L);
-    assertThat(AttemptBlockValues.unitKeyIn(store.get(Keys.attemptUnitsBlock("ns", 1)), 66)).isEqualTo(bytes("u66"));
+    assertThat(AttemptBlockValues.decodeBits(store.get(AttemptKeys.workerActiveBlock("ns", "w", 0)))).isEqualTo(0xFL << 60);
+    assertThat(AttemptBlockValues.decodeBits(store.get(AttemptKeys.workerActiveBlock("ns", "w", 1)))).isEqualTo(0x7L);
+    assertThat(AttemptBlockValues.unitKeyIn(store.get(AttemptKeys.attemptUnitsBlock("ns", 1)), 66)).isEqualTo(bytes("u66"));
     assertThat(store.size()).isEqualTo(4);
 
     AttemptBlocks next = new AttemptBlocks(store);
@@ -126,8 +127,8 @@ class AttemptBlocksTest {
       next.setUnitKey("ns", seq, null);
     }
     next.flush();
-    assertThat(store.get(Keys.workerActiveBlock("ns", "w", 1))).isNull();
-    assertThat(store.get(Keys.attemptUnitsBlock("ns", 1))).isNull();
+    assertThat(store.get(AttemptKeys.workerActiveBlock("ns", "w", 1))).isNull();
+    assertThat(store.get(AttemptKeys.attemptUnitsBlock("ns", 1))).isNull();
     assertThat(store.size()).isEqualTo(2);
   }
 
@@ -142,8 +143,8 @@ class AttemptBlocksTest {
       blocks.setUnitKey("ns", seq, bytes("u" + seq));
     }
     assertThat(counting.reads).as("block 0's three entries; block 1 starts at 64").containsExactly(
-        hex(Keys.workerAttemptBlock("ns", "w", 0)), hex(Keys.attemptDeadlineBlock(1000, "ns", 0)),
-        hex(Keys.attemptUnitsBlock("ns", 0)));
+        hex(AttemptKeys.workerAttemptBlock("ns", "w", 0)), hex(TimeIndexKeys.attemptDeadlineBlock(1000, "ns", 0)),
+        hex(AttemptKeys.attemptUnitsBlock("ns", 0)));
 
     blocks.flush();
     counting.reads.clear();

@@ -5,7 +5,13 @@ import io.coordinate.engine.state.StateReader;
 import io.coordinate.storage.RecordingStore;
 import io.coordinate.storage.KeyValueIterator;
 import io.coordinate.storage.WriteBuffer;
-import io.coordinate.engine.state.codec.Keys;
+import io.coordinate.engine.state.codec.AttemptKeys;
+import io.coordinate.engine.state.codec.FamilyKeys;
+import io.coordinate.engine.state.codec.KeyFamily;
+import io.coordinate.engine.state.codec.KeySpace;
+import io.coordinate.engine.state.codec.NamespaceKeys;
+import io.coordinate.engine.state.codec.TimeIndexKeys;
+import io.coordinate.engine.state.codec.UnitKeys;
 import io.coordinate.engine.state.codec.UnitValue;
 import io.coordinate.engine.state.codec.ValueCodec;
 import io.coordinate.engine.state.model.AttemptRecord;
@@ -41,7 +47,7 @@ import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every index of {@link Keys} stays exact through every transition of {@link CoordinateState}: after each
+ * Every index of {@link KeyFamily} stays exact through every transition of {@link CoordinateState}: after each
  * command the indexes, read through {@link StateReader} and raw key scans, equal what the records imply.
  */
 class CoordinateStateTest {
@@ -58,7 +64,7 @@ class CoordinateStateTest {
     check();
     assertThat(h.reader().units().bestAvailable(NS, "spec", 10)).containsExactly("a", "b", "d", "e", "c");
     assertThat(h.reader().timeIndexes().dueDelayedUnits(h.now() + 30_000, 10))
-        .containsExactly(new Keys.DelayedUnitKey(h.now() + 30_000, NS, "spec", "later"));
+        .containsExactly(new TimeIndexKeys.DelayedUnitKey(h.now() + 30_000, NS, "spec", "later"));
 
     List<Attempt> batch = h.request("count", 4);
     assertThat(batch).extracting(Attempt::unit).containsExactly("a", "b", "d", "e");
@@ -123,7 +129,7 @@ class CoordinateStateTest {
     assertThat(reader.units().get(NS, "spec", "c").name()).isEqualTo("c");
     assertThat(recorded.reads).as("b and c came with the scan").isEmpty();
     assertThat(reader.units().get(NS, "spec", "a").attemptCount()).isEqualTo(1);
-    assertThat(recorded.reads).containsExactly(HexFormat.of().formatHex(Keys.unit(NS, "spec", "a")));
+    assertThat(recorded.reads).containsExactly(HexFormat.of().formatHex(UnitKeys.unit(NS, "spec", "a")));
   }
 
   @Test
@@ -161,10 +167,10 @@ class CoordinateStateTest {
     assertThat(seqs.stream().map(seq -> reader.attempts().get(NS, seq).unit())).containsExactly("a", "b", "c");
     // a reader without the engine's map of started units (a query's) scans the started-units entries besides
     assertThat(recorded.reads).as("the block's entry once, then the units by key")
-        .containsExactly(HexFormat.of().formatHex(Keys.attemptUnitsBlock(NS, 0)),
-            HexFormat.of().formatHex(Keys.unit(NS, "spec", "a")),
-            HexFormat.of().formatHex(Keys.unit(NS, "spec", "b")),
-            HexFormat.of().formatHex(Keys.unit(NS, "spec", "c")));
+        .containsExactly(HexFormat.of().formatHex(AttemptKeys.attemptUnitsBlock(NS, 0)),
+            HexFormat.of().formatHex(UnitKeys.unit(NS, "spec", "a")),
+            HexFormat.of().formatHex(UnitKeys.unit(NS, "spec", "b")),
+            HexFormat.of().formatHex(UnitKeys.unit(NS, "spec", "c")));
     assertThat(reader.units().get(NS, "spec", "b").status()).as("the record with what the start added")
         .isEqualTo(UnitStatus.PENDING);
   }
@@ -180,7 +186,7 @@ class CoordinateStateTest {
     assertThat(Stream.of(1L, 2L, 3L).map(seq -> state.attempts().get(NS, seq).unit())).containsExactly("a", "b", "c");
     assertThat(state.units().get(NS, "spec", "b").status()).isEqualTo(UnitStatus.PENDING);
     assertThat(recorded.reads).as("the block's entry carries the pending units' records: no unit read by key")
-        .containsExactly(HexFormat.of().formatHex(Keys.attemptUnitsBlock(NS, 0)));
+        .containsExactly(HexFormat.of().formatHex(AttemptKeys.attemptUnitsBlock(NS, 0)));
     assertThat(carried(1)).isEqualTo(unitValue("a"));
     assertThat(carried(2)).isEqualTo(unitValue("b"));
     assertThat(ValueCodec.decode(unitValue("a"), WorkUnitRecord.class).status()).as("a start writes the record")
@@ -190,12 +196,12 @@ class CoordinateStateTest {
     h.finish(started.get(1)).ok();
 
     assertThat(carried(2)).as("finished: nothing to carry").isNull();
-    assertThat(h.store().get(Keys.unit(NS, "spec", "b"))).isEqualTo(unitValue("b"));
+    assertThat(h.store().get(UnitKeys.unit(NS, "spec", "b"))).isEqualTo(unitValue("b"));
     assertThat(carried(1)).isEqualTo(unitValue("a"));
     byte[] beforeRenewal = carried(1);
     h.advanceSeconds(5).renew(started.get(0), 900, "{\"step\":2}").ok();
     assertThat(carried(1)).as("renewed: the value with the new lease").isNotEqualTo(beforeRenewal)
-        .isEqualTo(unitValue("a")).isEqualTo(h.store().get(Keys.unit(NS, "spec", "a")));
+        .isEqualTo(unitValue("a")).isEqualTo(h.store().get(UnitKeys.unit(NS, "spec", "a")));
     check();
   }
 
@@ -217,20 +223,20 @@ class CoordinateStateTest {
     assertThat(carried(1)).as("the unit's value holds attempt 2 now: attempt 1's entry carries nothing").isNull();
     assertThat(second.seq()).isEqualTo(2);
     assertThat(carried(2)).isEqualTo(unitValue("a"));
-    assertThat(h.store().get(Keys.unit(NS, "spec", "a"))).isEqualTo(unitValue("a"));
+    assertThat(h.store().get(UnitKeys.unit(NS, "spec", "a"))).isEqualTo(unitValue("a"));
     check();
   }
 
   /** The unit's record: its value (see {@link UnitValue}). */
   private byte[] unitValue(String unit) {
-    return h.store().records().get(Keys.unit(NS, "spec", unit));
+    return h.store().records().get(UnitKeys.unit(NS, "spec", unit));
   }
 
   /** The value the units entry of attempt {@code seq} (block 0) carries, or null. */
   private byte[] carried(long seq) {
     byte[][] keys = new byte[64][];
     byte[][] values = new byte[64][];
-    AttemptBlockValues.decodeUnits(h.store().get(Keys.attemptUnitsBlock(NS, 0)), keys, values);
+    AttemptBlockValues.decodeUnits(h.store().get(AttemptKeys.attemptUnitsBlock(NS, 0)), keys, values);
     return values[(int) seq];
   }
 
@@ -244,27 +250,27 @@ class CoordinateStateTest {
     check();
 
     // attempts 1-63 in block 0, 64-70 in block 1
-    assertThat(keys(Keys.workerAttempts(NS, "worker"))).extracting(HexFormat.of()::formatHex).containsExactly(
-        HexFormat.of().formatHex(Keys.workerAttemptBlock(NS, "worker", 0)),
-        HexFormat.of().formatHex(Keys.workerAttemptBlock(NS, "worker", 1)));
-    assertThat(AttemptBlockValues.decodeBits(h.store().get(Keys.workerActiveBlock(NS, "worker", 0))))
+    assertThat(keys(AttemptKeys.workerAttempts(NS, "worker"))).extracting(HexFormat.of()::formatHex).containsExactly(
+        HexFormat.of().formatHex(AttemptKeys.workerAttemptBlock(NS, "worker", 0)),
+        HexFormat.of().formatHex(AttemptKeys.workerAttemptBlock(NS, "worker", 1)));
+    assertThat(AttemptBlockValues.decodeBits(h.store().get(AttemptKeys.workerActiveBlock(NS, "worker", 0))))
         .isEqualTo(-2L); // every bit but 0: there is no attempt 0
-    assertThat(AttemptBlockValues.decodeBits(h.store().get(Keys.workerActiveBlock(NS, "worker", 1)))).isEqualTo(0x7FL);
-    assertThat(AttemptBlockValues.decodeBits(h.store().get(Keys.attemptDeadlineBlock(expiration, NS, 1))))
+    assertThat(AttemptBlockValues.decodeBits(h.store().get(AttemptKeys.workerActiveBlock(NS, "worker", 1)))).isEqualTo(0x7FL);
+    assertThat(AttemptBlockValues.decodeBits(h.store().get(TimeIndexKeys.attemptDeadlineBlock(expiration, NS, 1))))
         .isEqualTo(0x7FL);
-    assertThat(AttemptBlockValues.unitKeyIn(h.store().get(Keys.attemptUnitsBlock(NS, 1)), 70))
-        .isEqualTo(Keys.unit(NS, "spec", "u69"));
+    assertThat(AttemptBlockValues.unitKeyIn(h.store().get(AttemptKeys.attemptUnitsBlock(NS, 1)), 70))
+        .isEqualTo(UnitKeys.unit(NS, "spec", "u69"));
 
     h.finish(started.get(69)).ok();
-    assertThat(AttemptBlockValues.decodeBits(h.store().get(Keys.workerActiveBlock(NS, "worker", 1)))).isEqualTo(0x3FL);
+    assertThat(AttemptBlockValues.decodeBits(h.store().get(AttemptKeys.workerActiveBlock(NS, "worker", 1)))).isEqualTo(0x3FL);
     check();
     for (Attempt attempt : started.subList(0, 69)) {
       h.finish(attempt).ok();
     }
     check();
-    assertThat(keys(Keys.workerActiveAttempts(NS, "worker"))).isEmpty();
+    assertThat(keys(AttemptKeys.workerActiveAttempts(NS, "worker"))).isEmpty();
     assertThat(h.reader().timeIndexes().dueAttemptDeadlines(Long.MAX_VALUE, 10)).isEmpty();
-    assertThat(keys(Keys.workerAttempts(NS, "worker"))).hasSize(2);
+    assertThat(keys(AttemptKeys.workerAttempts(NS, "worker"))).hasSize(2);
     assertThat(h.reader().attempts().ofWorker(NS, "worker")).hasSize(70);
   }
 
@@ -284,9 +290,9 @@ class CoordinateStateTest {
     h.request("count", 70);
     long after = h.reader().attempts().get(NS, 1).expirationTime() + 1;
 
-    assertThat(h.reader().timeIndexes().dueAttemptDeadlines(after, 1)).extracting(Keys.AttemptDeadlineKey::attemptSeq)
+    assertThat(h.reader().timeIndexes().dueAttemptDeadlines(after, 1)).extracting(TimeIndexKeys.AttemptDeadlineKey::attemptSeq)
         .containsExactly(1L);
-    assertThat(h.reader().timeIndexes().dueAttemptDeadlines(after, 65)).extracting(Keys.AttemptDeadlineKey::attemptSeq)
+    assertThat(h.reader().timeIndexes().dueAttemptDeadlines(after, 65)).extracting(TimeIndexKeys.AttemptDeadlineKey::attemptSeq)
         .containsExactlyElementsOf(LongStream.rangeClosed(1, 65).boxed().toList());
     assertThat(h.reader().timeIndexes().dueAttemptDeadlines(after, 100)).hasSize(70);
     assertThat(h.reader().timeIndexes().dueAttemptDeadlines(after - 1, 100)).as("expiration == now is alive").isEmpty();
@@ -373,9 +379,9 @@ class CoordinateStateTest {
 
     h.send("delete_work_spec", "work_spec_name", "spec").ok();
     check();
-    for (byte[] prefix : List.of(Keys.units(NS, "spec"), Keys.availableUnits(NS, "spec"), Keys.counts(NS, "spec"),
-        Keys.unitAttempts(NS, "spec", "p"), Keys.workerActiveAttempts(NS, "worker"),
-        Keys.workerAttempts(NS, "worker"))) {
+    for (byte[] prefix : List.of(UnitKeys.units(NS, "spec"), UnitKeys.availableUnits(NS, "spec"), UnitKeys.counts(NS, "spec"),
+        AttemptKeys.unitAttempts(NS, "spec", "p"), AttemptKeys.workerActiveAttempts(NS, "worker"),
+        AttemptKeys.workerAttempts(NS, "worker"))) {
       assertThat(keys(prefix)).isEmpty();
     }
     assertThat(h.reader().timeIndexes().dueAttemptDeadlines(Long.MAX_VALUE, 10)).isEmpty();
@@ -398,7 +404,7 @@ class CoordinateStateTest {
     h.namespace(NS).send("destroy_namespace").ok();
 
     // only the destroy's own answer, kept for a repeat of its request_id
-    assertThat(keys(Keys.namespaceData(NS))).extracting(Keys::kind).containsExactly("R");
+    assertThat(keys(NamespaceKeys.namespaceData(NS))).extracting(KeyFamily::kind).containsExactly("R");
     assertThat(h.reader().namespaces().list()).containsExactly("other");
     assertThat(h.namespace("other").units("spec", "{}")).containsExactly("u");
 
@@ -472,10 +478,10 @@ class CoordinateStateTest {
   /** Every index of the namespace equals what its unit, attempt and worker records imply. */
   private void check() {
     StateReader r = h.reader();
-    long lastSeq = ValueCodec.decodeLong(h.store().get(Keys.sequence(NS)));
+    long lastSeq = ValueCodec.decodeLong(h.store().get(AttemptKeys.sequence(NS)));
     List<AttemptRecord> attempts = LongStream.rangeClosed(1, lastSeq).mapToObj(seq -> r.attempts().get(NS, seq))
         .filter(Objects::nonNull).toList();
-    Set<Keys.DelayedUnitKey> delayed = new HashSet<>();
+    Set<TimeIndexKeys.DelayedUnitKey> delayed = new HashSet<>();
     Set<String> specNames = new HashSet<>();
     List<WorkUnitRecord> allUnits = new ArrayList<>();
     for (WorkSpecRecord spec : r.specs().list(NS)) {
@@ -487,14 +493,14 @@ class CoordinateStateTest {
         counts.merge(unit.status(), 1L, Long::sum);
         checkUnit(unit, attempts);
         if (unit.status() == UnitStatus.DELAYED) {
-          delayed.add(new Keys.DelayedUnitKey(unit.notBefore(), NS, unit.spec(), unit.name()));
+          delayed.add(new TimeIndexKeys.DelayedUnitKey(unit.notBefore(), NS, unit.spec(), unit.name()));
         }
       }
       assertThat(r.units().counts(NS, spec.name())).as("counts of %s", spec.name()).isEqualTo(counts);
       for (WorkUnitRecord unit : units) {
         if (unit.status() == UnitStatus.AVAILABLE) {
-          byte[] stored = h.store().get(Keys.unit(NS, unit.spec(), unit.name()));
-          byte[] entry = h.store().get(Keys.available(NS, unit.spec(), unit.priority(), unit.name()));
+          byte[] stored = h.store().get(UnitKeys.unit(NS, unit.spec(), unit.name()));
+          byte[] entry = h.store().get(UnitKeys.available(NS, unit.spec(), unit.priority(), unit.name()));
           assertThat(entry).as("available entry of %s: the unit's value while it holds no attempt", unit.name())
               .isEqualTo(UnitValue.attemptSeq(stored) < 0 ? stored : ValueCodec.EMPTY);
         }
@@ -506,37 +512,37 @@ class CoordinateStateTest {
               .map(WorkUnitRecord::name).toList());
     }
     // time indexes: exact for live records; entries of deleted units and attempts wait for the time step
-    Set<Keys.DelayedUnitKey> delayedEntries = new HashSet<>();
-    for (Keys.DelayedUnitKey entry : r.timeIndexes().dueDelayedUnits(Long.MAX_VALUE - 1, Integer.MAX_VALUE)) {
+    Set<TimeIndexKeys.DelayedUnitKey> delayedEntries = new HashSet<>();
+    for (TimeIndexKeys.DelayedUnitKey entry : r.timeIndexes().dueDelayedUnits(Long.MAX_VALUE - 1, Integer.MAX_VALUE)) {
       if (entry.namespace().equals(NS) && r.units().get(NS, entry.spec(), entry.unit()) != null) {
         delayedEntries.add(entry);
       }
     }
     assertThat(delayedEntries).as("delayed index").isEqualTo(delayed);
-    Set<Keys.PurgeKey> purgeEntries = new HashSet<>();
-    for (Keys.PurgeKey entry : r.timeIndexes().duePurges(Long.MAX_VALUE - 1, Integer.MAX_VALUE)) {
+    Set<TimeIndexKeys.PurgeKey> purgeEntries = new HashSet<>();
+    for (TimeIndexKeys.PurgeKey entry : r.timeIndexes().duePurges(Long.MAX_VALUE - 1, Integer.MAX_VALUE)) {
       if (entry.namespace().equals(NS) && r.units().get(NS, entry.spec(), entry.unit()) != null) {
         purgeEntries.add(entry);
       }
     }
     assertThat(purgeEntries).as("purge index").isEqualTo(new HashSet<>(allUnits.stream()
         .filter(u -> u.purgeAt() != null && (u.status() == UnitStatus.FINISHED || u.status() == UnitStatus.FAILED))
-        .map(u -> new Keys.PurgeKey(u.purgeAt(), NS, u.spec(), u.name())).toList()));
-    Set<Keys.AttemptDeadlineKey> deadlines = new HashSet<>();
-    for (Keys.AttemptDeadlineKey entry : r.timeIndexes().dueAttemptDeadlines(Long.MAX_VALUE, Integer.MAX_VALUE)) {
+        .map(u -> new TimeIndexKeys.PurgeKey(u.purgeAt(), NS, u.spec(), u.name())).toList()));
+    Set<TimeIndexKeys.AttemptDeadlineKey> deadlines = new HashSet<>();
+    for (TimeIndexKeys.AttemptDeadlineKey entry : r.timeIndexes().dueAttemptDeadlines(Long.MAX_VALUE, Integer.MAX_VALUE)) {
       if (entry.namespace().equals(NS) && r.attempts().get(NS, entry.attemptSeq()) != null) {
         deadlines.add(entry);
       }
     }
     assertThat(deadlines).as("deadline index").isEqualTo(new HashSet<>(attempts.stream()
         .filter(a -> a.status() == AttemptStatus.PENDING)
-        .map(a -> new Keys.AttemptDeadlineKey(a.expirationTime(), NS, a.seq())).toList()));
+        .map(a -> new TimeIndexKeys.AttemptDeadlineKey(a.expirationTime(), NS, a.seq())).toList()));
     for (WorkerRecord worker : r.workers().list(NS)) {
-      assertThat(blockSeqs(Keys.workerActiveAttempts(NS, worker.name()))).as("active attempts of %s", worker.name())
+      assertThat(blockSeqs(AttemptKeys.workerActiveAttempts(NS, worker.name()))).as("active attempts of %s", worker.name())
           .containsExactlyElementsOf(attempts.stream()
               .filter(a -> a.worker().equals(worker.name()) && a.status() == AttemptStatus.PENDING)
               .map(AttemptRecord::seq).toList());
-      assertThat(blockSeqs(Keys.workerAttempts(NS, worker.name()))).as("attempts of %s", worker.name())
+      assertThat(blockSeqs(AttemptKeys.workerAttempts(NS, worker.name()))).as("attempts of %s", worker.name())
           .containsExactlyElementsOf(attempts.stream().filter(a -> a.worker().equals(worker.name()))
               .map(AttemptRecord::seq).toList());
       assertThat(r.workers().children(NS, worker.name())).as("children of %s", worker.name())
@@ -576,26 +582,26 @@ class CoordinateStateTest {
           assertThat(parent.activeAttempt()).as("%s is parked under its parent's attempt", self).isEqualTo(parkedUnder);
           assertThat(parent.status()).isEqualTo(UnitStatus.PENDING);
         }
-        expectedEntries.add(hex.formatHex(Keys.child(NS, family.parent(), family.childState(), parkedUnder, self)));
-        expectedCounts.merge(hex.formatHex(Keys.familyCount(NS, family.parent(), family.childState().code())), 1L,
+        expectedEntries.add(hex.formatHex(FamilyKeys.child(NS, family.parent(), family.childState(), parkedUnder, self)));
+        expectedCounts.merge(hex.formatHex(FamilyKeys.familyCount(NS, family.parent(), family.childState().code())), 1L,
             Long::sum);
       }
       if (family.predecessor() != null) {
         assertThat(h.reader().units().get(NS, family.predecessor())).as("predecessor of %s", self).isNotNull();
-        expectedEntries.add(hex.formatHex(Keys.heir(NS, family.predecessor(), self)));
-        expectedCounts.merge(hex.formatHex(Keys.familyCount(NS, family.predecessor(), Keys.HEIRS_KIND)), 1L,
+        expectedEntries.add(hex.formatHex(FamilyKeys.heir(NS, family.predecessor(), self)));
+        expectedCounts.merge(hex.formatHex(FamilyKeys.familyCount(NS, family.predecessor(), FamilyKeys.HEIRS_KIND)), 1L,
             Long::sum);
       }
     }
     Set<String> entries = new HashSet<>();
     Map<String, Long> counts = new HashMap<>();
-    int tagAt = Keys.namespaceData(NS).length;
-    try (KeyValueIterator it = h.store().prefix(Keys.namespaceData(NS))) {
+    int tagAt = NamespaceKeys.namespaceData(NS).length;
+    try (KeyValueIterator it = h.store().prefix(NamespaceKeys.namespaceData(NS))) {
       it.forEachRemaining(e -> {
         byte tag = e.key()[tagAt];
-        if (tag == Keys.CHILD || tag == Keys.HEIR) {
+        if (tag == KeyFamily.CHILD.tag() || tag == KeyFamily.HEIR.tag()) {
           entries.add(hex.formatHex(e.key()));
-        } else if (tag == Keys.FAMILY_COUNT) {
+        } else if (tag == KeyFamily.FAMILY_COUNT.tag()) {
           counts.put(hex.formatHex(e.key()), ValueCodec.decodeLong(e.value()));
         }
       });
@@ -609,22 +615,22 @@ class CoordinateStateTest {
    * other entry carries anything, and no started-units entry of an older layout is left.
    */
   private void checkCarriedValues() {
-    int tagAt = Keys.namespaceData(NS).length;
+    int tagAt = NamespaceKeys.namespaceData(NS).length;
     int carriedCount = 0;
     int pendingCount = 0;
-    try (KeyValueIterator it = h.store().prefix(Keys.namespaceData(NS))) {
+    try (KeyValueIterator it = h.store().prefix(NamespaceKeys.namespaceData(NS))) {
       while (it.hasNext()) {
         KeyValueIterator.Entry e = it.next();
         byte tag = e.key()[tagAt];
-        assertThat(tag).as("a started-units entry").isNotEqualTo(Keys.STARTED_UNITS);
-        if (tag == Keys.UNIT) {
+        assertThat(tag).as("a started-units entry").isNotEqualTo(KeyFamily.STARTED_UNITS.tag());
+        if (tag == KeyFamily.UNIT.tag()) {
           WorkUnitRecord unit = ValueCodec.decode(e.value(), WorkUnitRecord.class);
           if (unit.status() == UnitStatus.PENDING && unit.activeAttempt() != null
               && UnitValue.attemptSeq(e.value()) == unit.activeAttempt()) {
             pendingCount++;
             assertThat(carriedBy(unit.activeAttempt())).as("carried for %s", unit.name()).isEqualTo(e.value());
           }
-        } else if (tag == Keys.ATTEMPT_UNIT) {
+        } else if (tag == KeyFamily.ATTEMPT_UNITS.tag()) {
           byte[][] values = new byte[64][];
           AttemptBlockValues.decodeUnits(e.value(), new byte[64][], values);
           carriedCount += (int) Stream.of(values).filter(Objects::nonNull).count();
@@ -636,7 +642,7 @@ class CoordinateStateTest {
 
   private byte[] carriedBy(long seq) {
     byte[][] values = new byte[64][];
-    AttemptBlockValues.decodeUnits(h.store().get(Keys.attemptUnitsBlock(NS, AttemptBlocks.block(seq))), new byte[64][],
+    AttemptBlockValues.decodeUnits(h.store().get(AttemptKeys.attemptUnitsBlock(NS, AttemptBlocks.block(seq))), new byte[64][],
         values);
     return values[(int) (seq % 64)];
   }
@@ -644,8 +650,8 @@ class CoordinateStateTest {
   private void checkUnit(WorkUnitRecord unit, List<AttemptRecord> attempts) {
     List<Long> own = attempts.stream().filter(a -> a.spec().equals(unit.spec()) && a.unit().equals(unit.name()))
         .map(AttemptRecord::seq).toList();
-    long held = UnitValue.attemptSeq(h.store().get(Keys.unit(NS, unit.spec(), unit.name())));
-    assertThat(seqs(Keys.unitAttempts(NS, unit.spec(), unit.name()))).as("listed history of %s", unit.name())
+    long held = UnitValue.attemptSeq(h.store().get(UnitKeys.unit(NS, unit.spec(), unit.name())));
+    assertThat(seqs(AttemptKeys.unitAttempts(NS, unit.spec(), unit.name()))).as("listed history of %s", unit.name())
         .containsExactlyElementsOf(own.stream().filter(seq -> seq != held).toList());
     assertThat(h.reader().attempts().ofUnit(NS, unit.spec(), unit.name())).extracting(AttemptRecord::seq)
         .as("history of %s", unit.name()).containsExactlyElementsOf(own);
@@ -717,7 +723,7 @@ class CoordinateStateTest {
   }
 
   private List<Long> seqs(byte[] prefix) {
-    return keys(prefix).stream().map(Keys::trailingSeq).toList();
+    return keys(prefix).stream().map(KeySpace::trailingSeq).toList();
   }
 
   /** The attempt numbers that the block entries under a prefix list. */

@@ -1,6 +1,6 @@
 package io.coordinate.engine.state.db;
 
-import io.coordinate.engine.state.codec.Keys;
+import io.coordinate.engine.state.codec.SpecKeys;
 import io.coordinate.engine.state.codec.ValueCodec;
 import io.coordinate.engine.state.model.WorkSpecRecord;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 class DecodedSpecsTest {
 
   private final DecodedSpecs specs = new DecodedSpecs();
-  private final byte[] key = Keys.spec("ns", "s");
+  private final byte[] key = SpecKeys.spec("ns", "s");
 
   @Test
   void theSameBytesGiveTheKeptSpecAndChangedBytesADecodedOne() {
@@ -31,7 +31,7 @@ class DecodedSpecsTest {
   void atMost1024SpecsAreKept() {
     byte[] value = ValueCodec.encode(spec(1));
     for (int i = 0; i < 1100; i++) {
-      specs.decode(Keys.spec("ns", "s" + i), value);
+      specs.decode(SpecKeys.spec("ns", "s" + i), value);
     }
     assertThat(specs.size()).isEqualTo(1024);
   }

@@ -5,7 +5,11 @@ import io.coordinate.storage.InMemoryKeyValueStore;
 import io.coordinate.storage.KeyValueIterator;
 import io.coordinate.storage.KeyValueStore;
 import io.coordinate.engine.state.codec.KeyWriter;
-import io.coordinate.engine.state.codec.Keys;
+import io.coordinate.engine.state.codec.AttemptKeys;
+import io.coordinate.engine.state.codec.KeyFamily;
+import io.coordinate.engine.state.codec.KeySpace;
+import io.coordinate.engine.state.codec.NamespaceKeys;
+import io.coordinate.engine.state.codec.UnitKeys;
 import io.coordinate.engine.state.codec.ValueCodec;
 import io.coordinate.engine.state.model.AttemptRecord;
 import io.coordinate.engine.state.model.AttemptStatus;
@@ -31,8 +35,8 @@ class IndexRebuildTest {
     assertThat(IndexRebuild.inStep(records, indexes)).isTrue();
 
     VersionedStore store = new VersionedStore(records, indexes);
-    store.putAll(List.of(new KeyValueIterator.Entry(Keys.namespace("n"), new byte[] {1})));
-    store.delete(Keys.namespace("n"));
+    store.putAll(List.of(new KeyValueIterator.Entry(NamespaceKeys.namespace("n"), new byte[] {1})));
+    store.delete(NamespaceKeys.namespace("n"));
     assertThat(store.version()).isEqualTo(2);
     assertThat(IndexRebuild.stateVersion(records)).isEqualTo(2);
     assertThat(IndexRebuild.inStep(records, indexes)).isTrue();
@@ -44,7 +48,7 @@ class IndexRebuildTest {
     InMemoryKeyValueStore indexes = new InMemoryKeyValueStore();
     IndexRebuild.rebuild(records, indexes);
     // a restore from the changelog brings later commands into the records only
-    records.put(Keys.stateVersion(), ValueCodec.encodeLong(5));
+    records.put(KeySpace.stateVersion(), ValueCodec.encodeLong(5));
     assertThat(IndexRebuild.inStep(records, indexes)).isFalse();
   }
 
@@ -58,8 +62,8 @@ class IndexRebuildTest {
     IndexRebuild.rebuild(h.store().records(), indexes);
     assertThat(IndexRebuild.inStep(h.store().records(), indexes)).isTrue();
     // as an earlier version left them: no layout key, one entry per attempt (10 [ns] 'P' [worker][attempt seq])
-    indexes.delete(Keys.indexLayout());
-    byte[] perAttempt = new KeyWriter().tag(Keys.NAMESPACE_DATA).string("ns").tag(Keys.WORKER_ACTIVE)
+    indexes.delete(KeySpace.indexLayout());
+    byte[] perAttempt = new KeyWriter().tag(KeySpace.NAMESPACE_DATA).string("ns").tag(KeyFamily.WORKER_ACTIVE.tag())
         .string("worker").int64(Long.parseLong(a.id())).toBytes();
     indexes.put(perAttempt, ValueCodec.EMPTY);
     assertThat(IndexRebuild.inStep(h.store().records(), indexes)).isFalse();
@@ -68,7 +72,7 @@ class IndexRebuildTest {
 
     assertThat(IndexRebuild.inStep(h.store().records(), indexes)).isTrue();
     assertThat(indexes.get(perAttempt)).isNull();
-    assertThat(ValueCodec.decodeLong(indexes.get(Keys.indexLayout()))).isEqualTo(IndexRebuild.LAYOUT);
+    assertThat(ValueCodec.decodeLong(indexes.get(KeySpace.indexLayout()))).isEqualTo(IndexRebuild.LAYOUT);
     assertThat(DbState.reader(new SplitStore(h.store().records(), indexes)).attempts().activeOfWorker("ns", "worker"))
         .extracting(AttemptRecord::id).containsExactly(a.id());
   }
@@ -95,15 +99,15 @@ class IndexRebuildTest {
     Attempt a = h.requestOne();
     h.finish(a).ok();
     InMemoryKeyValueStore indexes = new InMemoryKeyValueStore();
-    indexes.put(Keys.available("ns", "s", 0, "gone"), ValueCodec.EMPTY); // stale: no such unit
+    indexes.put(UnitKeys.available("ns", "s", 0, "gone"), ValueCodec.EMPTY); // stale: no such unit
 
     IndexRebuild.Result result = IndexRebuild.rebuild(h.store().records(), indexes);
 
     assertThat(result).isEqualTo(new IndexRebuild.Result(3, 1, 1, 1, 0));
-    assertThat(indexes.get(Keys.available("ns", "s", 0, "gone"))).isNull();
+    assertThat(indexes.get(UnitKeys.available("ns", "s", 0, "gone"))).isNull();
     assertThat(DbState.reader(new SplitStore(h.store().records(), indexes)).units().bestAvailable("ns", "s", 10))
         .containsExactly("b", "c");
-    assertThat(ValueCodec.decodeLong(indexes.get(Keys.count("ns", "s", UnitStatus.FINISHED)))).isEqualTo(1);
+    assertThat(ValueCodec.decodeLong(indexes.get(UnitKeys.count("ns", "s", UnitStatus.FINISHED)))).isEqualTo(1);
   }
 
   @Test
@@ -111,19 +115,19 @@ class IndexRebuildTest {
     EngineHarness h = new EngineHarness();
     h.setSpec("{\"name\":\"s\"}");
     h.addUnits("s", "a", "b", "c");
-    byte[] added = h.store().records().get(Keys.unit("ns", "s", "a"));
+    byte[] added = h.store().records().get(UnitKeys.unit("ns", "s", "a"));
     Attempt a = h.requestOne();
     Attempt b = h.requestOne();
     h.finish(b).ok();
     long seq = Long.parseLong(a.id());
     KeyValueStore records = h.store().records();
-    byte[] started = records.get(Keys.unit("ns", "s", "a"));
+    byte[] started = records.get(UnitKeys.unit("ns", "s", "a"));
     AttemptRecord attempt = h.reader().attempts().get("ns", seq);
     // as layout 3 left it: a's record as added, what its start added in the started-units entry of its block
-    records.put(Keys.unit("ns", "s", "a"), added);
+    records.put(UnitKeys.unit("ns", "s", "a"), added);
     byte[][] keys = new byte[64][];
     byte[][] deltas = new byte[64][];
-    keys[(int) seq] = Keys.unit("ns", "s", "a");
+    keys[(int) seq] = UnitKeys.unit("ns", "s", "a");
     deltas[(int) seq] = StoredValuesGoldenTest.legacyDelta(attempt);
     records.put(legacyStartedUnitsBlock("ns", 0), AttemptBlockValues.encodeUnits(keys, deltas));
     long version = IndexRebuild.stateVersion(records);
@@ -131,12 +135,12 @@ class IndexRebuildTest {
 
     IndexRebuild.rebuild(records, indexes);
 
-    assertThat(records.get(Keys.unit("ns", "s", "a"))).as("folded into the record").isEqualTo(started);
+    assertThat(records.get(UnitKeys.unit("ns", "s", "a"))).as("folded into the record").isEqualTo(started);
     assertThat(records.get(legacyStartedUnitsBlock("ns", 0))).as("the entry is gone").isNull();
     assertThat(IndexRebuild.stateVersion(records)).as("the records changed: a new version").isEqualTo(version + 1);
     assertThat(IndexRebuild.inStep(records, indexes)).isTrue();
     byte[][] carried = new byte[64][];
-    AttemptBlockValues.decodeUnits(indexes.get(Keys.attemptUnitsBlock("ns", 0)), new byte[64][], carried);
+    AttemptBlockValues.decodeUnits(indexes.get(AttemptKeys.attemptUnitsBlock("ns", 0)), new byte[64][], carried);
     assertThat(ValueCodec.decode(carried[(int) seq], WorkUnitRecord.class).status())
         .as("its units entry carries the record with what the start added").isEqualTo(UnitStatus.PENDING);
     StateReader reader = DbState.reader(new SplitStore(h.store().records(), indexes));
@@ -145,13 +149,13 @@ class IndexRebuildTest {
     assertThat(reader.units().get("ns", "s", "a").activeAttempt()).isEqualTo(seq);
     assertThat(reader.attempts().get("ns", seq).status()).isEqualTo(AttemptStatus.PENDING);
     assertThat(reader.units().get("ns", "s", "b").status()).isEqualTo(UnitStatus.FINISHED);
-    assertThat(ValueCodec.decodeLong(indexes.get(Keys.count("ns", "s", UnitStatus.PENDING)))).isEqualTo(1);
-    assertThat(ValueCodec.decodeLong(indexes.get(Keys.count("ns", "s", UnitStatus.AVAILABLE)))).isEqualTo(1);
+    assertThat(ValueCodec.decodeLong(indexes.get(UnitKeys.count("ns", "s", UnitStatus.PENDING)))).isEqualTo(1);
+    assertThat(ValueCodec.decodeLong(indexes.get(UnitKeys.count("ns", "s", UnitStatus.AVAILABLE)))).isEqualTo(1);
   }
 
   /** The key of a started-units entry as layout 3 wrote it: the namespace's prefix, 'O', the block. */
   private static byte[] legacyStartedUnitsBlock(String ns, long block) {
-    byte[] prefix = Keys.startedUnitsBlocks(ns);
+    byte[] prefix = AttemptKeys.startedUnitsBlocks(ns);
     return java.nio.ByteBuffer.allocate(prefix.length + Long.BYTES).put(prefix).putLong(block ^ Long.MIN_VALUE).array();
   }
 
@@ -162,7 +166,7 @@ class IndexRebuildTest {
     h.setSpec("{\"name\":\"s\"}");
     h.addUnits("s", "a", "b");
     InMemoryKeyValueStore single = new InMemoryKeyValueStore();
-    try (KeyValueIterator it = h.store().prefix(Keys.namespaceData("ns"))) {
+    try (KeyValueIterator it = h.store().prefix(NamespaceKeys.namespaceData("ns"))) {
       it.forEachRemaining(e -> single.put(e.key(), e.value()));
     }
     InMemoryKeyValueStore indexes = new InMemoryKeyValueStore();

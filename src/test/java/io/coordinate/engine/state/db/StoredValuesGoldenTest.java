@@ -1,7 +1,7 @@
 package io.coordinate.engine.state.db;
 
 import io.coordinate.engine.state.codec.BinaryRecords;
-import io.coordinate.engine.state.codec.Keys;
+import io.coordinate.engine.state.codec.UnitKeys;
 import io.coordinate.engine.state.codec.UnitValue;
 import io.coordinate.engine.state.codec.ValueCodec;
 import io.coordinate.engine.state.model.Answer;
@@ -61,7 +61,7 @@ class StoredValuesGoldenTest {
       "golden/stored-values-v3.txt", "golden/stored-values-v4.txt");
   private static final String CURRENT = FIXTURES.get(FIXTURES.size() - 1);
   private static final HexFormat HEX = HexFormat.of();
-  private static final byte[] UNIT_KEY = Keys.unit("ns", "spec", "plain");
+  private static final byte[] UNIT_KEY = UnitKeys.unit("ns", "spec", "plain");
 
   private static final UnitFamily FAMILY = new UnitFamily(new UnitRef("jobs", "parent"),
       new UnitRef("etl", "before"), ChildState.PARKED, 42L, true, Json.parse("{\"traceback\":\"child failed\"}"));

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.coordinate.engine.EngineHarness;
 import io.coordinate.engine.EngineHarness.Attempt;
-import io.coordinate.engine.state.codec.Keys;
+import io.coordinate.engine.state.codec.UnitKeys;
 import io.coordinate.engine.state.codec.UnitValue;
 import io.coordinate.engine.state.codec.ValueCodec;
 import io.coordinate.engine.state.model.AttemptRecord;
@@ -120,7 +120,7 @@ class UnitRecordIsItsValueTest {
   private static void compareEveryUnit(EngineHarness h) {
     for (String spec : SPECS) {
       List<String> recorded = new ArrayList<>();
-      try (KeyValueIterator it = h.store().records().prefix(Keys.units("ns", spec))) {
+      try (KeyValueIterator it = h.store().records().prefix(UnitKeys.units("ns", spec))) {
         while (it.hasNext()) {
           KeyValueIterator.Entry entry = it.next();
           WorkUnitRecord unit = ValueCodec.decode(entry.value(), WorkUnitRecord.class);

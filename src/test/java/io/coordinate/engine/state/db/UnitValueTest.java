@@ -1,6 +1,7 @@
 package io.coordinate.engine.state.db;
 
-import io.coordinate.engine.state.codec.Keys;
+import io.coordinate.engine.state.codec.AttemptKeys;
+import io.coordinate.engine.state.codec.UnitKeys;
 import io.coordinate.engine.state.codec.UnitValue;
 import io.coordinate.engine.state.codec.ValueCodec;
 
@@ -75,18 +76,18 @@ class UnitValueTest {
     Attempt first = h.requestOne();
     KeyValueStore records = h.store().records();
     long firstSeq = Long.parseLong(first.id());
-    assertThat(records.get(Keys.attempt("ns", firstSeq))).as("held by the unit, no record of its own").isNull();
-    assertThat(UnitValue.attemptSeq(h.store().get(Keys.unit("ns", "s", "u")))).isEqualTo(firstSeq);
-    assertThat(UnitValue.attemptSeq(records.get(Keys.unit("ns", "s", "u")))).as("a start writes the record")
+    assertThat(records.get(AttemptKeys.attempt("ns", firstSeq))).as("held by the unit, no record of its own").isNull();
+    assertThat(UnitValue.attemptSeq(h.store().get(UnitKeys.unit("ns", "s", "u")))).isEqualTo(firstSeq);
+    assertThat(UnitValue.attemptSeq(records.get(UnitKeys.unit("ns", "s", "u")))).as("a start writes the record")
         .isEqualTo(firstSeq);
 
     h.retry(first, 0).ok();
     Attempt second = h.requestOne();
     long secondSeq = Long.parseLong(second.id());
 
-    assertThat(UnitValue.attemptSeq(h.store().get(Keys.unit("ns", "s", "u")))).isEqualTo(secondSeq);
-    assertThat(records.get(Keys.unit("ns", "s", "u"))).isEqualTo(h.store().get(Keys.unit("ns", "s", "u")));
-    assertThat(ValueCodec.decode(records.get(Keys.attempt("ns", firstSeq)), AttemptRecord.class).status())
+    assertThat(UnitValue.attemptSeq(h.store().get(UnitKeys.unit("ns", "s", "u")))).isEqualTo(secondSeq);
+    assertThat(records.get(UnitKeys.unit("ns", "s", "u"))).isEqualTo(h.store().get(UnitKeys.unit("ns", "s", "u")));
+    assertThat(ValueCodec.decode(records.get(AttemptKeys.attempt("ns", firstSeq)), AttemptRecord.class).status())
         .isEqualTo(AttemptStatus.RETRYABLE);
     assertThat(h.reader().attempts().get("ns", firstSeq).status()).isEqualTo(AttemptStatus.RETRYABLE);
     assertThat(h.reader().attempts().get("ns", secondSeq).status()).isEqualTo(AttemptStatus.PENDING);

@@ -3,7 +3,9 @@ package io.coordinate.engine.state.db;
 import io.coordinate.storage.InMemoryKeyValueStore;
 import io.coordinate.storage.KeyValueIterator;
 import io.coordinate.storage.RecordingStore;
-import io.coordinate.engine.state.codec.Keys;
+import io.coordinate.engine.state.codec.KeySpace;
+import io.coordinate.engine.state.codec.NamespaceKeys;
+import io.coordinate.engine.state.codec.UnitKeys;
 import io.coordinate.engine.state.codec.ValueCodec;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -27,30 +29,30 @@ class VersionedStoreTest {
   @Test
   void eachBatchCarriesTheNextVersionToBothStoresInKeyOrder() {
     VersionedStore store = new VersionedStore(records, indexes);
-    byte[] namespace = Keys.namespace("n"); // 01 ..., before the versions (06, 07)
-    byte[] unit = Keys.unit("n", "s", "u"); // 10 ..., after them
-    byte[] available = Keys.available("n", "s", 0, "u"); // an index
+    byte[] namespace = NamespaceKeys.namespace("n"); // 01 ..., before the versions (06, 07)
+    byte[] unit = UnitKeys.unit("n", "s", "u"); // 10 ..., after them
+    byte[] available = UnitKeys.available("n", "s", 0, "u"); // an index
 
     store.putAll(List.of(new KeyValueIterator.Entry(namespace, V), new KeyValueIterator.Entry(unit, V),
         new KeyValueIterator.Entry(available, V)));
 
-    assertThat(records.batches).containsExactly(List.of(hex(namespace), hex(Keys.stateVersion()), hex(unit)));
-    assertThat(indexes.batches).containsExactly(List.of(hex(Keys.indexVersion()), hex(available)));
+    assertThat(records.batches).containsExactly(List.of(hex(namespace), hex(KeySpace.stateVersion()), hex(unit)));
+    assertThat(indexes.batches).containsExactly(List.of(hex(KeySpace.indexVersion()), hex(available)));
     assertThat(store.version()).isEqualTo(1);
     assertThat(IndexRebuild.stateVersion(recordsBelow)).isEqualTo(1);
-    assertThat(ValueCodec.decodeLong(indexesBelow.get(Keys.indexVersion()))).isEqualTo(1);
+    assertThat(ValueCodec.decodeLong(indexesBelow.get(KeySpace.indexVersion()))).isEqualTo(1);
   }
 
   @Test
   void aBatchOfOneStoreStillMovesBothVersions() {
     IndexRebuild.rebuild(recordsBelow, indexesBelow);
     VersionedStore store = new VersionedStore(records, indexes);
-    store.put(Keys.unit("n", "s", "u"), V);
-    store.delete(Keys.unit("n", "s", "u"));
+    store.put(UnitKeys.unit("n", "s", "u"), V);
+    store.delete(UnitKeys.unit("n", "s", "u"));
 
     assertThat(store.version()).isEqualTo(2);
     assertThat(records.batches).hasSize(2);
-    assertThat(indexes.batches).containsExactly(List.of(hex(Keys.indexVersion())), List.of(hex(Keys.indexVersion())));
+    assertThat(indexes.batches).containsExactly(List.of(hex(KeySpace.indexVersion())), List.of(hex(KeySpace.indexVersion())));
     assertThat(IndexRebuild.inStep(recordsBelow, indexesBelow)).isTrue();
   }
 
@@ -66,9 +68,9 @@ class VersionedStoreTest {
 
   @Test
   void itGoesOnFromTheVersionStored() {
-    recordsBelow.put(Keys.stateVersion(), ValueCodec.encodeLong(41));
+    recordsBelow.put(KeySpace.stateVersion(), ValueCodec.encodeLong(41));
     VersionedStore store = new VersionedStore(records, indexes);
-    store.put(Keys.unit("n", "s", "u"), V);
+    store.put(UnitKeys.unit("n", "s", "u"), V);
 
     assertThat(store.version()).isEqualTo(42);
     assertThat(IndexRebuild.stateVersion(recordsBelow)).isEqualTo(42);
