@@ -110,7 +110,11 @@ final class DbAttemptState implements MutableAttemptState {
     Objects.requireNonNull(before, "an attempt is created by start");
     writeIndexes(ns, before, after);
     store(ns, after);
-    db.listener.attemptChanged(ns, before, after);
+    if (before.status() == after.status()) {
+      db.listener.attemptRenewed(ns, after);
+    } else {
+      db.listener.attemptEnded(ns, after);
+    }
   }
 
   @Override
@@ -136,7 +140,7 @@ final class DbAttemptState implements MutableAttemptState {
       db.writable.put(Keys.attempt(ns, held), UnitValue.attempt(stored));
       db.writable.put(Keys.unitAttempt(ns, before.spec(), before.name(), held), ValueCodec.EMPTY);
     }
-    db.listener.attemptChanged(ns, null, attempt);
+    db.listener.attemptStarted(ns, attempt);
     state.units.write(ns, before, after, attempt);
   }
 

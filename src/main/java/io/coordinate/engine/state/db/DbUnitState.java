@@ -225,7 +225,7 @@ final class DbUnitState implements MutableUnitState {
       db.writable.delete(unitKey);
     }
     state.family.unitChanged(ns, before, after);
-    db.listener.unitChanged(ns, before, after);
+    UnitChangeEvents.tell(db.listener, ns, before, after);
   }
 
   /** The entries of the unit's status in the available, available-since, delayed and purge indexes. */
