@@ -254,7 +254,7 @@ public final class Engine {
           || unit.notBefore() != due.notBefore()) {
         state.timeIndexes().dropStaleDelayedEntry(due);
       } else {
-        state.units().write(due.namespace(), unit, unit.toBuilder().status(UnitStatus.AVAILABLE).build());
+        state.units().release(due.namespace(), unit, unit.toBuilder().status(UnitStatus.AVAILABLE).build());
       }
     }
     for (AnswerKeys.AnswerKey due : state.timeIndexes().dueAnswers(now, limit)) {

@@ -16,7 +16,6 @@ import io.coordinate.engine.state.model.ReplicationState;
 import io.coordinate.engine.state.StateListener;
 import io.coordinate.engine.state.model.UnitRef;
 import io.coordinate.engine.state.model.UnitStatus;
-import io.coordinate.engine.state.model.ValidateState;
 import io.coordinate.engine.state.model.WorkSpecRecord;
 import io.coordinate.engine.state.model.WorkUnitRecord;
 import io.coordinate.engine.state.model.WorkerRecord;
@@ -25,7 +24,6 @@ import io.coordinate.protocol.Json;
 import io.coordinate.protocol.Times;
 import java.util.EnumMap;
 import java.util.Map;
-import java.util.Objects;
 import java.util.function.Function;
 
 /** Turns every state change into its event (docs/reference.md#events): one event per change, in order. */
@@ -82,92 +80,69 @@ final class EventRecorder implements StateListener {
   }
 
   @Override
-  public void unitChanged(String ns, WorkUnitRecord before, WorkUnitRecord after) {
-    countUnit(ns, before, after);
-    unitEvent(ns, before, after);
-    if (before != null && after != null && after.replication() != null) {
-      replicaEvents(ns, before.replication(), after);
+  public void unitAdded(String ns, WorkUnitRecord unit) {
+    output.count(ns, unit.spec(), ChangeCounts.Kind.UNIT_ADDED);
+    EventBatch event = unitEvent(output.event(ns, UNIT_ADDED), unit);
+    if (unit.family() != null) {
+      putLink(event, PARENT, unit.family().parent());
+      putLink(event, PREDECESSOR, unit.family().predecessor());
     }
   }
 
-  private void countUnit(String ns, WorkUnitRecord before, WorkUnitRecord after) {
-    if (after == null) {
-      return;
+  @Override
+  public void unitStatusChanged(String ns, UnitStatus previous, WorkUnitRecord unit) {
+    if (unit.status() == UnitStatus.FINISHED) {
+      output.count(ns, unit.spec(), ChangeCounts.Kind.UNIT_FINISHED);
+    } else if (unit.status() == UnitStatus.FAILED) {
+      output.count(ns, unit.spec(), ChangeCounts.Kind.UNIT_FAILED);
     }
-    if (before == null) {
-      output.count(ns, after.spec(), ChangeCounts.Kind.UNIT_ADDED);
-    } else if (before.status() != after.status()) {
-      if (after.status() == UnitStatus.FINISHED) {
-        output.count(ns, after.spec(), ChangeCounts.Kind.UNIT_FINISHED);
-      } else if (after.status() == UnitStatus.FAILED) {
-        output.count(ns, after.spec(), ChangeCounts.Kind.UNIT_FAILED);
-      }
-    }
+    EventBatch event = output.event(ns, UNIT_STATUS_CHANGED);
+    event.symbol(PREVIOUS_STATUS, UNIT_STATUSES.get(previous));
+    unitEvent(event, unit);
   }
 
-  private void unitEvent(String ns, WorkUnitRecord before, WorkUnitRecord after) {
-    EventBatch event;
-    if (before == null) {
-      event = output.event(ns, UNIT_ADDED);
-    } else if (after == null) {
-      event = output.event(ns, UNIT_DELETED);
-    } else if (before.status() != after.status()) {
-      event = output.event(ns, UNIT_STATUS_CHANGED);
-      event.symbol(PREVIOUS_STATUS, UNIT_STATUSES.get(before.status()));
-    } else if (!Objects.equals(before.family(), after.family())
-        && before.toBuilder().family(after.family()).build().equals(after)) {
-      return; // only its place in a job tree moved (released, closed, a link dropped): no status changed
-    } else if (!Objects.equals(before.replication(), after.replication())
-        && before.toBuilder().replication(after.replication()).build().equals(after)) {
-      return; // only its round of replicas changed: replicaEvents says what
-    } else if (Objects.equals(before.activeAttempt(), after.activeAttempt())
-        && before.attemptCount() == after.attemptCount()) {
-      event = output.event(ns, UNIT_UPDATED); // data, priority or not-before changed
-    } else {
-      return; // only the attempt bookkeeping changed: the attempt's own event says it
-    }
-    WorkUnitRecord unit = after != null ? after : before;
+  @Override
+  public void unitUpdated(String ns, WorkUnitRecord unit) {
+    unitEvent(output.event(ns, UNIT_UPDATED), unit);
+  }
+
+  @Override
+  public void unitDeleted(String ns, WorkUnitRecord unit) {
+    output.event(ns, UNIT_DELETED).repeated(WORK_SPEC_NAME, unit.spec()).string(WORK_UNIT_NAME, unit.name());
+  }
+
+  /** The unit's fields that every unit event but {@code unit_deleted} carries. */
+  private static EventBatch unitEvent(EventBatch event, WorkUnitRecord unit) {
     event.repeated(WORK_SPEC_NAME, unit.spec()).string(WORK_UNIT_NAME, unit.name());
-    if (after != null) {
-      event.symbol(STATUS, UNIT_STATUSES.get(after.status()));
-      event.node(PRIORITY, Numbers.node(after.priority()));
-      if (after.notBefore() != null) {
-        event.string(NOT_BEFORE, Times.format(after.notBefore()));
-      }
-      if (before == null && after.family() != null) {
-        putLink(event, PARENT, after.family().parent());
-        putLink(event, PREDECESSOR, after.family().predecessor());
-      }
+    event.symbol(STATUS, UNIT_STATUSES.get(unit.status()));
+    event.node(PRIORITY, Numbers.node(unit.priority()));
+    if (unit.notBefore() != null) {
+      event.string(NOT_BEFORE, Times.format(unit.notBefore()));
     }
+    return event;
   }
 
-  /**
-   * A round of replicas (docs/replication.md): {@code replica_updated} for each replica whose outcome or validate state
-   * changed, then {@code unit_assimilated} when the round's record went to {@code coordinate.results}.
-   */
-  private void replicaEvents(String ns, ReplicationState before, WorkUnitRecord unit) {
-    ReplicationState after = unit.replication();
-    boolean sameRound = before != null && before.round() == after.round();
-    for (Replica replica : after.replicas()) {
-      Replica old = sameRound ? before.replica(replica.seq()) : null;
-      if (old != null && (old.outcome() != replica.outcome() || old.validateState() != replica.validateState())) {
-        if (old.validateState() != replica.validateState() && (replica.validateState() == ValidateState.VALID
-            || replica.validateState() == ValidateState.INVALID)) {
-          output.count(ns, unit.spec(), ChangeCounts.Kind.REPLICA_VALIDATED);
-        }
-        output.event(ns, REPLICA_UPDATED).repeated(WORK_SPEC_NAME, unit.spec())
-            .string(WORK_UNIT_NAME, unit.name()).fields(Assimilation.replica(replica));
-      }
+  /** A replica of a round (docs/replication.md) whose outcome or validate state changed. */
+  @Override
+  public void replicaUpdated(String ns, WorkUnitRecord unit, Replica replica, boolean validated) {
+    if (validated) {
+      output.count(ns, unit.spec(), ChangeCounts.Kind.REPLICA_VALIDATED);
     }
-    if (after.assimilatedAt() != null && (!sameRound || before.assimilatedAt() == null)) {
-      output.count(ns, unit.spec(), ChangeCounts.Kind.UNIT_ASSIMILATED);
-      EventBatch event = output.event(ns, UNIT_ASSIMILATED);
-      event.repeated(WORK_SPEC_NAME, unit.spec()).string(WORK_UNIT_NAME, unit.name()).number(ROUND, after.round());
-      if (after.canonical() != null) {
-        event.string(CANONICAL_ATTEMPT_ID, Long.toString(after.canonical()));
-      }
-      event.number(ERROR_MASK, after.errorMask());
+    output.event(ns, REPLICA_UPDATED).repeated(WORK_SPEC_NAME, unit.spec())
+        .string(WORK_UNIT_NAME, unit.name()).fields(Assimilation.replica(replica));
+  }
+
+  /** A decided round whose record went to {@code coordinate.results}. */
+  @Override
+  public void unitAssimilated(String ns, WorkUnitRecord unit) {
+    ReplicationState round = unit.replication();
+    output.count(ns, unit.spec(), ChangeCounts.Kind.UNIT_ASSIMILATED);
+    EventBatch event = output.event(ns, UNIT_ASSIMILATED);
+    event.repeated(WORK_SPEC_NAME, unit.spec()).string(WORK_UNIT_NAME, unit.name()).number(ROUND, round.round());
+    if (round.canonical() != null) {
+      event.string(CANONICAL_ATTEMPT_ID, Long.toString(round.canonical()));
     }
+    event.number(ERROR_MASK, round.errorMask());
   }
 
   /** A new unit's links, so that a consumer of the events can rebuild the job trees too. */
@@ -180,33 +155,39 @@ final class EventRecorder implements StateListener {
   }
 
   @Override
-  public void attemptChanged(String ns, AttemptRecord before, AttemptRecord after) {
-    SerializableString type;
-    if (before == null) {
-      type = ATTEMPT_STARTED;
-      output.count(ns, after.spec(), ChangeCounts.Kind.ATTEMPT_STARTED);
-    } else if (before.status() == after.status()) {
-      type = ATTEMPT_RENEWED;
-    } else {
-      if (after.status() == AttemptStatus.RETRYABLE) {
-        output.count(ns, after.spec(), ChangeCounts.Kind.UNIT_RETRIED);
-      } else if (after.status() == AttemptStatus.EXPIRED) {
-        output.count(ns, after.spec(), ChangeCounts.Kind.ATTEMPT_EXPIRED);
-      }
-      type = switch (after.status()) {
-        case FINISHED -> ATTEMPT_FINISHED;
-        case FAILED -> ATTEMPT_FAILED;
-        case RETRYABLE -> ATTEMPT_RETRIED;
-        case EXPIRED -> ATTEMPT_EXPIRED;
-        case PENDING -> ATTEMPT_STARTED;
-      };
+  public void attemptStarted(String ns, AttemptRecord attempt) {
+    output.count(ns, attempt.spec(), ChangeCounts.Kind.ATTEMPT_STARTED);
+    attemptEvent(ns, ATTEMPT_STARTED, attempt);
+  }
+
+  @Override
+  public void attemptEnded(String ns, AttemptRecord attempt) {
+    if (attempt.status() == AttemptStatus.RETRYABLE) {
+      output.count(ns, attempt.spec(), ChangeCounts.Kind.UNIT_RETRIED);
+    } else if (attempt.status() == AttemptStatus.EXPIRED) {
+      output.count(ns, attempt.spec(), ChangeCounts.Kind.ATTEMPT_EXPIRED);
     }
+    attemptEvent(ns, switch (attempt.status()) {
+      case FINISHED -> ATTEMPT_FINISHED;
+      case FAILED -> ATTEMPT_FAILED;
+      case RETRYABLE -> ATTEMPT_RETRIED;
+      case EXPIRED -> ATTEMPT_EXPIRED;
+      case PENDING -> throw new IllegalArgumentException("a pending attempt has not ended");
+    }, attempt);
+  }
+
+  @Override
+  public void attemptRenewed(String ns, AttemptRecord attempt) {
+    attemptEvent(ns, ATTEMPT_RENEWED, attempt);
+  }
+
+  private void attemptEvent(String ns, SerializableString type, AttemptRecord attempt) {
     EventBatch event = output.event(ns, type);
-    event.repeated(WORK_SPEC_NAME, after.spec()).string(WORK_UNIT_NAME, after.unit());
-    event.string(ATTEMPT_ID, after.id()).repeated(WORKER, after.worker())
-        .symbol(STATUS, ATTEMPT_STATUSES.get(after.status()));
-    if (after.status() == AttemptStatus.PENDING) {
-      event.repeated(EXPIRATION_TIME, Times.format(after.expirationTime()));
+    event.repeated(WORK_SPEC_NAME, attempt.spec()).string(WORK_UNIT_NAME, attempt.unit());
+    event.string(ATTEMPT_ID, attempt.id()).repeated(WORKER, attempt.worker())
+        .symbol(STATUS, ATTEMPT_STATUSES.get(attempt.status()));
+    if (attempt.status() == AttemptStatus.PENDING) {
+      event.repeated(EXPIRATION_TIME, Times.format(attempt.expirationTime()));
     }
   }
 

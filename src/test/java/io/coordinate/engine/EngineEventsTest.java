@@ -147,4 +147,23 @@ class EngineEventsTest {
     h.reset("spec", "{}").ok();
     assertThat(h.eventTypes()).isEmpty();
   }
+
+  @Test
+  void aReAddedUnitHasItsEventAndAReplicaRenewalOnlyTheAttempts() {
+    h.setSpec("{\"name\":\"spec\"}");
+    h.addUnits("spec", "a");
+    h.expire(h.requestOne()).ok();
+    h.clearCaptured();
+    h.addUnitsJson("spec", "[{\"name\":\"a\",\"data\":{\"v\":2}}]");
+    assertThat(h.eventTypes()).as("new data, and an attempt budget that starts afresh: still available")
+        .containsExactly("unit_updated");
+
+    h.setSpec("{\"name\":\"votes\",\"min_quorum\":2,\"target_nresults\":2,\"delay_bound\":60}");
+    h.addUnits("votes", "v");
+    Attempt replica = h.requestOne();
+    h.clearCaptured();
+    h.renew(replica, 600, "{}").ok();
+    assertThat(h.eventTypes()).as("its deadline stays at the delay bound; the unit does not change")
+        .containsExactly("attempt_renewed");
+  }
 }

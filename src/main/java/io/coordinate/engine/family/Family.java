@@ -25,10 +25,8 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * Conveyor's job trees (docs/children-and-heirs.md#the-rules): children parked while their parent's attempt runs and
@@ -119,7 +117,7 @@ public final class Family {
             unit.toBuilder().status(FAILED).family(family.toBuilder().failure(failure).build()).build(), null);
       } else if (open > 0) {
         after = unit.toBuilder().status(WAITING).build();
-        units.write(ns, unit, after);
+        units.finish(ns, unit, after);
       } else {
         after = settle(unit, unit.toBuilder().status(FINISHED).build(), data);
       }
@@ -164,13 +162,13 @@ public final class Family {
   void attemptReleased(WorkUnitRecord unit, WorkUnitRecord released) {
     UnitFamily family = unit.family();
     if (family == null) {
-      units.write(ns, unit, released);
+      units.release(ns, unit, released);
       return;
     }
     if (family.failure() != null) {
       settle(unit, released.toBuilder().status(FAILED).build(), null); // a child failed while it ran
     } else {
-      units.write(ns, unit, released.toBuilder().status(restingStatus(released)).build());
+      units.release(ns, unit, released.toBuilder().status(restingStatus(released)).build());
     }
     if (unit.activeAttempt() != null) {
       deleteTrees(links.childrenParkedUnder(ns, UnitRef.of(unit), unit.activeAttempt()));
@@ -219,7 +217,13 @@ public final class Family {
           .build();
       parentToTell = family.parent();
     }
-    units.write(ns, before, after);
+    if (before == null) {
+      units.add(ns, after); // a new unit failed at once
+    } else if (after.status() == FAILED) {
+      units.fail(ns, before, after);
+    } else {
+      units.finish(ns, before, after);
+    }
     queue.add(new Settled(after, data, parentToTell));
     return after;
   }
@@ -247,7 +251,7 @@ public final class Family {
   }
 
   /** An open child finished or failed (or was deleted): the parent may finish, or fail. */
-  private void childClosed(UnitRef parentRef, UnitRef child, boolean failed) {
+  void childClosed(UnitRef parentRef, UnitRef child, boolean failed) {
     WorkUnitRecord parent = units.get(ns, parentRef);
     if (parent == null || parent.status() == FINISHED || parent.status() == FAILED) {
       return;
@@ -260,7 +264,7 @@ public final class Family {
             parent.toBuilder().status(FAILED).family(family.toBuilder().failure(failure).build()).build(), null);
       } else if (family.failure() == null) {
         // its attempt runs (it was reset while waiting): it fails when that attempt ends
-        units.write(ns, parent, parent.toBuilder().family(family.toBuilder().failure(failure).build()).build());
+        units.relink(ns, parent, parent.toBuilder().family(family.toBuilder().failure(failure).build()).build());
       }
     } else if (parent.status() == WAITING && links.childCount(ns, parentRef, ChildState.OPEN) == 0) {
       settle(parent, parent.toBuilder().status(family.failure() == null ? FINISHED : FAILED).build(), null);
@@ -270,12 +274,21 @@ public final class Family {
   /** A parked child of a parent whose attempt finished: open (and runnable) now, or closed if it failed. */
   private void release(WorkUnitRecord child) {
     if (child.status() == FAILED || child.status() == FINISHED) {
-      units.write(ns, child, child.toBuilder()
+      units.relink(ns, child, child.toBuilder()
           .family(child.family().toBuilder().childState(ChildState.CLOSED).parkedUnder(null).build()).build());
     } else {
       WorkUnitRecord open = child.toBuilder()
           .family(child.family().toBuilder().childState(ChildState.OPEN).parkedUnder(null).build()).build();
-      units.write(ns, child, child.status() == BLOCKED ? open.toBuilder().status(restingStatus(open)).build() : open);
+      unblock(child, open);
+    }
+  }
+
+  /** A unit its parent or predecessor let go ({@code freed}): if it was blocked it rests now, else only links moved. */
+  private void unblock(WorkUnitRecord unit, WorkUnitRecord freed) {
+    if (unit.status() == BLOCKED) {
+      units.release(ns, unit, freed.toBuilder().status(restingStatus(freed)).build());
+    } else {
+      units.relink(ns, unit, freed);
     }
   }
 
@@ -288,8 +301,7 @@ public final class Family {
       if (heir != null && heir.family().awaitingPredecessor()) {
         WorkUnitRecord released = heir.toBuilder().family(heir.family().toBuilder().awaitingPredecessor(false).build())
             .build();
-        units.write(ns, heir,
-            heir.status() == BLOCKED ? released.toBuilder().status(restingStatus(released)).build() : released);
+        unblock(heir, released);
       }
     }
   }
@@ -306,71 +318,17 @@ public final class Family {
     }
   }
 
-  private void failWaitingHeir(WorkUnitRecord heir, UnitFamily family, JsonNode failure) {
+  void failWaitingHeir(WorkUnitRecord heir, UnitFamily family, JsonNode failure) {
     if (heir.status() == BLOCKED || heir.status() == UnitStatus.AVAILABLE || heir.status() == UnitStatus.DELAYED) {
       settle(heir, heir.toBuilder().status(FAILED).family(family.toBuilder().failure(failure).build()).build(), null);
     } else {
-      units.write(ns, heir, heir.toBuilder().family(family).build()); // it ran or is running: nothing to fail
+      units.relink(ns, heir, heir.toBuilder().family(family).build()); // it ran or is running: nothing to fail
     }
   }
 
-  // --- deleting trees ---
-
-  /** Deletes the units and all their children, at any depth; see {@link #delete}. */
+  /** Deletes the units and all their children, at any depth; see {@link FamilyDeletion}. */
   int deleteTrees(Collection<UnitRef> roots) {
-    if (roots.isEmpty()) {
-      return 0;
-    }
-    List<WorkUnitRecord> doomed = new ArrayList<>();
-    Set<UnitRef> seen = new HashSet<>();
-    ArrayDeque<UnitRef> todo = new ArrayDeque<>(roots);
-    while (!todo.isEmpty()) {
-      UnitRef ref = todo.poll();
-      WorkUnitRecord unit = seen.add(ref) ? units.get(ns, ref) : null;
-      if (unit != null) {
-        doomed.add(unit);
-        if (unit.family() != null) {
-          for (ChildState childState : ChildState.values()) {
-            todo.addAll(links.children(ns, ref, childState, Integer.MAX_VALUE));
-          }
-        }
-      }
-    }
-    for (WorkUnitRecord unit : doomed) {
-      if (unit.family() != null && links.heirCount(ns, UnitRef.of(unit)) > 0) {
-        for (UnitRef heir : links.heirs(ns, UnitRef.of(unit), Integer.MAX_VALUE)) {
-          if (!seen.contains(heir)) {
-            orphan(heir, UnitRef.of(unit));
-          }
-        }
-      }
-    }
-    List<WorkUnitRecord> leftParents = new ArrayList<>();
-    for (WorkUnitRecord unit : doomed) {
-      units.delete(ns, unit);
-      UnitFamily family = unit.family();
-      if (family != null && family.childState() == ChildState.OPEN && !seen.contains(family.parent())) {
-        leftParents.add(unit);
-      }
-    }
-    for (WorkUnitRecord unit : leftParents) {
-      childClosed(unit.family().parent(), UnitRef.of(unit), false); // it may have been the last one open
-    }
-    return doomed.size();
-  }
-
-  /** The heir's predecessor is being deleted: the link goes; if the heir was still waiting for it, it fails. */
-  private void orphan(UnitRef ref, UnitRef predecessor) {
-    WorkUnitRecord heir = units.get(ns, ref);
-    if (heir == null) {
-      return;
-    }
-    UnitFamily family = heir.family();
-    if (family.awaitingPredecessor()) {
-      failWaitingHeir(heir, family.withoutPredecessor(), traceback("predecessor " + predecessor + " deleted"));
-    } else {
-      units.write(ns, heir, heir.toBuilder().family(family.withoutPredecessor()).build());
-    }
+    return new FamilyDeletion(this).delete(roots);
   }
 
   // --- helpers ---

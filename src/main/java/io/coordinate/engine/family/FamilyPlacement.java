@@ -70,12 +70,12 @@ final class FamilyPlacement {
     if (before != null && (before.status() == PENDING || before.status() == WAITING)) {
       after = candidate.toBuilder().activeAttempt(before.activeAttempt()).status(before.status())
           .attemptCount(before.attemptCount()).family(old).build();
-      units.write(ns, before, after);
+      units.replace(ns, before, after);
     } else if (parentUnit == null && predecessorUnit == null) {
       // only a parent or predecessor
       after = candidate.toBuilder().family(old == null ? null : old.toBuilder().failure(null).build()).build();
       after = after.toBuilder().status(family.restingStatus(after)).build();
-      units.write(ns, before, after);
+      units.replace(ns, before, after);
     } else {
       after = attach(before, candidate, parentUnit, predecessorUnit, Mode.ADD);
     }
@@ -100,7 +100,7 @@ final class FamilyPlacement {
       WorkUnitRecord after = base.toBuilder().family(UnitFamily.EMPTY).build();
       after = after.toBuilder().status(family.restingStatus(after)).build();
       if (!after.equals(unit)) {
-        units.write(ns, unit, after);
+        units.reset(ns, unit, after);
       }
     } else {
       attach(unit, base, parent, predecessor, Mode.RESET);
@@ -159,8 +159,14 @@ final class FamilyPlacement {
       return family.settle(before, after.toBuilder().status(FAILED).build(), null);
     }
     after = after.toBuilder().status(family.restingStatus(after)).build();
-    if (!after.equals(before)) {
-      units.write(ns, before, after);
+    if (before == null) {
+      units.add(ns, after);
+    } else if (!after.equals(before)) {
+      if (mode == Mode.RESET) {
+        units.reset(ns, before, after);
+      } else {
+        units.replace(ns, before, after);
+      }
     }
     return after;
   }
@@ -168,7 +174,7 @@ final class FamilyPlacement {
   /** A parent or predecessor carries a family, so that its deletion and completion look after its members. */
   private void markAsFamily(WorkUnitRecord unit) {
     if (unit.family() == null) {
-      units.write(ns, unit, unit.toBuilder().family(UnitFamily.EMPTY).build());
+      units.relink(ns, unit, unit.toBuilder().family(UnitFamily.EMPTY).build());
     }
   }
 

@@ -34,7 +34,7 @@ public final class UnitTransitions {
   public static WorkUnitRecord endAttempt(
       Family family, AttemptRecord attempt, AttemptStatus status, JsonNode data) {
     String ns = family.namespace();
-    family.attempts.write(ns, attempt, attempt.withStatus(status, data, family.now()));
+    family.attempts.end(ns, attempt, attempt.withStatus(status, data, family.now()));
     WorkUnitRecord unit = family.units.get(ns, attempt.spec(), attempt.unit());
     if (unit == null || !isActive(unit, attempt)) {
       return null;
@@ -50,7 +50,7 @@ public final class UnitTransitions {
       Family family, AttemptRecord attempt, AttemptStatus status, JsonNode data, Long notBefore) {
     String ns = family.namespace();
     long now = family.now();
-    family.attempts.write(ns, attempt, attempt.withStatus(status, data, now));
+    family.attempts.end(ns, attempt, attempt.withStatus(status, data, now));
     WorkUnitRecord unit = family.units.get(ns, attempt.spec(), attempt.unit());
     if (unit == null || !isActive(unit, attempt)) {
       return;

@@ -47,7 +47,7 @@ public final class AttemptCommands {
     }
     requirePending(attempt, "renew");
     AttemptRecord renewed = attempt.withExpiration(Times.plus(ctx.now(), extend), data);
-    ctx.attempts().write(ctx.namespace(), attempt, renewed);
+    ctx.attempts().renew(ctx.namespace(), attempt, renewed);
     ctx.answerIsAttempt(attempt.seq());
     return ctx.views().attempt(renewed);
   }

@@ -199,7 +199,11 @@ public final class RequestAttemptsHandler {
     WorkUnitRecord unit =
         WorkUnitRecord.builder(load.name(), name).data(Json.object())
         .attemptCount(before == null ? 0 : before.attemptCount()).build();
-    ctx.units().write(ctx.namespace(), before, unit);
+    if (before == null) {
+      ctx.units().add(ctx.namespace(), unit);
+    } else {
+      ctx.units().replace(ctx.namespace(), before, unit);
+    }
     WorkSpecRecord spec = ctx.specs().get(ctx.namespace(), load.name());
     long next = Times.plus(now, spec.meta().interval());
     ctx.specs().write(ctx.namespace(), spec, spec.withMeta(spec.meta().withNextContinuous(next)));

@@ -74,8 +74,10 @@ public final class WorkUnitCommands {
       }
       if (unit.parent() != null || unit.predecessor() != null || (before != null && before.family() != null)) {
         ctx.family().add(before, after, unit.parent(), unit.predecessor());
+      } else if (before == null) {
+        ctx.units().add(ns, after);
       } else {
-        ctx.units().write(ns, before, after);
+        ctx.units().replace(ns, before, after);
       }
       names.add(unit.name());
     }
@@ -99,7 +101,7 @@ public final class WorkUnitCommands {
     int changed = 0;
     for (WorkUnitRecord unit : ctx.select(query, spec.name())) {
       double priority = absolute ? value : Limits.clampPriority(unit.priority() + value);
-      ctx.units().write(ctx.namespace(), unit, unit.toBuilder().priority(priority).build());
+      ctx.units().update(ctx.namespace(), unit, unit.toBuilder().priority(priority).build());
       changed++;
     }
     return count("prioritized", changed);
@@ -133,7 +135,7 @@ public final class WorkUnitCommands {
       }
       WorkUnitRecord after = UnitTransitions.clearActiveAttempt(unit, ctx.now());
       if (!after.equals(unit)) {
-        ctx.units().write(ctx.namespace(), unit, after);
+        ctx.units().reset(ctx.namespace(), unit, after);
       }
       reset++;
     }

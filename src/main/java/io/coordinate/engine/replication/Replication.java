@@ -140,7 +140,7 @@ public final class Replication {
 
   /** A replica finished: success, with the digest of its {@code result}; validated now or, if decided, late. */
   public void finished(AttemptRecord attempt, JsonNode data) {
-    attempts.write(ns, attempt, attempt.withStatus(AttemptStatus.FINISHED, data, now));
+    attempts.end(ns, attempt, attempt.withStatus(AttemptStatus.FINISHED, data, now));
     WorkUnitRecord unit = units.get(ns, attempt.spec(), attempt.unit());
     ReplicationState before = unit.replication();
     String digest = ResultDigest.of(data);
@@ -151,7 +151,7 @@ public final class Replication {
 
   /** A replica failed: {@code client_error}. */
   public void failed(AttemptRecord attempt, JsonNode data) {
-    attempts.write(ns, attempt, attempt.withStatus(AttemptStatus.FAILED, data, now));
+    attempts.end(ns, attempt, attempt.withStatus(AttemptStatus.FAILED, data, now));
     WorkUnitRecord unit = units.get(ns, attempt.spec(), attempt.unit());
     apply(unit, unit, pass(unit, unit.replication().withReplica(attempt.seq(),
         r -> r.toBuilder().outcome(CLIENT_ERROR).build())));
@@ -162,7 +162,7 @@ public final class Replication {
    * {@code notBefore} holds back the unit's next replica.
    */
   public void released(AttemptRecord attempt, AttemptStatus status, JsonNode data, Long notBefore) {
-    attempts.write(ns, attempt, attempt.withStatus(status, data, now));
+    attempts.end(ns, attempt, attempt.withStatus(status, data, now));
     WorkUnitRecord unit = units.get(ns, attempt.spec(), attempt.unit());
     WorkUnitRecord changed = notBefore != null && !closed(unit) ? unit.toBuilder().notBefore(notBefore).build() : unit;
     apply(unit, changed, Quorum.noReply(config(unit.spec()), maxRetries(unit.spec()), unit.replication(),
@@ -178,11 +178,11 @@ public final class Replication {
     List<Replica> overdue = Quorum.overdue(unit.replication(), now);
     Quorum.Pass pass = atTime(spec(unit.spec()), unit, now);
     if (overdue.stream().noneMatch(r -> r.seq() == due.seq())) {
-      attempts.write(ns, due, due.withStatus(AttemptStatus.EXPIRED, due.data(), now));
+      attempts.end(ns, due, due.withStatus(AttemptStatus.EXPIRED, due.data(), now));
     }
     for (Replica replica : overdue) {
       AttemptRecord attempt = replica.seq() == due.seq() ? due : attempts.get(ns, replica.seq());
-      attempts.write(ns, attempt, attempt.withStatus(AttemptStatus.EXPIRED, attempt.data(), now));
+      attempts.end(ns, attempt, attempt.withStatus(AttemptStatus.EXPIRED, attempt.data(), now));
     }
     apply(unit, unit, pass);
   }
@@ -208,12 +208,12 @@ public final class Replication {
       expiration = Math.min(expiration, Times.plus(attempt.startTime(), config.delayBound()));
     }
     AttemptRecord renewed = attempt.withExpiration(expiration, data);
-    attempts.write(ns, attempt, renewed);
+    attempts.renew(ns, attempt, renewed);
     WorkUnitRecord unit = units.get(ns, attempt.spec(), attempt.unit());
     long deadline = expiration;
-    units.write(ns, unit, unit.toBuilder()
+    units.changeRound(ns, unit, unit.toBuilder()
         .replication(unit.replication().withReplica(attempt.seq(),
-        r -> r.toBuilder().deadline(deadline).build())).build());
+        r -> r.toBuilder().deadline(deadline).build())).build(), List.of());
     return renewed;
   }
 
@@ -260,7 +260,7 @@ public final class Replication {
     if (closed(stored)) {
       WorkUnitRecord after = changed.toBuilder().replication(pass.round()).build();
       if (!after.equals(stored)) {
-        units.write(ns, stored, after);
+        writeRound(stored, changed, after);
       }
       count(before, pass.round());
       return;
@@ -270,7 +270,7 @@ public final class Replication {
       return;
     }
     WorkUnitRecord after = changed.toBuilder().replication(pass.round()).build();
-    units.write(ns, stored,
+    writeRound(stored, changed,
         after.toBuilder().status(pass.needed() > 0 ? family.restingStatus(after) : UnitStatus.PENDING).build());
     count(before, pass.round());
   }
@@ -283,7 +283,7 @@ public final class Replication {
   private void decide(WorkUnitRecord stored, WorkUnitRecord changed, ReplicationState before,
       ReplicationState round) {
     WorkUnitRecord judged = changed.toBuilder().replication(round).build();
-    units.write(ns, stored, judged);
+    writeRound(stored, changed, judged);
     AttemptRecord canonical = null;
     if (round.canonical() != null) {
       canonical = attempts.get(ns, round.canonical());
@@ -295,10 +295,23 @@ public final class Replication {
     if (decided != null && decided.replication() != null && decided.replication().assimilatedAt() == null) {
       WorkUnitRecord assimilated = decided.toBuilder()
           .replication(decided.replication().toBuilder().assimilatedAt(now).build()).build();
-      units.write(ns, decided, assimilated);
+      units.assimilate(ns, decided, assimilated);
       results.accept(Assimilation.record(ns, assimilated, canonical, now));
     }
     count(before, round);
+  }
+
+  /**
+   * Writes the unit's changed round ({@code after}). A change of its own fields in {@code changed} (a retry's
+   * not-before) that leaves its status is an update of its own, told first.
+   */
+  private void writeRound(WorkUnitRecord stored, WorkUnitRecord changed, WorkUnitRecord after) {
+    WorkUnitRecord from = stored;
+    if (!changed.equals(stored) && after.status() == stored.status()) {
+      units.update(ns, stored, changed);
+      from = changed;
+    }
+    units.changeRound(ns, from, after, ReplicaChanges.between(stored.replication(), after.replication()));
   }
 
   /** Decided, or finished or failed by its family: a report only updates its replica. */

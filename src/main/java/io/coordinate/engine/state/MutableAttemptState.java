@@ -9,8 +9,8 @@ public interface MutableAttemptState extends AttemptState {
   long nextSeq(String ns);
 
   /**
-   * Starts {@code attempt} at a unit, which moves from {@code before} (as stored) to {@code after}. Events: the
-   * attempt's, then the unit's.
+   * Starts {@code attempt} at a unit, which moves from {@code before} (as stored) to {@code after}. Events:
+   * {@code attempt_started}, then {@code unit_status_changed} if the unit's status moved.
    */
   void start(String ns, WorkUnitRecord before, WorkUnitRecord after, AttemptRecord attempt);
 
@@ -21,6 +21,12 @@ public interface MutableAttemptState extends AttemptState {
   AttemptRecord startRequested(
       String ns, WorkUnitRecord before, long seq, String worker, long startTime, long expirationTime);
 
-  /** Changes an attempt (its status, lease or data); an attempt is created by {@link #start}. */
-  void write(String ns, AttemptRecord before, AttemptRecord after);
+  /**
+   * Ends a pending (or failed) attempt: {@code ended} is it finished, failed, retryable or expired. Event: that of
+   * its status. Its unit's move is the unit state's.
+   */
+  void end(String ns, AttemptRecord attempt, AttemptRecord ended);
+
+  /** A pending attempt's lease (and data) changed. Event: {@code attempt_renewed}. */
+  void renew(String ns, AttemptRecord attempt, AttemptRecord renewed);
 }

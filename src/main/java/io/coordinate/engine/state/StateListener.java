@@ -1,42 +1,56 @@
 package io.coordinate.engine.state;
 
 import io.coordinate.engine.state.model.AttemptRecord;
+import io.coordinate.engine.state.model.Replica;
+import io.coordinate.engine.state.model.UnitStatus;
 import io.coordinate.engine.state.model.WorkSpecRecord;
 import io.coordinate.engine.state.model.WorkUnitRecord;
 import io.coordinate.engine.state.model.WorkerRecord;
 
 /**
- * Told of every change made through {@link CoordinateState}'s transition methods, after the write. The
- * engine turns these into events, so that every state change has its event and no handler can forget one.
- * {@code before == null} means created, {@code after == null} deleted.
+ * Told what each transition of {@link CoordinateState}'s modules did, after the write. The engine turns these into
+ * events, so that every state change has its event and no handler can forget one. A unit or attempt is given as it
+ * is after the change ({@link #unitDeleted}: as it was).
  */
 public interface StateListener {
 
-  void specChanged(String ns, WorkSpecRecord before, WorkSpecRecord after);
+  /** A spec was created ({@code before == null}), changed, or deleted ({@code after == null}). */
+  default void specChanged(String ns, WorkSpecRecord before, WorkSpecRecord after) {}
 
-  void unitChanged(String ns, WorkUnitRecord before, WorkUnitRecord after);
+  /** A unit was created. */
+  default void unitAdded(String ns, WorkUnitRecord unit) {}
 
-  void attemptChanged(String ns, AttemptRecord before, AttemptRecord after);
+  /** A unit's status moved from {@code previous} (it may have changed other fields too). */
+  default void unitStatusChanged(String ns, UnitStatus previous, WorkUnitRecord unit) {}
 
-  void workerChanged(String ns, WorkerRecord before, WorkerRecord after);
+  /** A unit's data, priority or not-before time changed, its status staying. */
+  default void unitUpdated(String ns, WorkUnitRecord unit) {}
 
-  void namespaceDestroyed(String ns);
+  /** A unit was deleted. */
+  default void unitDeleted(String ns, WorkUnitRecord unit) {}
 
-  StateListener NONE =
-      new StateListener() {
-        @Override
-        public void specChanged(String ns, WorkSpecRecord before, WorkSpecRecord after) {}
+  /**
+   * A replica of the unit's round reported, timed out, was judged or was not needed any more;
+   * {@code validated}: its validate state became valid or invalid just now.
+   */
+  default void replicaUpdated(String ns, WorkUnitRecord unit, Replica replica, boolean validated) {}
 
-        @Override
-        public void unitChanged(String ns, WorkUnitRecord before, WorkUnitRecord after) {}
+  /** A replicated unit's decided round was assimilated (its record went to the results). */
+  default void unitAssimilated(String ns, WorkUnitRecord unit) {}
 
-        @Override
-        public void attemptChanged(String ns, AttemptRecord before, AttemptRecord after) {}
+  /** An attempt was created, pending. */
+  default void attemptStarted(String ns, AttemptRecord attempt) {}
 
-        @Override
-        public void workerChanged(String ns, WorkerRecord before, WorkerRecord after) {}
+  /** An attempt ended: finished, failed, retryable or expired, as its status says. */
+  default void attemptEnded(String ns, AttemptRecord attempt) {}
 
-        @Override
-        public void namespaceDestroyed(String ns) {}
-      };
+  /** A pending attempt's lease (and data) changed. */
+  default void attemptRenewed(String ns, AttemptRecord attempt) {}
+
+  /** A worker was created or changed. */
+  default void workerChanged(String ns, WorkerRecord before, WorkerRecord after) {}
+
+  default void namespaceDestroyed(String ns) {}
+
+  StateListener NONE = new StateListener() {};
 }

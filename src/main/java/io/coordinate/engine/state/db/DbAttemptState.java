@@ -12,7 +12,6 @@ import io.coordinate.engine.state.model.WorkUnitRecord;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Objects;
 
 /**
  * Attempts: the latest of a unit is held by the unit's record, older ones in records of their own; the attempt →
@@ -108,11 +107,22 @@ final class DbAttemptState implements MutableAttemptState {
   }
 
   @Override
-  public void write(String ns, AttemptRecord before, AttemptRecord after) {
-    Objects.requireNonNull(before, "an attempt is created by start");
+  public void end(String ns, AttemptRecord attempt, AttemptRecord ended) {
+    assert ended.status() != AttemptStatus.PENDING : "an ended attempt is not pending";
+    db.listener.attemptEnded(ns, write(ns, attempt, ended));
+  }
+
+  @Override
+  public void renew(String ns, AttemptRecord attempt, AttemptRecord renewed) {
+    assert renewed.status() == attempt.status() : "a renewal keeps the status";
+    db.listener.attemptRenewed(ns, write(ns, attempt, renewed));
+  }
+
+  /** The one write of a stored attempt's change, with its indexes; returns {@code after}. */
+  private AttemptRecord write(String ns, AttemptRecord before, AttemptRecord after) {
     writeIndexes(ns, before, after);
     store(ns, after);
-    db.listener.attemptChanged(ns, before, after);
+    return after;
   }
 
   @Override
@@ -138,8 +148,8 @@ final class DbAttemptState implements MutableAttemptState {
       db.writable.put(AttemptKeys.attempt(ns, held), UnitValue.attempt(stored));
       db.writable.put(AttemptKeys.unitAttempt(ns, before.spec(), before.name(), held), ValueCodec.EMPTY);
     }
-    db.listener.attemptChanged(ns, null, attempt);
-    state.units.write(ns, before, after, attempt);
+    db.listener.attemptStarted(ns, attempt);
+    state.units.start(ns, before, after, attempt);
   }
 
   /**

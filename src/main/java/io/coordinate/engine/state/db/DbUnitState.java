@@ -145,7 +145,7 @@ final class DbUnitState implements MutableUnitState {
 
   /**
    * The unit of an available-index entry. The entry carries the unit's stored value when the unit holds no attempt
-   * (see {@link #write}): the store is told, so that reading the unit costs no lookup.
+   * (see {@link #writeIndexes}): the store is told, so that reading the unit costs no lookup.
    */
   private String availableUnit(String ns, String spec, KeyValueIterator.Entry entry) {
     String name = UnitKeys.availableUnitName(entry.key(), ns, spec);
@@ -171,20 +171,101 @@ final class DbUnitState implements MutableUnitState {
   // --- transitions ---
 
   @Override
-  public void write(String ns, WorkUnitRecord before, WorkUnitRecord after) {
-    write(ns, before, Objects.requireNonNull(after, "a unit is deleted by delete"), null);
+  public void add(String ns, WorkUnitRecord unit) {
+    db.listener.unitAdded(ns, write(ns, null, unit, null));
+  }
+
+  @Override
+  public void replace(String ns, WorkUnitRecord before, WorkUnitRecord after) {
+    if (before.status() != after.status()) {
+      moved(ns, before, after, null);
+    } else {
+      update(ns, before, after);
+    }
+  }
+
+  @Override
+  public void update(String ns, WorkUnitRecord before, WorkUnitRecord after) {
+    assert before.status() == after.status() : "an update keeps the status";
+    db.listener.unitUpdated(ns, write(ns, before, after, null));
+  }
+
+  @Override
+  public void finish(String ns, WorkUnitRecord before, WorkUnitRecord after) {
+    assert after.status() == UnitStatus.FINISHED || after.status() == UnitStatus.WAITING : after.status();
+    moved(ns, before, after, null);
+  }
+
+  @Override
+  public void fail(String ns, WorkUnitRecord before, WorkUnitRecord after) {
+    assert after.status() == UnitStatus.FAILED : after.status();
+    moved(ns, before, after, null);
+  }
+
+  @Override
+  public void release(String ns, WorkUnitRecord before, WorkUnitRecord after) {
+    assert after.status() == UnitStatus.AVAILABLE || after.status() == UnitStatus.DELAYED
+        || after.status() == UnitStatus.BLOCKED : after.status();
+    moved(ns, before, after, null);
+  }
+
+  @Override
+  public void reset(String ns, WorkUnitRecord before, WorkUnitRecord after) {
+    moved(ns, before, after, null);
+  }
+
+  @Override
+  public void relink(String ns, WorkUnitRecord before, WorkUnitRecord after) {
+    assert before.status() == after.status() : "a move in a job tree keeps the status";
+    write(ns, before, after, null);
+  }
+
+  @Override
+  public void changeRound(String ns, WorkUnitRecord before, WorkUnitRecord after, List<ReplicaChange> changed) {
+    WorkUnitRecord written = moved(ns, before, after, null);
+    for (ReplicaChange change : changed) {
+      db.listener.replicaUpdated(ns, written, change.replica(), change.validated());
+    }
+  }
+
+  @Override
+  public void assimilate(String ns, WorkUnitRecord before, WorkUnitRecord after) {
+    db.listener.unitAssimilated(ns, write(ns, before, after, null));
   }
 
   @Override
   public void delete(String ns, WorkUnitRecord unit) {
     write(ns, Objects.requireNonNull(unit), null, null);
+    db.listener.unitDeleted(ns, unit);
   }
 
   /**
-   * {@link #write}; {@code attempt}, if given, is a new attempt for the unit's record to hold from now on (the one it
-   * held went to a record of its own: {@link DbAttemptState#start}).
+   * An attempt's start at the unit: {@code attempt} is the attempt for the unit's record to hold from now on (the
+   * one it held went to a record of its own, {@link DbAttemptState#start}).
    */
-  void write(String ns, WorkUnitRecord before, WorkUnitRecord after, AttemptRecord attempt) {
+  void start(String ns, WorkUnitRecord before, WorkUnitRecord after, AttemptRecord attempt) {
+    moved(ns, before, after, attempt);
+  }
+
+  /** A stored unit's indexes, derived again by {@link IndexRebuild}: no event. */
+  void derive(String ns, WorkUnitRecord unit) {
+    write(ns, null, unit, null);
+  }
+
+  /** Writes the unit; its event is {@code unit_status_changed} if its status moved, else none. */
+  private WorkUnitRecord moved(String ns, WorkUnitRecord before, WorkUnitRecord after, AttemptRecord attempt) {
+    WorkUnitRecord written = write(ns, before, after, attempt);
+    if (before.status() != after.status()) {
+      db.listener.unitStatusChanged(ns, before.status(), written);
+    }
+    return written;
+  }
+
+  /**
+   * The one write of a unit's record ({@code after == null}: its deletion) with every index, count and job-tree
+   * entry of it; returns the record written. The transitions above tell the listener.
+   */
+  private WorkUnitRecord write(String ns, WorkUnitRecord before, WorkUnitRecord after, AttemptRecord attempt) {
     if (after != null) {
       after = availableSince.of(ns, before, after);
     }
@@ -227,7 +308,7 @@ final class DbUnitState implements MutableUnitState {
       db.writable.delete(unitKey);
     }
     state.family.unitChanged(ns, before, after);
-    db.listener.unitChanged(ns, before, after);
+    return after;
   }
 
   /** The entries of the unit's status in the available, available-since, delayed and purge indexes. */

@@ -150,7 +150,7 @@ public final class IndexRebuild {
           String ns = NamespaceKeys.dataNamespace(key);
           byte[] value = entry.value();
           recordsRead.current = entry; // the unit's write reads the unit's record: it is this one
-          derive.units.write(ns, null, ValueCodec.decode(value, WorkUnitRecord.class));
+          derive.units.derive(ns, ValueCodec.decode(value, WorkUnitRecord.class));
           recordsRead.current = null;
           units++;
           byte[] held = UnitValue.attempt(value);
