@@ -11,31 +11,31 @@ import java.lang.management.ManagementFactory;
  */
 final class JitActivity {
 
-  /** Below this the compilers are taken as settled: a few late methods, not a backlog. */
-  static final double SETTLED_CORES = 0.15;
+    /** Below this the compilers are taken as settled: a few late methods, not a backlog. */
+    static final double SETTLED_CORES = 0.15;
 
-  private static final CompilationMXBean JIT = ManagementFactory.getCompilationMXBean();
+    private static final CompilationMXBean JIT = ManagementFactory.getCompilationMXBean();
 
-  private final long startCompileMs;
-  private final long startNanos;
+    private final long startCompileMs;
+    private final long startNanos;
 
-  private JitActivity() {
-    this.startCompileMs = compileMs();
-    this.startNanos = System.nanoTime();
-  }
+    private JitActivity() {
+        this.startCompileMs = compileMs();
+        this.startNanos = System.nanoTime();
+    }
 
-  static JitActivity start() {
-    return new JitActivity();
-  }
+    static JitActivity start() {
+        return new JitActivity();
+    }
 
-  /** Cores the compilers used since {@link #start}; NaN when this JVM does not tell. */
-  double cores() {
-    long now = compileMs();
-    double wallMs = (System.nanoTime() - startNanos) / 1e6;
-    return now < 0 || startCompileMs < 0 || wallMs <= 0 ? Double.NaN : (now - startCompileMs) / wallMs;
-  }
+    /** Cores the compilers used since {@link #start}; NaN when this JVM does not tell. */
+    double cores() {
+        long now = compileMs();
+        double wallMs = (System.nanoTime() - startNanos) / 1e6;
+        return now < 0 || startCompileMs < 0 || wallMs <= 0 ? Double.NaN : (now - startCompileMs) / wallMs;
+    }
 
-  private static long compileMs() {
-    return JIT != null && JIT.isCompilationTimeMonitoringSupported() ? JIT.getTotalCompilationTime() : -1;
-  }
+    private static long compileMs() {
+        return JIT != null && JIT.isCompilationTimeMonitoringSupported() ? JIT.getTotalCompilationTime() : -1;
+    }
 }

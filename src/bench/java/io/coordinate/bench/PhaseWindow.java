@@ -21,91 +21,108 @@ import java.util.function.ToLongFunction;
  */
 final class PhaseWindow<T> {
 
-  /** Sizes for this multiple of the minimum: a short warm-up's rate understates the phase's steady pace. */
-  static final double MARGIN = 1.5;
-  /** Counts are rounded up to a multiple of this, for readable logs. */
-  static final long STEP = 10_000;
-  /** Measured attempts of one run before the phase fails: each attempt is sized on the last, so two should do. */
-  static final int MAX_ATTEMPTS = 4;
+    /** Sizes for this multiple of the minimum: a short warm-up's rate understates the phase's steady pace. */
+    static final double MARGIN = 1.5;
+    /** Counts are rounded up to a multiple of this, for readable logs. */
+    static final long STEP = 10_000;
+    /** Measured attempts of one run before the phase fails: each attempt is sized on the last, so two should do. */
+    static final int MAX_ATTEMPTS = 4;
 
-  /** One run of the phase over {@code count} units or records; {@code attempt} is 1, then 2... for a run again. */
-  interface Run<T> {
-    T run(long count, int attempt) throws Exception;
-  }
-
-  private final String phase;
-  private final String what;
-  private final double minSeconds;
-  private final ToLongFunction<T> countOf;
-  private final ToDoubleFunction<T> secondsOf;
-  private final PrintStream progress;
-  private long count;
-
-  /**
-   * @param phase      the phase's name, for the progress lines
-   * @param what       what the count counts ("records", "units")
-   * @param least      the count of a measured run however fast the phase is ({@code --units})
-   * @param minSeconds the shortest window a measured run may report; 0 runs exactly {@code least}
-   * @param countOf    the units or records of a run
-   * @param secondsOf  a run's window, in seconds
-   */
-  PhaseWindow(String phase, String what, long least, double minSeconds, ToLongFunction<T> countOf,
-      ToDoubleFunction<T> secondsOf, PrintStream progress) {
-    this.phase = phase;
-    this.what = what;
-    this.count = least;
-    this.minSeconds = minSeconds;
-    this.countOf = countOf;
-    this.secondsOf = secondsOf;
-    this.progress = progress;
-  }
-
-  String phase() {
-    return phase;
-  }
-
-  /** What the count counts: "records", "units". */
-  String what() {
-    return what;
-  }
-
-  /** The count of the next measured run. */
-  long count() {
-    return count;
-  }
-
-  /** Learns the phase's rate from a run of it and grows the count to match. */
-  void observe(T run) {
-    double seconds = secondsOf.applyAsDouble(run);
-    if (!(seconds > 0) || Double.isInfinite(seconds)) {
-      throw new IllegalStateException(phase + ": a run reported a window of " + seconds + " s");
+    /** One run of the phase over {@code count} units or records; {@code attempt} is 1, then 2... for a run again. */
+    interface Run<T> {
+        T run(long count, int attempt) throws Exception;
     }
-    if (minSeconds > 0) {
-      double needed = countOf.applyAsLong(run) / seconds * minSeconds * MARGIN;
-      count = Math.max(count, (long) Math.ceil(needed / STEP) * STEP);
-    }
-  }
 
-  /** A measured run at {@link #count()}, run again at a larger count while its window is shorter than the minimum. */
-  T measure(Run<T> run) throws Exception {
-    for (int attempt = 1; ; attempt++) {
-      T result = run.run(count, attempt);
-      double seconds = secondsOf.applyAsDouble(result);
-      if (seconds >= minSeconds) {
-        return result;
-      }
-      observe(result);
-      if (attempt == MAX_ATTEMPTS) {
-        throw new IllegalStateException(String.format(Locale.ROOT, "%s: the window was still %.2f s, under %s s, "
-            + "after %d runs", phase, seconds, seconds(minSeconds), attempt));
-      }
-      progress.printf(Locale.ROOT, "   %s window %.2f s, under %s s: run again with %,d %s%n", phase, seconds,
-          seconds(minSeconds), count, what);
-    }
-  }
+    private final String phase;
+    private final String what;
+    private final double minSeconds;
+    private final ToLongFunction<T> countOf;
+    private final ToDoubleFunction<T> secondsOf;
+    private final PrintStream progress;
+    private long count;
 
-  /** Seconds as given: "5", "2.5". */
-  static String seconds(double value) {
-    return value == Math.rint(value) ? Long.toString((long) value) : Double.toString(value);
-  }
+    /**
+     * @param phase      the phase's name, for the progress lines
+     * @param what       what the count counts ("records", "units")
+     * @param least      the count of a measured run however fast the phase is ({@code --units})
+     * @param minSeconds the shortest window a measured run may report; 0 runs exactly {@code least}
+     * @param countOf    the units or records of a run
+     * @param secondsOf  a run's window, in seconds
+     */
+    PhaseWindow(
+            String phase,
+            String what,
+            long least,
+            double minSeconds,
+            ToLongFunction<T> countOf,
+            ToDoubleFunction<T> secondsOf,
+            PrintStream progress) {
+        this.phase = phase;
+        this.what = what;
+        this.count = least;
+        this.minSeconds = minSeconds;
+        this.countOf = countOf;
+        this.secondsOf = secondsOf;
+        this.progress = progress;
+    }
+
+    String phase() {
+        return phase;
+    }
+
+    /** What the count counts: "records", "units". */
+    String what() {
+        return what;
+    }
+
+    /** The count of the next measured run. */
+    long count() {
+        return count;
+    }
+
+    /** Learns the phase's rate from a run of it and grows the count to match. */
+    void observe(T run) {
+        double seconds = secondsOf.applyAsDouble(run);
+        if (!(seconds > 0) || Double.isInfinite(seconds)) {
+            throw new IllegalStateException(phase + ": a run reported a window of " + seconds + " s");
+        }
+        if (minSeconds > 0) {
+            double needed = countOf.applyAsLong(run) / seconds * minSeconds * MARGIN;
+            count = Math.max(count, (long) Math.ceil(needed / STEP) * STEP);
+        }
+    }
+
+    /** A measured run at {@link #count()}, run again at a larger count while its window is shorter than the minimum. */
+    T measure(Run<T> run) throws Exception {
+        for (int attempt = 1; ; attempt++) {
+            T result = run.run(count, attempt);
+            double seconds = secondsOf.applyAsDouble(result);
+            if (seconds >= minSeconds) {
+                return result;
+            }
+            observe(result);
+            if (attempt == MAX_ATTEMPTS) {
+                throw new IllegalStateException(String.format(
+                        Locale.ROOT,
+                        "%s: the window was still %.2f s, under %s s, " + "after %d runs",
+                        phase,
+                        seconds,
+                        seconds(minSeconds),
+                        attempt));
+            }
+            progress.printf(
+                    Locale.ROOT,
+                    "   %s window %.2f s, under %s s: run again with %,d %s%n",
+                    phase,
+                    seconds,
+                    seconds(minSeconds),
+                    count,
+                    what);
+        }
+    }
+
+    /** Seconds as given: "5", "2.5". */
+    static String seconds(double value) {
+        return value == Math.rint(value) ? Long.toString((long) value) : Double.toString(value);
+    }
 }

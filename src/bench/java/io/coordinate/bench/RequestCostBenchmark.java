@@ -30,101 +30,122 @@ import java.util.SplittableRandom;
  */
 public final class RequestCostBenchmark {
 
-  private static final int ADD_BATCH = 10_000;
+    private static final int ADD_BATCH = 10_000;
 
-  private final PrintStream out;
+    private final PrintStream out;
 
-  public RequestCostBenchmark(PrintStream out) {
-    this.out = out;
-  }
-
-  /** One measured size. */
-  public record Figure(int units, double addUnitsPerSecond, double microsPerRequest1, double microsPerRequest100,
-      double rebuildSeconds) {}
-
-  public List<Figure> run(List<Integer> sizes, int requests) {
-    List<Figure> figures = new ArrayList<>();
-    measure(sizes.get(0), requests); // warm-up: the JIT compiles the engine; not reported
-    out.printf("%12s %14s %18s %20s %12s %12s %14s%n", "units", "add units/s", "request(1) µs", "request(100) µs",
-        "x(1) vs 1st", "x(100) vs 1st", "index rebuild s");
-    for (int size : sizes) {
-      Figure figure = measure(size, requests);
-      figures.add(figure);
-      Figure base = figures.get(0);
-      out.printf("%12d %14.0f %18.1f %20.1f %12.2f %12.2f %14.1f%n", size, figure.addUnitsPerSecond(),
-          figure.microsPerRequest1(), figure.microsPerRequest100(),
-          figure.microsPerRequest1() / base.microsPerRequest1(),
-          figure.microsPerRequest100() / base.microsPerRequest100(), figure.rebuildSeconds());
+    public RequestCostBenchmark(PrintStream out) {
+        this.out = out;
     }
-    return figures;
-  }
 
-  private Figure measure(int size, int requests) {
-    Path dir = tempDir("coordinate-bench-");
-    // records and indexes in two RocksDB instances, as the app keeps them (SplitStore)
-    try (RocksDbKeyValueStore records = new RocksDbKeyValueStore(dir.resolve("records"));
-        RocksDbKeyValueStore indexes = new RocksDbKeyValueStore(dir.resolve("indexes"))) {
-      Engine engine = new Engine(new SplitStore(records, indexes), new SplittableRandom(1));
-      long now = 1_800_000_000_000L;
-      send(engine, now, command("set_work_spec").set("work_spec", Json.object().put("name", "spec")));
-      SplittableRandom random = new SplittableRandom(42);
-      long started = System.nanoTime();
-      for (int first = 0; first < size; first += ADD_BATCH) {
-        ObjectNode add = command("add_work_units");
-        add.put("work_spec_name", "spec");
-        ArrayNode units = add.putArray("work_units");
-        for (int i = first; i < Math.min(size, first + ADD_BATCH); i++) {
-          ObjectNode unit = units.addObject();
-          unit.put("name", String.format("unit-%09d", i));
-          unit.put("priority", random.nextInt(10));
-          unit.putObject("data").put("i", i);
+    /** One measured size. */
+    public record Figure(
+            int units,
+            double addUnitsPerSecond,
+            double microsPerRequest1,
+            double microsPerRequest100,
+            double rebuildSeconds) {}
+
+    public List<Figure> run(List<Integer> sizes, int requests) {
+        List<Figure> figures = new ArrayList<>();
+        measure(sizes.get(0), requests); // warm-up: the JIT compiles the engine; not reported
+        out.printf(
+                "%12s %14s %18s %20s %12s %12s %14s%n",
+                "units",
+                "add units/s",
+                "request(1) µs",
+                "request(100) µs",
+                "x(1) vs 1st",
+                "x(100) vs 1st",
+                "index rebuild s");
+        for (int size : sizes) {
+            Figure figure = measure(size, requests);
+            figures.add(figure);
+            Figure base = figures.get(0);
+            out.printf(
+                    "%12d %14.0f %18.1f %20.1f %12.2f %12.2f %14.1f%n",
+                    size,
+                    figure.addUnitsPerSecond(),
+                    figure.microsPerRequest1(),
+                    figure.microsPerRequest100(),
+                    figure.microsPerRequest1() / base.microsPerRequest1(),
+                    figure.microsPerRequest100() / base.microsPerRequest100(),
+                    figure.rebuildSeconds());
         }
-        send(engine, now, add);
-      }
-      double addRate = size / ((System.nanoTime() - started) / 1e9);
-      records.compact(); // measure the steady state, not the bulk load's compactions
-      indexes.compact();
-      double cost1 = requestCost(engine, now, 1, requests);
-      double cost100 = requestCost(engine, now, 100, Math.max(10, requests / 10));
-      started = System.nanoTime();
-      IndexRebuild.rebuild(records, indexes); // what a task that lost its local state does before it runs
-      double rebuildSeconds = (System.nanoTime() - started) / 1e9;
-      return new Figure(size, addRate, cost1, cost100, rebuildSeconds);
-    } finally {
-      deleteRecursively(dir);
+        return figures;
     }
-  }
 
-  /**
-   * Mean µs of one request of {@code count} units. Untimed after each request: its attempts are finished and
-   * the units added again, so the spec keeps {@code size} available units throughout.
-   */
-  private static double requestCost(Engine engine, long now, int count, int requests) {
-    ObjectNode request = command("request_attempts");
-    request.put("worker", "w").put("count", count);
-    long timed = 0;
-    for (int i = -requests / 5; i < requests; i++) { // the first fifth warms up and is not counted
-      long started = System.nanoTime();
-      EngineResult result = engine.process(Command.of(request), now);
-      long elapsed = System.nanoTime() - started;
-      if (i >= 0) {
-        timed += elapsed;
-      }
-      JsonNode attempts = result.assignments().get(0).value().get("attempts");
-      if (attempts.size() != count) {
-        throw new IllegalStateException("expected " + count + " attempts, got " + attempts.size());
-      }
-      ObjectNode again = command("add_work_units");
-      again.put("work_spec_name", "spec");
-      ArrayNode units = again.putArray("work_units");
-      for (JsonNode attempt : attempts) {
-        ObjectNode finish = command("finish_attempt");
-        finish.put("attempt_id", attempt.get("attempt_id").asText());
-        engine.process(Command.of(finish), now);
-        units.addObject().put("name", attempt.get("work_unit_name").asText()).put("priority", i % 10);
-      }
-      send(engine, now, again);
+    private Figure measure(int size, int requests) {
+        Path dir = tempDir("coordinate-bench-");
+        // records and indexes in two RocksDB instances, as the app keeps them (SplitStore)
+        try (RocksDbKeyValueStore records = new RocksDbKeyValueStore(dir.resolve("records"));
+                RocksDbKeyValueStore indexes = new RocksDbKeyValueStore(dir.resolve("indexes"))) {
+            Engine engine = new Engine(new SplitStore(records, indexes), new SplittableRandom(1));
+            long now = 1_800_000_000_000L;
+            send(
+                    engine,
+                    now,
+                    command("set_work_spec").set("work_spec", Json.object().put("name", "spec")));
+            SplittableRandom random = new SplittableRandom(42);
+            long started = System.nanoTime();
+            for (int first = 0; first < size; first += ADD_BATCH) {
+                ObjectNode add = command("add_work_units");
+                add.put("work_spec_name", "spec");
+                ArrayNode units = add.putArray("work_units");
+                for (int i = first; i < Math.min(size, first + ADD_BATCH); i++) {
+                    ObjectNode unit = units.addObject();
+                    unit.put("name", String.format("unit-%09d", i));
+                    unit.put("priority", random.nextInt(10));
+                    unit.putObject("data").put("i", i);
+                }
+                send(engine, now, add);
+            }
+            double addRate = size / ((System.nanoTime() - started) / 1e9);
+            records.compact(); // measure the steady state, not the bulk load's compactions
+            indexes.compact();
+            double cost1 = requestCost(engine, now, 1, requests);
+            double cost100 = requestCost(engine, now, 100, Math.max(10, requests / 10));
+            started = System.nanoTime();
+            IndexRebuild.rebuild(records, indexes); // what a task that lost its local state does before it runs
+            double rebuildSeconds = (System.nanoTime() - started) / 1e9;
+            return new Figure(size, addRate, cost1, cost100, rebuildSeconds);
+        } finally {
+            deleteRecursively(dir);
+        }
     }
-    return timed / 1e3 / requests;
-  }
+
+    /**
+     * Mean µs of one request of {@code count} units. Untimed after each request: its attempts are finished and
+     * the units added again, so the spec keeps {@code size} available units throughout.
+     */
+    private static double requestCost(Engine engine, long now, int count, int requests) {
+        ObjectNode request = command("request_attempts");
+        request.put("worker", "w").put("count", count);
+        long timed = 0;
+        for (int i = -requests / 5; i < requests; i++) { // the first fifth warms up and is not counted
+            long started = System.nanoTime();
+            EngineResult result = engine.process(Command.of(request), now);
+            long elapsed = System.nanoTime() - started;
+            if (i >= 0) {
+                timed += elapsed;
+            }
+            JsonNode attempts = result.assignments().get(0).value().get("attempts");
+            if (attempts.size() != count) {
+                throw new IllegalStateException("expected " + count + " attempts, got " + attempts.size());
+            }
+            ObjectNode again = command("add_work_units");
+            again.put("work_spec_name", "spec");
+            ArrayNode units = again.putArray("work_units");
+            for (JsonNode attempt : attempts) {
+                ObjectNode finish = command("finish_attempt");
+                finish.put("attempt_id", attempt.get("attempt_id").asText());
+                engine.process(Command.of(finish), now);
+                units.addObject()
+                        .put("name", attempt.get("work_unit_name").asText())
+                        .put("priority", i % 10);
+            }
+            send(engine, now, again);
+        }
+        return timed / 1e3 / requests;
+    }
 }

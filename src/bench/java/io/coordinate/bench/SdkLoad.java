@@ -22,112 +22,141 @@ import org.slf4j.LoggerFactory;
  */
 final class SdkLoad {
 
-  private static final Logger LOG = LoggerFactory.getLogger(SdkLoad.class);
-  /** No progress for this long fails the run rather than hanging it. */
-  private static final long STALL_SECONDS = 60;
-  static final double IDLE_SECONDS = 10;
+    private static final Logger LOG = LoggerFactory.getLogger(SdkLoad.class);
+    /** No progress for this long fails the run rather than hanging it. */
+    private static final long STALL_SECONDS = 60;
 
-  private final LifecycleLoad units;
-  private final String bootstrapServers;
-  private final String topicPrefix;
-  private final int workers;
-  private final int concurrency;
-  private final int prefetch;
+    static final double IDLE_SECONDS = 10;
 
-  SdkLoad(LifecycleLoad units, String bootstrapServers, String topicPrefix, int workers, int concurrency,
-      int prefetch) {
-    this.units = units;
-    this.bootstrapServers = bootstrapServers;
-    this.topicPrefix = topicPrefix;
-    this.workers = workers;
-    this.concurrency = concurrency;
-    this.prefetch = prefetch;
-  }
+    private final LifecycleLoad units;
+    private final String bootstrapServers;
+    private final String topicPrefix;
+    private final int workers;
+    private final int concurrency;
+    private final int prefetch;
 
-  /** Adds {@code count} units to {@code namespace} and works them with the workers: a measured run or a warm-up. */
-  BenchReport.Sdk work(String namespace, long count) throws InterruptedException {
-    double addSeconds = units.addUnits(namespace, count);
-    List<CoordinateClient> clients = new ArrayList<>();
-    List<Worker> started = new ArrayList<>();
-    double workSeconds;
-    long requests;
-    StreamThreadMeter.Reading streamThread;
-    double cpuCores;
-    double otherCpuCores;
-    try {
-      for (int w = 0; w < workers; w++) {
-        clients.add(client(namespace));
-      }
-      StreamThreadMeter meter = new StreamThreadMeter();
-      CpuMeter others = new CpuMeter();
-      long cpuStarted = LifecycleLoad.processCpuNanos();
-      long workStarted = System.nanoTime();
-      for (int w = 0; w < workers; w++) {
-        started.add(worker(clients.get(w), namespace + "-w" + w, LifecycleLoad.SPEC).start());
-      }
-      workSeconds = (awaitFinished(started, count) - workStarted) / 1e9;
-      requests = sum(started, Worker::requests);
-      streamThread = meter.read();
-      cpuCores = (LifecycleLoad.processCpuNanos() - cpuStarted) / 1e9 / workSeconds;
-      otherCpuCores = others.otherProcessesCores();
-    } finally {
-      started.forEach(Worker::close);
-      clients.forEach(CoordinateClient::close);
+    SdkLoad(
+            LifecycleLoad units,
+            String bootstrapServers,
+            String topicPrefix,
+            int workers,
+            int concurrency,
+            int prefetch) {
+        this.units = units;
+        this.bootstrapServers = bootstrapServers;
+        this.topicPrefix = topicPrefix;
+        this.workers = workers;
+        this.concurrency = concurrency;
+        this.prefetch = prefetch;
     }
-    LOG.info("{}: {} workers finished {} units in {} s ({} requests)", namespace, workers, count, workSeconds,
-        requests);
-    return new BenchReport.Sdk(count, addSeconds, workSeconds, workers, concurrency, prefetch, requests, cpuCores,
-        otherCpuCores, streamThread);
-  }
 
-  /** One worker on a spec without units for {@link #IDLE_SECONDS}: the requests it sent meanwhile. */
-  BenchReport.Idle idle(String namespace) throws InterruptedException {
-    String spec = "idle";
-    LifecycleLoad.defineSpec(units.client(), namespace, spec);
-    try (CoordinateClient client = client(namespace)) {
-      Worker worker = worker(client, namespace + "-w0", spec);
-      long from = System.nanoTime();
-      worker.start();
-      TimeUnit.NANOSECONDS.sleep((long) (IDLE_SECONDS * 1e9));
-      int requests = worker.requests();
-      double seconds = (System.nanoTime() - from) / 1e9;
-      worker.close();
-      return new BenchReport.Idle(seconds, requests);
+    /** Adds {@code count} units to {@code namespace} and works them with the workers: a measured run or a warm-up. */
+    BenchReport.Sdk work(String namespace, long count) throws InterruptedException {
+        double addSeconds = units.addUnits(namespace, count);
+        List<CoordinateClient> clients = new ArrayList<>();
+        List<Worker> started = new ArrayList<>();
+        double workSeconds;
+        long requests;
+        StreamThreadMeter.Reading streamThread;
+        double cpuCores;
+        double otherCpuCores;
+        try {
+            for (int w = 0; w < workers; w++) {
+                clients.add(client(namespace));
+            }
+            StreamThreadMeter meter = new StreamThreadMeter();
+            CpuMeter others = new CpuMeter();
+            long cpuStarted = LifecycleLoad.processCpuNanos();
+            long workStarted = System.nanoTime();
+            for (int w = 0; w < workers; w++) {
+                started.add(worker(clients.get(w), namespace + "-w" + w, LifecycleLoad.SPEC)
+                        .start());
+            }
+            workSeconds = (awaitFinished(started, count) - workStarted) / 1e9;
+            requests = sum(started, Worker::requests);
+            streamThread = meter.read();
+            cpuCores = (LifecycleLoad.processCpuNanos() - cpuStarted) / 1e9 / workSeconds;
+            otherCpuCores = others.otherProcessesCores();
+        } finally {
+            started.forEach(Worker::close);
+            clients.forEach(CoordinateClient::close);
+        }
+        LOG.info(
+                "{}: {} workers finished {} units in {} s ({} requests)",
+                namespace,
+                workers,
+                count,
+                workSeconds,
+                requests);
+        return new BenchReport.Sdk(
+                count,
+                addSeconds,
+                workSeconds,
+                workers,
+                concurrency,
+                prefetch,
+                requests,
+                cpuCores,
+                otherCpuCores,
+                streamThread);
     }
-  }
 
-  private CoordinateClient client(String namespace) {
-    return CoordinateClient.builder().bootstrapServers(bootstrapServers).topicPrefix(topicPrefix)
-        .namespace(namespace).build();
-  }
-
-  private Worker worker(CoordinateClient client, String name, String spec) {
-    return Worker.builder(client).name(name).workSpecs(spec).concurrency(concurrency).prefetch(prefetch)
-        .handler(attempt -> null).build();
-  }
-
-  /** Polls the workers' finished units until they reach {@code count}; returns when (fails on a stall). */
-  private static long awaitFinished(List<Worker> workers, long count) throws InterruptedException {
-    long last = -1;
-    long lastProgress = System.nanoTime();
-    while (true) {
-      long now = System.nanoTime();
-      long finished = sum(workers, Worker::finished);
-      if (finished >= count) {
-        return now;
-      }
-      if (finished != last) {
-        last = finished;
-        lastProgress = now;
-      } else if (now - lastProgress > TimeUnit.SECONDS.toNanos(STALL_SECONDS)) {
-        throw new IllegalStateException("stalled: " + finished + " of " + count + " units finished by the workers"
-            + " after " + STALL_SECONDS + " s without progress");
-      }
-      TimeUnit.MILLISECONDS.sleep(2);
+    /** One worker on a spec without units for {@link #IDLE_SECONDS}: the requests it sent meanwhile. */
+    BenchReport.Idle idle(String namespace) throws InterruptedException {
+        String spec = "idle";
+        LifecycleLoad.defineSpec(units.client(), namespace, spec);
+        try (CoordinateClient client = client(namespace)) {
+            Worker worker = worker(client, namespace + "-w0", spec);
+            long from = System.nanoTime();
+            worker.start();
+            TimeUnit.NANOSECONDS.sleep((long) (IDLE_SECONDS * 1e9));
+            int requests = worker.requests();
+            double seconds = (System.nanoTime() - from) / 1e9;
+            worker.close();
+            return new BenchReport.Idle(seconds, requests);
+        }
     }
-  }
 
-  private static long sum(List<Worker> workers, ToLongFunction<Worker> counter) {
-    return workers.stream().mapToLong(counter).sum();
-  }
+    private CoordinateClient client(String namespace) {
+        return CoordinateClient.builder()
+                .bootstrapServers(bootstrapServers)
+                .topicPrefix(topicPrefix)
+                .namespace(namespace)
+                .build();
+    }
+
+    private Worker worker(CoordinateClient client, String name, String spec) {
+        return Worker.builder(client)
+                .name(name)
+                .workSpecs(spec)
+                .concurrency(concurrency)
+                .prefetch(prefetch)
+                .handler(attempt -> null)
+                .build();
+    }
+
+    /** Polls the workers' finished units until they reach {@code count}; returns when (fails on a stall). */
+    private static long awaitFinished(List<Worker> workers, long count) throws InterruptedException {
+        long last = -1;
+        long lastProgress = System.nanoTime();
+        while (true) {
+            long now = System.nanoTime();
+            long finished = sum(workers, Worker::finished);
+            if (finished >= count) {
+                return now;
+            }
+            if (finished != last) {
+                last = finished;
+                lastProgress = now;
+            } else if (now - lastProgress > TimeUnit.SECONDS.toNanos(STALL_SECONDS)) {
+                throw new IllegalStateException("stalled: " + finished + " of " + count
+                        + " units finished by the workers" + " after " + STALL_SECONDS + " s without progress");
+            }
+            TimeUnit.MILLISECONDS.sleep(2);
+        }
+    }
+
+    private static long sum(List<Worker> workers, ToLongFunction<Worker> counter) {
+        return workers.stream().mapToLong(counter).sum();
+    }
 }

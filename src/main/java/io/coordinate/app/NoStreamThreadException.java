@@ -7,7 +7,7 @@ package io.coordinate.app;
  */
 public final class NoStreamThreadException extends IllegalStateException {
 
-  public NoStreamThreadException(String reason) {
-    super(reason);
-  }
+    public NoStreamThreadException(String reason) {
+        super(reason);
+    }
 }

@@ -19,62 +19,64 @@ import org.slf4j.LoggerFactory;
  */
 final class StreamThreadWatch implements AutoCloseable {
 
-  static final Duration INTERVAL = Duration.ofSeconds(1);
-  private static final Logger LOG = LoggerFactory.getLogger(StreamThreadWatch.class);
+    static final Duration INTERVAL = Duration.ofSeconds(1);
+    private static final Logger LOG = LoggerFactory.getLogger(StreamThreadWatch.class);
 
-  private final KafkaStreams streams;
-  private final StreamThreadFailures failures;
-  private final CompletableFuture<String> stopped = new CompletableFuture<>();
-  private final ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(r -> {
-    Thread thread = new Thread(r, "stream-thread-watch");
-    thread.setDaemon(true);
-    return thread;
-  });
+    private final KafkaStreams streams;
+    private final StreamThreadFailures failures;
+    private final CompletableFuture<String> stopped = new CompletableFuture<>();
+    private final ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread thread = new Thread(r, "stream-thread-watch");
+        thread.setDaemon(true);
+        return thread;
+    });
 
-  StreamThreadWatch(KafkaStreams streams, StreamThreadFailures failures) {
-    this.streams = streams;
-    this.failures = failures;
-    executor.scheduleWithFixedDelay(this::check, INTERVAL.toMillis(), INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
-  }
-
-  /** Completes with the reason once no stream thread runs and none will: only a restart of the process helps. */
-  CompletableFuture<String> stopped() {
-    return stopped;
-  }
-
-  private void check() {
-    try {
-      if (!streams.state().isRunningOrRebalancing()) {
-        return;
-      }
-      Map<MetricName, ? extends Metric> metrics = streams.metrics();
-      failures.observe((int) sum(metrics, "stream-metrics", "alive-stream-threads"),
-          sum(metrics, "stream-thread-metrics", "commit-total"));
-      String reason = failures.stopped();
-      if (reason != null && stopped.complete(reason)) {
-        LOG.error("{}: this process processes nothing more; /health/live answers 503", reason);
-      }
-    } catch (RuntimeException | LinkageError e) {
-      // A task that throws is never run again by the scheduler; the watch must outlive a check that failed (a
-      // process out of file descriptors may fail to load a class).
-      LOG.warn("could not check the stream threads: {}", e.toString());
+    StreamThreadWatch(KafkaStreams streams, StreamThreadFailures failures) {
+        this.streams = streams;
+        this.failures = failures;
+        executor.scheduleWithFixedDelay(this::check, INTERVAL.toMillis(), INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
     }
-  }
 
-  /** The sum of the named metric over all its tags (every thread's, for a thread metric). */
-  private static double sum(Map<MetricName, ? extends Metric> metrics, String group, String name) {
-    double sum = 0;
-    for (Map.Entry<MetricName, ? extends Metric> metric : metrics.entrySet()) {
-      if (metric.getKey().group().equals(group) && metric.getKey().name().equals(name)
-          && metric.getValue().metricValue() instanceof Number value) {
-        sum += value.doubleValue();
-      }
+    /** Completes with the reason once no stream thread runs and none will: only a restart of the process helps. */
+    CompletableFuture<String> stopped() {
+        return stopped;
     }
-    return sum;
-  }
 
-  @Override
-  public void close() {
-    executor.shutdownNow();
-  }
+    private void check() {
+        try {
+            if (!streams.state().isRunningOrRebalancing()) {
+                return;
+            }
+            Map<MetricName, ? extends Metric> metrics = streams.metrics();
+            failures.observe(
+                    (int) sum(metrics, "stream-metrics", "alive-stream-threads"),
+                    sum(metrics, "stream-thread-metrics", "commit-total"));
+            String reason = failures.stopped();
+            if (reason != null && stopped.complete(reason)) {
+                LOG.error("{}: this process processes nothing more; /health/live answers 503", reason);
+            }
+        } catch (RuntimeException | LinkageError e) {
+            // A task that throws is never run again by the scheduler; the watch must outlive a check that failed (a
+            // process out of file descriptors may fail to load a class).
+            LOG.warn("could not check the stream threads: {}", e.toString());
+        }
+    }
+
+    /** The sum of the named metric over all its tags (every thread's, for a thread metric). */
+    private static double sum(Map<MetricName, ? extends Metric> metrics, String group, String name) {
+        double sum = 0;
+        for (Map.Entry<MetricName, ? extends Metric> metric : metrics.entrySet()) {
+            if (metric.getKey().group().equals(group)
+                    && metric.getKey().name().equals(name)
+                    && metric.getValue().metricValue() instanceof Number value) {
+                sum += value.doubleValue();
+            }
+        }
+        return sum;
+    }
+
+    @Override
+    public void close() {
+        executor.shutdownNow();
+    }
 }

@@ -17,99 +17,117 @@ import picocli.CommandLine.Option;
  * available or pending (asked of the HTTP API), which includes waiting out the leases a dead worker held, and an app
  * restarted meanwhile ({@link IdleCheck}).
  */
-@Command(name = "work", description = "Run a shell command for each unit of a spec: the unit's data on stdin; exit 0 "
-    + "finishes the attempt with {\"stdout\": ...}, another exit fails it with the end of stderr as traceback.")
+@Command(
+        name = "work",
+        description =
+                "Run a shell command for each unit of a spec: the unit's data on stdin; exit 0 "
+                        + "finishes the attempt with {\"stdout\": ...}, another exit fails it with the end of stderr as traceback.")
 final class WorkCommand implements Callable<Integer> {
 
-  private static final Duration IDLE_CHECK = Duration.ofSeconds(1);
+    private static final Duration IDLE_CHECK = Duration.ofSeconds(1);
 
-  @Mixin ClientOptions options;
+    @Mixin
+    ClientOptions options;
 
-  @Option(names = "--spec", required = true, description = "The work spec whose units to run.")
-  String spec;
+    @Option(names = "--spec", required = true, description = "The work spec whose units to run.")
+    String spec;
 
-  @Option(names = "--exec", required = true, paramLabel = "CMD", description = "The command, run with /bin/sh -c.")
-  String exec;
+    @Option(names = "--exec", required = true, paramLabel = "CMD", description = "The command, run with /bin/sh -c.")
+    String exec;
 
-  @Option(names = "--concurrency", defaultValue = "1", description = "Commands at once (default: ${DEFAULT-VALUE}).")
-  int concurrency;
+    @Option(names = "--concurrency", defaultValue = "1", description = "Commands at once (default: ${DEFAULT-VALUE}).")
+    int concurrency;
 
-  @Option(names = "--until-idle",
-      description = "Exit once the spec holds no available or pending unit.")
-  boolean untilIdle;
+    @Option(names = "--until-idle", description = "Exit once the spec holds no available or pending unit.")
+    boolean untilIdle;
 
-  @Option(names = "--timeout", paramLabel = "SECONDS",
-      description = "Kill a command that runs longer, and fail its attempt (default: no limit).")
-  Double timeoutSeconds;
+    @Option(
+            names = "--timeout",
+            paramLabel = "SECONDS",
+            description = "Kill a command that runs longer, and fail its attempt (default: no limit).")
+    Double timeoutSeconds;
 
-  @Option(names = "--lease", defaultValue = "30", paramLabel = "SECONDS",
-      description = "The lease asked for, renewed while a command runs (default: ${DEFAULT-VALUE}).")
-  double leaseSeconds;
+    @Option(
+            names = "--lease",
+            defaultValue = "30",
+            paramLabel = "SECONDS",
+            description = "The lease asked for, renewed while a command runs (default: ${DEFAULT-VALUE}).")
+    double leaseSeconds;
 
-  @Option(names = "--grace", defaultValue = "30", paramLabel = "SECONDS",
-      description = "On SIGTERM, how long running commands may go on before their units are given back "
-          + "(default: ${DEFAULT-VALUE}).")
-  double graceSeconds;
+    @Option(
+            names = "--grace",
+            defaultValue = "30",
+            paramLabel = "SECONDS",
+            description = "On SIGTERM, how long running commands may go on before their units are given back "
+                    + "(default: ${DEFAULT-VALUE}).")
+    double graceSeconds;
 
-  @Option(names = "--name", description = "The worker's name (default: <host>-<pid>-<random>).")
-  String name;
+    @Option(names = "--name", description = "The worker's name (default: <host>-<pid>-<random>).")
+    String name;
 
-  @Option(names = "--patience", defaultValue = "300", paramLabel = "SECONDS",
-      description = "With --until-idle, how long to keep asking an HTTP API that cannot be reached or is not ready "
-          + "(a restart) before giving up with exit 3 (default: ${DEFAULT-VALUE}).")
-  double patienceSeconds;
+    @Option(
+            names = "--patience",
+            defaultValue = "300",
+            paramLabel = "SECONDS",
+            description =
+                    "With --until-idle, how long to keep asking an HTTP API that cannot be reached or is not ready "
+                            + "(a restart) before giving up with exit 3 (default: ${DEFAULT-VALUE}).")
+    double patienceSeconds;
 
-  @Override
-  public Integer call() throws Exception {
-    Duration timeout = timeoutSeconds == null ? null : seconds(timeoutSeconds);
-    CoordinateClient client = options.client();
-    Worker worker = Worker.builder(client)
-        .name(name)
-        .workSpecs(spec)
-        .concurrency(concurrency)
-        .lease(seconds(leaseSeconds))
-        .closeTimeout(seconds(graceSeconds))
-        .environment("exec", exec)
-        .handler(new ShellHandler(exec, options.namespace(), timeout))
-        .build();
-    CountDownLatch stopped = new CountDownLatch(1);
-    Thread hook = new Thread(() -> {
-      stop(worker, client);
-      stopped.countDown();
-    }, "coordinate-work-stop");
-    Runtime.getRuntime().addShutdownHook(hook);
-    worker.start();
-    System.err.println("working spec \"" + spec + "\" of namespace \"" + options.namespace() + "\" as "
-        + worker.name() + ", " + concurrency + " at a time");
-    if (!untilIdle) {
-      stopped.await(); // until SIGTERM: the hook stops the worker, then the JVM exits
-      return ExitCodes.OK;
+    @Override
+    public Integer call() throws Exception {
+        Duration timeout = timeoutSeconds == null ? null : seconds(timeoutSeconds);
+        CoordinateClient client = options.client();
+        Worker worker = Worker.builder(client)
+                .name(name)
+                .workSpecs(spec)
+                .concurrency(concurrency)
+                .lease(seconds(leaseSeconds))
+                .closeTimeout(seconds(graceSeconds))
+                .environment("exec", exec)
+                .handler(new ShellHandler(exec, options.namespace(), timeout))
+                .build();
+        CountDownLatch stopped = new CountDownLatch(1);
+        Thread hook = new Thread(
+                () -> {
+                    stop(worker, client);
+                    stopped.countDown();
+                },
+                "coordinate-work-stop");
+        Runtime.getRuntime().addShutdownHook(hook);
+        worker.start();
+        System.err.println("working spec \"" + spec + "\" of namespace \"" + options.namespace() + "\" as "
+                + worker.name() + ", " + concurrency + " at a time");
+        if (!untilIdle) {
+            stopped.await(); // until SIGTERM: the hook stops the worker, then the JVM exits
+            return ExitCodes.OK;
+        }
+        HttpReader http = new HttpReader(options.httpUrl(), ClientOptions.TIMEOUT);
+        IdleCheck check =
+                new IdleCheck(() -> idle(http), seconds(patienceSeconds), System::nanoTime, System.err::println);
+        while (!check.idle()) {
+            Thread.sleep(IDLE_CHECK.toMillis());
+        }
+        Runtime.getRuntime().removeShutdownHook(hook);
+        stop(worker, client);
+        return ExitCodes.OK;
     }
-    HttpReader http = new HttpReader(options.httpUrl(), ClientOptions.TIMEOUT);
-    IdleCheck check = new IdleCheck(() -> idle(http), seconds(patienceSeconds), System::nanoTime, System.err::println);
-    while (!check.idle()) {
-      Thread.sleep(IDLE_CHECK.toMillis());
+
+    private static void stop(Worker worker, CoordinateClient client) {
+        worker.close();
+        client.close();
+        System.err.println("stopped: " + worker.finished() + " finished, " + worker.failed() + " failed, "
+                + worker.retried() + " given back");
     }
-    Runtime.getRuntime().removeShutdownHook(hook);
-    stop(worker, client);
-    return ExitCodes.OK;
-  }
 
-  private static void stop(Worker worker, CoordinateClient client) {
-    worker.close();
-    client.close();
-    System.err.println("stopped: " + worker.finished() + " finished, " + worker.failed() + " failed, "
-        + worker.retried() + " given back");
-  }
+    /** Whether the spec has no unit available or pending now. */
+    private boolean idle(HttpReader http) {
+        JsonNode counts = http.get(HttpReader.namespacePath(options.namespace(), "work-specs", spec), Map.of())
+                .path("counts");
+        return counts.path("available").asLong() == 0 && counts.path("pending").asLong() == 0;
+    }
 
-  /** Whether the spec has no unit available or pending now. */
-  private boolean idle(HttpReader http) {
-    JsonNode counts = http.get(HttpReader.namespacePath(options.namespace(), "work-specs", spec), Map.of())
-        .path("counts");
-    return counts.path("available").asLong() == 0 && counts.path("pending").asLong() == 0;
-  }
-
-  private static Duration seconds(double seconds) {
-    return Duration.ofMillis(Math.round(seconds * 1000));
-  }
+    private static Duration seconds(double seconds) {
+        return Duration.ofMillis(Math.round(seconds * 1000));
+    }
 }

@@ -10,28 +10,28 @@ import java.util.Map;
  * attempt (docs/reference.md "Attempt").
  */
 public record AttemptInfo(
-    String attemptId,
-    String workSpecName,
-    String workUnitName,
-    String worker,
-    String status,
-    Map<String, Object> data,
-    Instant startTime,
-    Instant expirationTime,
-    Instant endTime,
-    boolean active) {
+        String attemptId,
+        String workSpecName,
+        String workUnitName,
+        String worker,
+        String status,
+        Map<String, Object> data,
+        Instant startTime,
+        Instant expirationTime,
+        Instant endTime,
+        boolean active) {
 
-  static AttemptInfo from(JsonNode json) {
-    return new AttemptInfo(
-        json.path("attempt_id").asText(),
-        json.path("work_spec_name").asText(),
-        json.path("work_unit_name").asText(),
-        JsonValues.text(json, "worker"),
-        json.path("status").asText(),
-        JsonValues.map(json.get("data")),
-        JsonValues.time(json, "start_time"),
-        JsonValues.time(json, "expiration_time"),
-        JsonValues.time(json, "end_time"),
-        json.path("active").asBoolean());
-  }
+    static AttemptInfo from(JsonNode json) {
+        return new AttemptInfo(
+                json.path("attempt_id").asText(),
+                json.path("work_spec_name").asText(),
+                json.path("work_unit_name").asText(),
+                JsonValues.text(json, "worker"),
+                json.path("status").asText(),
+                JsonValues.map(json.get("data")),
+                JsonValues.time(json, "start_time"),
+                JsonValues.time(json, "expiration_time"),
+                JsonValues.time(json, "end_time"),
+                json.path("active").asBoolean());
+    }
 }

@@ -6,15 +6,15 @@ package io.coordinate.client;
  */
 public final class CommandRefusedException extends CoordinateException {
 
-  private final String code;
+    private final String code;
 
-  public CommandRefusedException(String code, String message) {
-    super(code + ": " + message);
-    this.code = code;
-  }
+    public CommandRefusedException(String code, String message) {
+        super(code + ": " + message);
+        this.code = code;
+    }
 
-  /** The reply's error code. */
-  public String code() {
-    return code;
-  }
+    /** The reply's error code. */
+    public String code() {
+        return code;
+    }
 }

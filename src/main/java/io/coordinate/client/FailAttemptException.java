@@ -10,15 +10,15 @@ import java.util.Map;
  */
 public class FailAttemptException extends Exception {
 
-  private final Map<String, ?> data;
+    private final Map<String, ?> data;
 
-  public FailAttemptException(String message, Map<String, ?> data) {
-    super(message);
-    this.data = Collections.unmodifiableMap(new LinkedHashMap<>(data)); // in the caller's order
-  }
+    public FailAttemptException(String message, Map<String, ?> data) {
+        super(message);
+        this.data = Collections.unmodifiableMap(new LinkedHashMap<>(data)); // in the caller's order
+    }
 
-  /** The data to fail the attempt with. */
-  public Map<String, ?> data() {
-    return data;
-  }
+    /** The data to fail the attempt with. */
+    public Map<String, ?> data() {
+        return data;
+    }
 }

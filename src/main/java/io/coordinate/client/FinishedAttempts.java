@@ -10,20 +10,23 @@ import java.util.List;
  */
 public record FinishedAttempts(long finished, List<Refused> errors) {
 
-  /** An item of the batch that was not applied. */
-  public record Refused(String attemptId, String code, String message) {}
+    /** An item of the batch that was not applied. */
+    public record Refused(String attemptId, String code, String message) {}
 
-  /** The result of two commands that finished attempts in turn. */
-  FinishedAttempts plus(FinishedAttempts next) {
-    List<Refused> all = new ArrayList<>(errors);
-    all.addAll(next.errors);
-    return new FinishedAttempts(finished + next.finished, List.copyOf(all));
-  }
+    /** The result of two commands that finished attempts in turn. */
+    FinishedAttempts plus(FinishedAttempts next) {
+        List<Refused> all = new ArrayList<>(errors);
+        all.addAll(next.errors);
+        return new FinishedAttempts(finished + next.finished, List.copyOf(all));
+    }
 
-  static FinishedAttempts from(JsonNode json) {
-    List<Refused> errors = new ArrayList<>();
-    json.path("errors").forEach(error -> errors.add(new Refused(
-        error.path("attempt_id").asText(), error.path("code").asText(), error.path("message").asText())));
-    return new FinishedAttempts(json.path("finished").asLong(), List.copyOf(errors));
-  }
+    static FinishedAttempts from(JsonNode json) {
+        List<Refused> errors = new ArrayList<>();
+        json.path("errors")
+                .forEach(error -> errors.add(new Refused(
+                        error.path("attempt_id").asText(),
+                        error.path("code").asText(),
+                        error.path("message").asText())));
+        return new FinishedAttempts(json.path("finished").asLong(), List.copyOf(errors));
+    }
 }

@@ -9,9 +9,9 @@ import org.apache.kafka.common.utils.Utils;
  */
 public final class NamespacePartitioner {
 
-  private NamespacePartitioner() {}
+    private NamespacePartitioner() {}
 
-  public static int partition(byte[] key, int partitions) {
-    return Utils.toPositive(Utils.murmur2(key)) % partitions;
-  }
+    public static int partition(byte[] key, int partitions) {
+        return Utils.toPositive(Utils.murmur2(key)) % partitions;
+    }
 }

@@ -18,115 +18,115 @@ import java.util.concurrent.TimeUnit;
  */
 final class RequestPacer {
 
-  /** How long a free slot waits for others before the worker asks for work for it alone. */
-  static final long LINGER_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+    /** How long a free slot waits for others before the worker asks for work for it alone. */
+    static final long LINGER_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
 
-  private final int capacity;
-  private final Backoff backoff;
-  private final long answerTimeoutNanos;
-  private final Map<String, Outstanding> outstanding = new LinkedHashMap<>();
-  private int reserved;
-  private long freeSince = -1;
-  private long nextRequestAt;
+    private final int capacity;
+    private final Backoff backoff;
+    private final long answerTimeoutNanos;
+    private final Map<String, Outstanding> outstanding = new LinkedHashMap<>();
+    private int reserved;
+    private long freeSince = -1;
+    private long nextRequestAt;
 
-  private record Outstanding(int count, long deadline) {}
+    private record Outstanding(int count, long deadline) {}
 
-  /**
-   * @param capacity           the most attempts the worker holds: running, queued and asked for
-   * @param answerTimeoutNanos how long a request waits for its answer before it is sent again
-   * @param now                the start: the first request may go at once
-   */
-  RequestPacer(int capacity, Backoff backoff, long answerTimeoutNanos, long now) {
-    this.capacity = capacity;
-    this.backoff = backoff;
-    this.answerTimeoutNanos = answerTimeoutNanos;
-    this.nextRequestAt = now;
-  }
-
-  /**
-   * How many attempts to ask for now (0: none), given the {@code held} attempts (running or queued). Tracks how long
-   * slots have been free, so call it whenever the worker acts.
-   */
-  int toAsk(int held, long now) {
-    int free = free(held);
-    if (free <= 0) {
-      freeSince = -1;
-      return 0;
+    /**
+     * @param capacity           the most attempts the worker holds: running, queued and asked for
+     * @param answerTimeoutNanos how long a request waits for its answer before it is sent again
+     * @param now                the start: the first request may go at once
+     */
+    RequestPacer(int capacity, Backoff backoff, long answerTimeoutNanos, long now) {
+        this.capacity = capacity;
+        this.backoff = backoff;
+        this.answerTimeoutNanos = answerTimeoutNanos;
+        this.nextRequestAt = now;
     }
-    if (freeSince < 0) {
-      freeSince = now;
-    }
-    if (now < nextRequestAt) {
-      return 0;
-    }
-    return eager(held, free) || now - freeSince >= LINGER_NANOS ? free : 0;
-  }
 
-  /** Whether it asks without waiting for the linger: it holds nothing, or half its capacity is free. */
-  private boolean eager(int held, int free) {
-    return (held == 0 && reserved == 0) || free >= (capacity + 1) / 2;
-  }
-
-  /** A request for {@code count} attempts went out: its slots are reserved until it is answered. */
-  void asked(String requestId, int count, long now) {
-    outstanding.put(requestId, new Outstanding(count, now + answerTimeoutNanos));
-    reserved += count;
-    freeSince = -1;
-  }
-
-  /**
-   * An answer came. Returns false when it answers no request of this worker's still outstanding (an earlier
-   * worker's, or one answered already). An empty answer backs off; work lets the next request go at once.
-   */
-  boolean answered(String requestId, boolean empty, long now) {
-    Outstanding request = requestId == null ? null : outstanding.remove(requestId);
-    if (request == null) {
-      return false;
+    /**
+     * How many attempts to ask for now (0: none), given the {@code held} attempts (running or queued). Tracks how long
+     * slots have been free, so call it whenever the worker acts.
+     */
+    int toAsk(int held, long now) {
+        int free = free(held);
+        if (free <= 0) {
+            freeSince = -1;
+            return 0;
+        }
+        if (freeSince < 0) {
+            freeSince = now;
+        }
+        if (now < nextRequestAt) {
+            return 0;
+        }
+        return eager(held, free) || now - freeSince >= LINGER_NANOS ? free : 0;
     }
-    reserved -= request.count();
-    if (empty) {
-      nextRequestAt = now + backoff.nextNanos();
-    } else {
-      backoff.reset();
-      nextRequestAt = now;
-    }
-    return true;
-  }
 
-  /**
-   * The requests unanswered past their timeout, to be sent again as they were (same {@code request_id}): their slots
-   * stay reserved, and their next deadline is one timeout from now.
-   */
-  List<String> overdue(long now) {
-    List<String> overdue = new ArrayList<>();
-    for (Map.Entry<String, Outstanding> entry : outstanding.entrySet()) {
-      if (now >= entry.getValue().deadline()) {
-        entry.setValue(new Outstanding(entry.getValue().count(), now + answerTimeoutNanos));
-        overdue.add(entry.getKey());
-      }
+    /** Whether it asks without waiting for the linger: it holds nothing, or half its capacity is free. */
+    private boolean eager(int held, int free) {
+        return (held == 0 && reserved == 0) || free >= (capacity + 1) / 2;
     }
-    return overdue;
-  }
 
-  /** The slots neither held nor asked for. */
-  int free(int held) {
-    return capacity - held - reserved;
-  }
-
-  boolean awaitsAnswers() {
-    return !outstanding.isEmpty();
-  }
-
-  /** The earliest time at which, nothing else happening, {@link #toAsk} or {@link #overdue} could change. */
-  long nextWakeUp(int held, long now) {
-    long wake = Long.MAX_VALUE;
-    int free = free(held);
-    if (free > 0) {
-      wake = Math.max(nextRequestAt, eager(held, free) || freeSince < 0 ? now : freeSince + LINGER_NANOS);
+    /** A request for {@code count} attempts went out: its slots are reserved until it is answered. */
+    void asked(String requestId, int count, long now) {
+        outstanding.put(requestId, new Outstanding(count, now + answerTimeoutNanos));
+        reserved += count;
+        freeSince = -1;
     }
-    for (Outstanding request : outstanding.values()) {
-      wake = Math.min(wake, request.deadline());
+
+    /**
+     * An answer came. Returns false when it answers no request of this worker's still outstanding (an earlier
+     * worker's, or one answered already). An empty answer backs off; work lets the next request go at once.
+     */
+    boolean answered(String requestId, boolean empty, long now) {
+        Outstanding request = requestId == null ? null : outstanding.remove(requestId);
+        if (request == null) {
+            return false;
+        }
+        reserved -= request.count();
+        if (empty) {
+            nextRequestAt = now + backoff.nextNanos();
+        } else {
+            backoff.reset();
+            nextRequestAt = now;
+        }
+        return true;
     }
-    return wake;
-  }
+
+    /**
+     * The requests unanswered past their timeout, to be sent again as they were (same {@code request_id}): their slots
+     * stay reserved, and their next deadline is one timeout from now.
+     */
+    List<String> overdue(long now) {
+        List<String> overdue = new ArrayList<>();
+        for (Map.Entry<String, Outstanding> entry : outstanding.entrySet()) {
+            if (now >= entry.getValue().deadline()) {
+                entry.setValue(new Outstanding(entry.getValue().count(), now + answerTimeoutNanos));
+                overdue.add(entry.getKey());
+            }
+        }
+        return overdue;
+    }
+
+    /** The slots neither held nor asked for. */
+    int free(int held) {
+        return capacity - held - reserved;
+    }
+
+    boolean awaitsAnswers() {
+        return !outstanding.isEmpty();
+    }
+
+    /** The earliest time at which, nothing else happening, {@link #toAsk} or {@link #overdue} could change. */
+    long nextWakeUp(int held, long now) {
+        long wake = Long.MAX_VALUE;
+        int free = free(held);
+        if (free > 0) {
+            wake = Math.max(nextRequestAt, eager(held, free) || freeSince < 0 ? now : freeSince + LINGER_NANOS);
+        }
+        for (Outstanding request : outstanding.values()) {
+            wake = Math.min(wake, request.deadline());
+        }
+        return wake;
+    }
 }

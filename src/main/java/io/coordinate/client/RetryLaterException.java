@@ -8,14 +8,14 @@ import java.time.Duration;
  */
 public class RetryLaterException extends Exception {
 
-  private final Duration delay;
+    private final Duration delay;
 
-  public RetryLaterException(String message, Duration delay) {
-    super(message);
-    this.delay = delay;
-  }
+    public RetryLaterException(String message, Duration delay) {
+        super(message);
+        this.delay = delay;
+    }
 
-  public Duration delay() {
-    return delay;
-  }
+    public Duration delay() {
+        return delay;
+    }
 }

@@ -10,58 +10,58 @@ import java.util.Collection;
  */
 public final class UnitQuery {
 
-  private final ObjectNode json;
+    private final ObjectNode json;
 
-  private UnitQuery(ObjectNode json) {
-    this.json = json;
-  }
+    private UnitQuery(ObjectNode json) {
+        this.json = json;
+    }
 
-  /** Every unit of the spec. */
-  public static UnitQuery all() {
-    return new UnitQuery(Json.object());
-  }
+    /** Every unit of the spec. */
+    public static UnitQuery all() {
+        return new UnitQuery(Json.object());
+    }
 
-  public static UnitQuery names(Collection<String> names) {
-    return all().andNames(names);
-  }
+    public static UnitQuery names(Collection<String> names) {
+        return all().andNames(names);
+    }
 
-  public static UnitQuery statuses(Collection<String> statuses) {
-    return all().andStatuses(statuses);
-  }
+    public static UnitQuery statuses(Collection<String> statuses) {
+        return all().andStatuses(statuses);
+    }
 
-  public UnitQuery andNames(Collection<String> names) {
-    ObjectNode copy = json.deepCopy();
-    names.forEach(copy.putArray("names")::add);
-    return new UnitQuery(copy);
-  }
+    public UnitQuery andNames(Collection<String> names) {
+        ObjectNode copy = json.deepCopy();
+        names.forEach(copy.putArray("names")::add);
+        return new UnitQuery(copy);
+    }
 
-  /** Units whose status now is one of these ({@code available}, {@code failed}, ...). */
-  public UnitQuery andStatuses(Collection<String> statuses) {
-    ObjectNode copy = json.deepCopy();
-    statuses.forEach(copy.putArray("statuses")::add);
-    return new UnitQuery(copy);
-  }
+    /** Units whose status now is one of these ({@code available}, {@code failed}, ...). */
+    public UnitQuery andStatuses(Collection<String> statuses) {
+        ObjectNode copy = json.deepCopy();
+        statuses.forEach(copy.putArray("statuses")::add);
+        return new UnitQuery(copy);
+    }
 
-  /** Only names strictly after this one. */
-  public UnitQuery after(String previousName) {
-    ObjectNode copy = json.deepCopy();
-    copy.put("previous_name", previousName);
-    return new UnitQuery(copy);
-  }
+    /** Only names strictly after this one. */
+    public UnitQuery after(String previousName) {
+        ObjectNode copy = json.deepCopy();
+        copy.put("previous_name", previousName);
+        return new UnitQuery(copy);
+    }
 
-  /** The first {@code limit} matches in name order. */
-  public UnitQuery limit(long limit) {
-    ObjectNode copy = json.deepCopy();
-    copy.put("limit", limit);
-    return new UnitQuery(copy);
-  }
+    /** The first {@code limit} matches in name order. */
+    public UnitQuery limit(long limit) {
+        ObjectNode copy = json.deepCopy();
+        copy.put("limit", limit);
+        return new UnitQuery(copy);
+    }
 
-  /** Whether this query filters nothing. */
-  public boolean selectsAll() {
-    return json.isEmpty();
-  }
+    /** Whether this query filters nothing. */
+    public boolean selectsAll() {
+        return json.isEmpty();
+    }
 
-  ObjectNode json() {
-    return json.deepCopy();
-  }
+    ObjectNode json() {
+        return json.deepCopy();
+    }
 }

@@ -9,20 +9,20 @@ import java.util.Map;
  */
 public record WorkSpecInfo(String name, Map<String, Object> data, Map<String, Object> meta, Map<String, Long> counts) {
 
-  static WorkSpecInfo from(JsonNode json) {
-    return new WorkSpecInfo(
-        json.path("name").asText(),
-        JsonValues.map(json.get("data")),
-        JsonValues.map(json.get("meta")),
-        JsonValues.counts(json.path("counts")));
-  }
+    static WorkSpecInfo from(JsonNode json) {
+        return new WorkSpecInfo(
+                json.path("name").asText(),
+                JsonValues.map(json.get("data")),
+                JsonValues.map(json.get("meta")),
+                JsonValues.counts(json.path("counts")));
+    }
 
-  /** The units with this status now (0 when none). */
-  public long count(String status) {
-    return counts.getOrDefault(status, 0L);
-  }
+    /** The units with this status now (0 when none). */
+    public long count(String status) {
+        return counts.getOrDefault(status, 0L);
+    }
 
-  public boolean paused() {
-    return Boolean.TRUE.equals(meta.get("paused"));
-  }
+    public boolean paused() {
+        return Boolean.TRUE.equals(meta.get("paused"));
+    }
 }

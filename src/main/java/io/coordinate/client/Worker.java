@@ -38,237 +38,249 @@ import org.slf4j.LoggerFactory;
  */
 public final class Worker implements AutoCloseable {
 
-  /** Works one attempt. Returns the data to finish it with (may be null). */
-  @FunctionalInterface
-  public interface Handler {
-    Map<String, ?> handle(Attempt attempt) throws Exception;
-  }
-
-  private static final Logger LOG = LoggerFactory.getLogger(Worker.class);
-
-  private final CoordinateClient client;
-  private final boolean ownsClient;
-  private final String name;
-  private final Duration closeTimeout;
-  private final WorkRequests requests;
-  private final AttemptReports reports;
-  private final WorkerLoop loop;
-  private volatile boolean started;
-
-  private Worker(Builder builder) {
-    this.client = builder.client;
-    this.ownsClient = builder.ownsClient;
-    this.name = builder.name != null ? builder.name : defaultName();
-    List<String> workSpecs = List.copyOf(builder.workSpecs);
-    RequestPacer pacer = new RequestPacer(builder.concurrency + builder.prefetch,
-        new Backoff(builder.minBackoff, builder.maxBackoff), client.timeout().toNanos(), System.nanoTime());
-    this.requests = new WorkRequests(client, name, workSpecs, builder.lease, pacer);
-    this.reports = new AttemptReports(client, name, builder.finishBatch, builder.finishLinger.toNanos());
-    this.closeTimeout = builder.closeTimeout;
-    Handler handler = Objects.requireNonNull(builder.handler, "handler");
-    Map<String, Object> env = new LinkedHashMap<>();
-    env.put("host", hostName());
-    env.put("pid", ProcessHandle.current().pid());
-    env.put("concurrency", builder.concurrency);
-    env.put("work_specs", workSpecs);
-    env.putAll(builder.environment);
-    this.loop = new WorkerLoop(client, name, handler, builder.concurrency, builder.lease,
-        builder.heartbeatInterval, env, requests, reports);
-  }
-
-  public static Builder builder(CoordinateClient client) {
-    return new Builder(client, false);
-  }
-
-  /** The worker's name: its key on {@code coordinate.assignments}, and its worker record in the app. */
-  public String name() {
-    return name;
-  }
-
-  /**
-   * Starts working: fixes the read position of its assignments, checks in with a heartbeat, and asks for work.
-   * Returns once it has started (the heartbeat's reply is not awaited).
-   */
-  public Worker start() {
-    if (started) {
-      throw new IllegalStateException("worker " + name + " already started");
+    /** Works one attempt. Returns the data to finish it with (may be null). */
+    @FunctionalInterface
+    public interface Handler {
+        Map<String, ?> handle(Attempt attempt) throws Exception;
     }
-    started = true;
-    try {
-      client.connection()
-          .watchAssignments(name, loop::assigned)
-          .get(client.timeout().toMillis(), TimeUnit.MILLISECONDS);
-    } catch (Exception e) {
-      throw new CoordinateException("worker " + name + " could not read its assignments: " + e.getMessage(), e);
-    }
-    loop.start();
-    return this;
-  }
 
-  /** Units finished (by the app's count: items of {@code finish_attempts} that it applied). */
-  public long finished() {
-    return reports.finished();
-  }
+    private static final Logger LOG = LoggerFactory.getLogger(Worker.class);
 
-  /** Attempts failed because the handler threw. */
-  public long failed() {
-    return reports.failed();
-  }
-
-  /** Attempts given back: the handler asked to retry later, or it was still running at {@link #close()}. */
-  public long retried() {
-    return reports.retried();
-  }
-
-  /** {@code request_attempts} commands sent so far. */
-  public int requests() {
-    return requests.sent();
-  }
-
-  /** Completes once the worker has stopped after {@link #close()}. */
-  public CompletableFuture<Void> stopped() {
-    return loop.stopped();
-  }
-
-  /** Stops gracefully (see the class comment), waiting up to the close timeout for running handlers. */
-  @Override
-  public void close() {
-    if (!started) {
-      return;
-    }
-    loop.stop(closeTimeout);
-    try {
-      loop.stopped().get(closeTimeout.toMillis() + client.timeout().toMillis() + 5_000, TimeUnit.MILLISECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    } catch (Exception e) {
-      LOG.warn("worker {} did not stop cleanly: {}", name, e.toString());
-    } finally {
-      client.connection().stopWatching(name);
-      loop.shutDownHandlers();
-      if (ownsClient) {
-        client.close();
-      }
-    }
-  }
-
-  private static String defaultName() {
-    return hostName() + "-" + ProcessHandle.current().pid() + "-" + UUID.randomUUID().toString().substring(0, 8);
-  }
-
-  private static String hostName() {
-    try {
-      return InetAddress.getLocalHost().getHostName();
-    } catch (UnknownHostException e) {
-      return ManagementFactory.getRuntimeMXBean().getName();
-    }
-  }
-
-  /** Configures a {@link Worker}; only the handler is required. */
-  public static final class Builder {
     private final CoordinateClient client;
     private final boolean ownsClient;
-    private String name;
-    private final List<String> workSpecs = new ArrayList<>();
-    private int concurrency = 1;
-    private int prefetch;
-    private Duration lease = Duration.ofSeconds(30);
-    private Duration minBackoff = Duration.ofMillis(100);
-    private Duration maxBackoff = Duration.ofSeconds(5);
-    private Duration heartbeatInterval = Duration.ofSeconds(30);
-    private Duration closeTimeout = Duration.ofSeconds(30);
-    private int finishBatch = 100;
-    private Duration finishLinger = Duration.ofMillis(20);
-    private Handler handler;
-    private final Map<String, Object> environment = new LinkedHashMap<>();
+    private final String name;
+    private final Duration closeTimeout;
+    private final WorkRequests requests;
+    private final AttemptReports reports;
+    private final WorkerLoop loop;
+    private volatile boolean started;
 
-    private Builder(CoordinateClient client, boolean ownsClient) {
-      this.client = Objects.requireNonNull(client, "client");
-      this.ownsClient = ownsClient;
+    private Worker(Builder builder) {
+        this.client = builder.client;
+        this.ownsClient = builder.ownsClient;
+        this.name = builder.name != null ? builder.name : defaultName();
+        List<String> workSpecs = List.copyOf(builder.workSpecs);
+        RequestPacer pacer = new RequestPacer(
+                builder.concurrency + builder.prefetch,
+                new Backoff(builder.minBackoff, builder.maxBackoff),
+                client.timeout().toNanos(),
+                System.nanoTime());
+        this.requests = new WorkRequests(client, name, workSpecs, builder.lease, pacer);
+        this.reports = new AttemptReports(client, name, builder.finishBatch, builder.finishLinger.toNanos());
+        this.closeTimeout = builder.closeTimeout;
+        Handler handler = Objects.requireNonNull(builder.handler, "handler");
+        Map<String, Object> env = new LinkedHashMap<>();
+        env.put("host", hostName());
+        env.put("pid", ProcessHandle.current().pid());
+        env.put("concurrency", builder.concurrency);
+        env.put("work_specs", workSpecs);
+        env.putAll(builder.environment);
+        this.loop = new WorkerLoop(
+                client,
+                name,
+                handler,
+                builder.concurrency,
+                builder.lease,
+                builder.heartbeatInterval,
+                env,
+                requests,
+                reports);
     }
 
-    /** The worker's name (default {@code <host>-<pid>-<random>}); unique among running workers. */
-    public Builder name(String name) {
-      this.name = name;
-      return this;
+    public static Builder builder(CoordinateClient client) {
+        return new Builder(client, false);
     }
 
-    /** Only units of these specs (default: any spec of the namespace). */
-    public Builder workSpecs(String... names) {
-      workSpecs.addAll(List.of(names));
-      return this;
-    }
-
-    /** How many handlers run at once (default 1). */
-    public Builder concurrency(int concurrency) {
-      if (concurrency < 1) {
-        throw new IllegalArgumentException("concurrency must be at least 1: " + concurrency);
-      }
-      this.concurrency = concurrency;
-      return this;
+    /** The worker's name: its key on {@code coordinate.assignments}, and its worker record in the app. */
+    public String name() {
+        return name;
     }
 
     /**
-     * How many attempts to hold beyond the running ones, queued for the next free handler (default 0). Their leases
-     * run (and are renewed) while they wait, and other workers cannot get them: worth it only when handlers are
-     * much quicker than a round trip to the app, as for many small units.
+     * Starts working: fixes the read position of its assignments, checks in with a heartbeat, and asks for work.
+     * Returns once it has started (the heartbeat's reply is not awaited).
      */
-    public Builder prefetch(int prefetch) {
-      if (prefetch < 0) {
-        throw new IllegalArgumentException("prefetch must not be negative: " + prefetch);
-      }
-      this.prefetch = prefetch;
-      return this;
+    public Worker start() {
+        if (started) {
+            throw new IllegalStateException("worker " + name + " already started");
+        }
+        started = true;
+        try {
+            client.connection()
+                    .watchAssignments(name, loop::assigned)
+                    .get(client.timeout().toMillis(), TimeUnit.MILLISECONDS);
+        } catch (Exception e) {
+            throw new CoordinateException("worker " + name + " could not read its assignments: " + e.getMessage(), e);
+        }
+        loop.start();
+        return this;
     }
 
-    /** The lease asked for, renewed at half its lifetime while a handler runs (default 30 s). */
-    public Builder lease(Duration lease) {
-      if (lease.toMillis() < 1000) {
-        throw new IllegalArgumentException("a lease is at least 1 s: " + lease);
-      }
-      this.lease = lease;
-      return this;
+    /** Units finished (by the app's count: items of {@code finish_attempts} that it applied). */
+    public long finished() {
+        return reports.finished();
     }
 
-    /** How long to wait after an empty answer: from {@code min} (100 ms), doubling up to {@code max} (5 s). */
-    public Builder backoff(Duration min, Duration max) {
-      this.minBackoff = min;
-      this.maxBackoff = max;
-      return this;
+    /** Attempts failed because the handler threw. */
+    public long failed() {
+        return reports.failed();
     }
 
-    /** How often to check in (default 30 s; the worker shows expired after three missed). */
-    public Builder heartbeatInterval(Duration interval) {
-      this.heartbeatInterval = interval;
-      return this;
+    /** Attempts given back: the handler asked to retry later, or it was still running at {@link #close()}. */
+    public long retried() {
+        return reports.retried();
     }
 
-    /** How long {@link Worker#close()} lets running handlers end before giving their units back (30 s). */
-    public Builder closeTimeout(Duration timeout) {
-      this.closeTimeout = timeout;
-      return this;
+    /** {@code request_attempts} commands sent so far. */
+    public int requests() {
+        return requests.sent();
     }
 
-    /** Finishes go out in batches of up to {@code size}, held at most {@code linger} (100, 20 ms). */
-    public Builder finishBatching(int size, Duration linger) {
-      this.finishBatch = size;
-      this.finishLinger = linger;
-      return this;
+    /** Completes once the worker has stopped after {@link #close()}. */
+    public CompletableFuture<Void> stopped() {
+        return loop.stopped();
     }
 
-    /** Extra fields of the environment sent with each heartbeat (host, pid and concurrency are sent anyway). */
-    public Builder environment(String key, Object value) {
-      environment.put(key, value);
-      return this;
+    /** Stops gracefully (see the class comment), waiting up to the close timeout for running handlers. */
+    @Override
+    public void close() {
+        if (!started) {
+            return;
+        }
+        loop.stop(closeTimeout);
+        try {
+            loop.stopped().get(closeTimeout.toMillis() + client.timeout().toMillis() + 5_000, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Exception e) {
+            LOG.warn("worker {} did not stop cleanly: {}", name, e.toString());
+        } finally {
+            client.connection().stopWatching(name);
+            loop.shutDownHandlers();
+            if (ownsClient) {
+                client.close();
+            }
+        }
     }
 
-    public Builder handler(Handler handler) {
-      this.handler = handler;
-      return this;
+    private static String defaultName() {
+        return hostName() + "-" + ProcessHandle.current().pid() + "-"
+                + UUID.randomUUID().toString().substring(0, 8);
     }
 
-    public Worker build() {
-      return new Worker(this);
+    private static String hostName() {
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException e) {
+            return ManagementFactory.getRuntimeMXBean().getName();
+        }
     }
-  }
+
+    /** Configures a {@link Worker}; only the handler is required. */
+    public static final class Builder {
+        private final CoordinateClient client;
+        private final boolean ownsClient;
+        private String name;
+        private final List<String> workSpecs = new ArrayList<>();
+        private int concurrency = 1;
+        private int prefetch;
+        private Duration lease = Duration.ofSeconds(30);
+        private Duration minBackoff = Duration.ofMillis(100);
+        private Duration maxBackoff = Duration.ofSeconds(5);
+        private Duration heartbeatInterval = Duration.ofSeconds(30);
+        private Duration closeTimeout = Duration.ofSeconds(30);
+        private int finishBatch = 100;
+        private Duration finishLinger = Duration.ofMillis(20);
+        private Handler handler;
+        private final Map<String, Object> environment = new LinkedHashMap<>();
+
+        private Builder(CoordinateClient client, boolean ownsClient) {
+            this.client = Objects.requireNonNull(client, "client");
+            this.ownsClient = ownsClient;
+        }
+
+        /** The worker's name (default {@code <host>-<pid>-<random>}); unique among running workers. */
+        public Builder name(String name) {
+            this.name = name;
+            return this;
+        }
+
+        /** Only units of these specs (default: any spec of the namespace). */
+        public Builder workSpecs(String... names) {
+            workSpecs.addAll(List.of(names));
+            return this;
+        }
+
+        /** How many handlers run at once (default 1). */
+        public Builder concurrency(int concurrency) {
+            if (concurrency < 1) {
+                throw new IllegalArgumentException("concurrency must be at least 1: " + concurrency);
+            }
+            this.concurrency = concurrency;
+            return this;
+        }
+
+        /**
+         * How many attempts to hold beyond the running ones, queued for the next free handler (default 0). Their leases
+         * run (and are renewed) while they wait, and other workers cannot get them: worth it only when handlers are
+         * much quicker than a round trip to the app, as for many small units.
+         */
+        public Builder prefetch(int prefetch) {
+            if (prefetch < 0) {
+                throw new IllegalArgumentException("prefetch must not be negative: " + prefetch);
+            }
+            this.prefetch = prefetch;
+            return this;
+        }
+
+        /** The lease asked for, renewed at half its lifetime while a handler runs (default 30 s). */
+        public Builder lease(Duration lease) {
+            if (lease.toMillis() < 1000) {
+                throw new IllegalArgumentException("a lease is at least 1 s: " + lease);
+            }
+            this.lease = lease;
+            return this;
+        }
+
+        /** How long to wait after an empty answer: from {@code min} (100 ms), doubling up to {@code max} (5 s). */
+        public Builder backoff(Duration min, Duration max) {
+            this.minBackoff = min;
+            this.maxBackoff = max;
+            return this;
+        }
+
+        /** How often to check in (default 30 s; the worker shows expired after three missed). */
+        public Builder heartbeatInterval(Duration interval) {
+            this.heartbeatInterval = interval;
+            return this;
+        }
+
+        /** How long {@link Worker#close()} lets running handlers end before giving their units back (30 s). */
+        public Builder closeTimeout(Duration timeout) {
+            this.closeTimeout = timeout;
+            return this;
+        }
+
+        /** Finishes go out in batches of up to {@code size}, held at most {@code linger} (100, 20 ms). */
+        public Builder finishBatching(int size, Duration linger) {
+            this.finishBatch = size;
+            this.finishLinger = linger;
+            return this;
+        }
+
+        /** Extra fields of the environment sent with each heartbeat (host, pid and concurrency are sent anyway). */
+        public Builder environment(String key, Object value) {
+            environment.put(key, value);
+            return this;
+        }
+
+        public Builder handler(Handler handler) {
+            this.handler = handler;
+            return this;
+        }
+
+        public Worker build() {
+            return new Worker(this);
+        }
+    }
 }

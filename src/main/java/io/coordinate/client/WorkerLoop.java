@@ -24,236 +24,247 @@ import org.slf4j.LoggerFactory;
  */
 final class WorkerLoop {
 
-  private static final Logger LOG = LoggerFactory.getLogger(Worker.class); // the worker's log, as before the split
+    private static final Logger LOG = LoggerFactory.getLogger(Worker.class); // the worker's log, as before the split
 
-  private sealed interface Event {}
+    private sealed interface Event {}
 
-  private record Assigned(JsonNode assignment) implements Event {}
+    private record Assigned(JsonNode assignment) implements Event {}
 
-  private record Ended(String attemptId, Map<String, ?> result, Throwable error) implements Event {}
+    private record Ended(String attemptId, Map<String, ?> result, Throwable error) implements Event {}
 
-  private record LeaseLost(String attemptId, String code) implements Event {}
+    private record LeaseLost(String attemptId, String code) implements Event {}
 
-  private record Stop(Duration timeout) implements Event {}
+    private record Stop(Duration timeout) implements Event {}
 
-  private final CoordinateClient client;
-  private final String name;
-  private final Worker.Handler handler;
-  private final Duration lease;
-  private final Duration heartbeatInterval;
-  private final Map<String, ?> environment;
-  private final WorkRequests requests;
-  private final AttemptReports reports;
-  private final LinkedBlockingQueue<Event> events = new LinkedBlockingQueue<>();
-  private final ExecutorService handlers;
-  private final Thread thread;
-  private final CompletableFuture<Void> stopped = new CompletableFuture<>();
+    private final CoordinateClient client;
+    private final String name;
+    private final Worker.Handler handler;
+    private final Duration lease;
+    private final Duration heartbeatInterval;
+    private final Map<String, ?> environment;
+    private final WorkRequests requests;
+    private final AttemptReports reports;
+    private final LinkedBlockingQueue<Event> events = new LinkedBlockingQueue<>();
+    private final ExecutorService handlers;
+    private final Thread thread;
+    private final CompletableFuture<Void> stopped = new CompletableFuture<>();
 
-  // This thread's state.
-  private final HeldAttempts owned;
-  private long nextHeartbeatAt;
-  private boolean stopping;
-  private long stopDeadline;
+    // This thread's state.
+    private final HeldAttempts owned;
+    private long nextHeartbeatAt;
+    private boolean stopping;
+    private long stopDeadline;
 
-  /**
-   * @param concurrency how many handlers run at once
-   * @param lease the lease of each attempt, renewed at half its lifetime
-   * @param environment what each heartbeat sends
-   */
-  WorkerLoop(CoordinateClient client, String name, Worker.Handler handler, int concurrency, Duration lease,
-      Duration heartbeatInterval, Map<String, ?> environment, WorkRequests requests, AttemptReports reports) {
-    this.client = client;
-    this.name = name;
-    this.handler = handler;
-    this.lease = lease;
-    this.heartbeatInterval = heartbeatInterval;
-    this.environment = environment;
-    this.requests = requests;
-    this.reports = reports;
-    this.owned = new HeldAttempts(lease.toNanos() / 2);
-    AtomicInteger threads = new AtomicInteger();
-    this.handlers = Executors.newFixedThreadPool(concurrency, runnable -> {
-      Thread thread = new Thread(runnable, name + "-handler-" + threads.incrementAndGet());
-      thread.setDaemon(true);
-      return thread;
-    });
-    this.thread = new Thread(this::run, name + "-loop");
-    thread.setDaemon(true);
-  }
+    /**
+     * @param concurrency how many handlers run at once
+     * @param lease the lease of each attempt, renewed at half its lifetime
+     * @param environment what each heartbeat sends
+     */
+    WorkerLoop(
+            CoordinateClient client,
+            String name,
+            Worker.Handler handler,
+            int concurrency,
+            Duration lease,
+            Duration heartbeatInterval,
+            Map<String, ?> environment,
+            WorkRequests requests,
+            AttemptReports reports) {
+        this.client = client;
+        this.name = name;
+        this.handler = handler;
+        this.lease = lease;
+        this.heartbeatInterval = heartbeatInterval;
+        this.environment = environment;
+        this.requests = requests;
+        this.reports = reports;
+        this.owned = new HeldAttempts(lease.toNanos() / 2);
+        AtomicInteger threads = new AtomicInteger();
+        this.handlers = Executors.newFixedThreadPool(concurrency, runnable -> {
+            Thread thread = new Thread(runnable, name + "-handler-" + threads.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        });
+        this.thread = new Thread(this::run, name + "-loop");
+        thread.setDaemon(true);
+    }
 
-  void start() {
-    thread.start();
-  }
+    void start() {
+        thread.start();
+    }
 
-  /** An answer to a request, read from {@code coordinate.assignments}: any thread. */
-  void assigned(JsonNode assignment) {
-    events.add(new Assigned(assignment));
-  }
+    /** An answer to a request, read from {@code coordinate.assignments}: any thread. */
+    void assigned(JsonNode assignment) {
+        events.add(new Assigned(assignment));
+    }
 
-  /** Stops asking, and gives running handlers {@code timeout} to end: any thread. */
-  void stop(Duration timeout) {
-    events.add(new Stop(timeout));
-  }
+    /** Stops asking, and gives running handlers {@code timeout} to end: any thread. */
+    void stop(Duration timeout) {
+        events.add(new Stop(timeout));
+    }
 
-  CompletableFuture<Void> stopped() {
-    return stopped;
-  }
+    CompletableFuture<Void> stopped() {
+        return stopped;
+    }
 
-  /** Interrupts the handlers still running and ends their threads. */
-  void shutDownHandlers() {
-    handlers.shutdownNow();
-  }
+    /** Interrupts the handlers still running and ends their threads. */
+    void shutDownHandlers() {
+        handlers.shutdownNow();
+    }
 
-  private void run() {
-    long now = System.nanoTime();
-    nextHeartbeatAt = now;
-    try {
-      while (true) {
-        now = System.nanoTime();
-        act(now);
-        // An answer still on its way would hold attempts nobody gives back: wait for it, up to the deadline.
-        if (stopping && owned.isEmpty() && (!requests.awaitsAnswers() || now >= stopDeadline)) {
-          break;
+    private void run() {
+        long now = System.nanoTime();
+        nextHeartbeatAt = now;
+        try {
+            while (true) {
+                now = System.nanoTime();
+                act(now);
+                // An answer still on its way would hold attempts nobody gives back: wait for it, up to the deadline.
+                if (stopping && owned.isEmpty() && (!requests.awaitsAnswers() || now >= stopDeadline)) {
+                    break;
+                }
+                Event event = events.poll(Math.max(0, nextWakeUp(now) - System.nanoTime()), TimeUnit.NANOSECONDS);
+                if (event != null) {
+                    handle(event, System.nanoTime());
+                }
+            }
+            reports.finishAndDeactivate();
+            stopped.complete(null);
+        } catch (Throwable e) {
+            LOG.error("worker {} stopped on an error", name, e);
+            stopped.completeExceptionally(e);
         }
-        Event event = events.poll(Math.max(0, nextWakeUp(now) - System.nanoTime()), TimeUnit.NANOSECONDS);
-        if (event != null) {
-          handle(event, System.nanoTime());
+    }
+
+    /** Everything due now: heartbeats, renewals, starting queued attempts, finishing, asking for work. */
+    private void act(long now) {
+        if (!stopping && now >= nextHeartbeatAt) {
+            heartbeat();
+            nextHeartbeatAt = now + heartbeatInterval.toNanos();
         }
-      }
-      reports.finishAndDeactivate();
-      stopped.complete(null);
-    } catch (Throwable e) {
-      LOG.error("worker {} stopped on an error", name, e);
-      stopped.completeExceptionally(e);
-    }
-  }
-
-  /** Everything due now: heartbeats, renewals, starting queued attempts, finishing, asking for work. */
-  private void act(long now) {
-    if (!stopping && now >= nextHeartbeatAt) {
-      heartbeat();
-      nextHeartbeatAt = now + heartbeatInterval.toNanos();
-    }
-    owned.dueForRenewal(now).forEach(this::renew);
-    if (stopping) {
-      boolean pastDeadline = now >= stopDeadline;
-      for (Held held : owned.all()) {
-        if (held.withdraw()) { // never started: give it back now
-          owned.remove(held.attempt.attemptId());
-          reports.giveBack(held.attempt, "the worker stopped before it started");
-        } else if (pastDeadline) {
-          held.task.cancel(true);
-          owned.remove(held.attempt.attemptId());
-          reports.giveBack(held.attempt, "the worker stopped while it ran");
+        owned.dueForRenewal(now).forEach(this::renew);
+        if (stopping) {
+            boolean pastDeadline = now >= stopDeadline;
+            for (Held held : owned.all()) {
+                if (held.withdraw()) { // never started: give it back now
+                    owned.remove(held.attempt.attemptId());
+                    reports.giveBack(held.attempt, "the worker stopped before it started");
+                } else if (pastDeadline) {
+                    held.task.cancel(true);
+                    owned.remove(held.attempt.attemptId());
+                    reports.giveBack(held.attempt, "the worker stopped while it ran");
+                }
+            }
         }
-      }
+        reports.flushIfDue(now, owned.isEmpty());
+        requests.resendOverdue(now);
+        int count = requests.toAsk(owned.size(), now);
+        if (!stopping && count > 0) {
+            reports.flush(); // report what is done before asking for more
+            requests.ask(count, now);
+        }
     }
-    reports.flushIfDue(now, owned.isEmpty());
-    requests.resendOverdue(now);
-    int count = requests.toAsk(owned.size(), now);
-    if (!stopping && count > 0) {
-      reports.flush(); // report what is done before asking for more
-      requests.ask(count, now);
-    }
-  }
 
-  private long nextWakeUp(long now) {
-    long wake = now + TimeUnit.SECONDS.toNanos(1);
-    if (!stopping) {
-      wake = Math.min(wake, Math.min(nextHeartbeatAt, requests.nextWakeUp(owned.size(), now)));
-    } else {
-      wake = Math.min(wake, stopDeadline);
-    }
-    wake = Math.min(wake, reports.nextFlush());
-    return Math.min(wake, owned.nextRenewal());
-  }
-
-  private void handle(Event event, long now) {
-    if (event instanceof Assigned assigned) {
-      onAssignment(Assignment.from(assigned.assignment()), now);
-    } else if (event instanceof Ended ended) {
-      onEnded(ended);
-    } else if (event instanceof LeaseLost lost) {
-      Held held = owned.get(lost.attemptId());
-      if (held != null) {
-        LOG.warn("worker {}: lost the lease of attempt {} ({}); its handler is interrupted", name,
-            lost.attemptId(), lost.code());
-        if (held.withdraw()) { // still queued: never start it
-          owned.remove(lost.attemptId());
+    private long nextWakeUp(long now) {
+        long wake = now + TimeUnit.SECONDS.toNanos(1);
+        if (!stopping) {
+            wake = Math.min(wake, Math.min(nextHeartbeatAt, requests.nextWakeUp(owned.size(), now)));
         } else {
-          held.lost = true;
-          held.task.cancel(true);
+            wake = Math.min(wake, stopDeadline);
         }
-      }
-    } else if (event instanceof Stop stop) {
-      stopping = true;
-      stopDeadline = now + stop.timeout().toNanos();
+        wake = Math.min(wake, reports.nextFlush());
+        return Math.min(wake, owned.nextRenewal());
     }
-  }
 
-  private void onAssignment(Assignment assignment, long now) {
-    if (!requests.answered(assignment, now)) {
-      return; // the answer to another copy of a request sent again: the first answer was taken already
+    private void handle(Event event, long now) {
+        if (event instanceof Assigned assigned) {
+            onAssignment(Assignment.from(assigned.assignment()), now);
+        } else if (event instanceof Ended ended) {
+            onEnded(ended);
+        } else if (event instanceof LeaseLost lost) {
+            Held held = owned.get(lost.attemptId());
+            if (held != null) {
+                LOG.warn(
+                        "worker {}: lost the lease of attempt {} ({}); its handler is interrupted",
+                        name,
+                        lost.attemptId(),
+                        lost.code());
+                if (held.withdraw()) { // still queued: never start it
+                    owned.remove(lost.attemptId());
+                } else {
+                    held.lost = true;
+                    held.task.cancel(true);
+                }
+            }
+        } else if (event instanceof Stop stop) {
+            stopping = true;
+            stopDeadline = now + stop.timeout().toNanos();
+        }
     }
-    for (Attempt attempt : assignment.attempts()) {
-      if (owned.contains(attempt.attemptId())) {
-        continue; // a repeated request's answer names the attempts it already handed out
-      }
-      if (stopping) {
-        reports.giveBack(attempt, "the worker stopped before it started");
-        continue;
-      }
-      submit(owned.add(attempt, now));
+
+    private void onAssignment(Assignment assignment, long now) {
+        if (!requests.answered(assignment, now)) {
+            return; // the answer to another copy of a request sent again: the first answer was taken already
+        }
+        for (Attempt attempt : assignment.attempts()) {
+            if (owned.contains(attempt.attemptId())) {
+                continue; // a repeated request's answer names the attempts it already handed out
+            }
+            if (stopping) {
+                reports.giveBack(attempt, "the worker stopped before it started");
+                continue;
+            }
+            submit(owned.add(attempt, now));
+        }
     }
-  }
 
-  private void onEnded(Ended ended) {
-    Held held = owned.remove(ended.attemptId());
-    if (held == null) {
-      return; // given back at the stop deadline already
+    private void onEnded(Ended ended) {
+        Held held = owned.remove(ended.attemptId());
+        if (held == null) {
+            return; // given back at the stop deadline already
+        }
+        if (held.lost) {
+            return; // the app no longer takes this attempt's outcome
+        }
+        reports.ended(held.attempt, ended.result(), ended.error());
     }
-    if (held.lost) {
-      return; // the app no longer takes this attempt's outcome
+
+    /** Queues the attempt in the handler pool, whose next free handler runs it unless it was withdrawn first. */
+    private void submit(Held held) {
+        Attempt attempt = held.attempt;
+        held.task = handlers.submit(() -> {
+            if (!held.claim()) {
+                return; // given back before a handler came to it
+            }
+            Map<String, ?> result = null;
+            Throwable error = null;
+            try {
+                result = handler.handle(attempt);
+            } catch (Throwable e) {
+                error = e;
+            }
+            events.add(new Ended(attempt.attemptId(), result, error));
+        });
     }
-    reports.ended(held.attempt, ended.result(), ended.error());
-  }
 
-  /** Queues the attempt in the handler pool, whose next free handler runs it unless it was withdrawn first. */
-  private void submit(Held held) {
-    Attempt attempt = held.attempt;
-    held.task = handlers.submit(() -> {
-      if (!held.claim()) {
-        return; // given back before a handler came to it
-      }
-      Map<String, ?> result = null;
-      Throwable error = null;
-      try {
-        result = handler.handle(attempt);
-      } catch (Throwable e) {
-        error = e;
-      }
-      events.add(new Ended(attempt.attemptId(), result, error));
-    });
-  }
+    private void renew(Held held) {
+        String attemptId = held.attempt.attemptId();
+        client.renewAttempt(attemptId, lease, null).whenComplete((info, e) -> {
+            Throwable cause = e == null ? null : e.getCause() != null ? e.getCause() : e;
+            if (cause instanceof CommandRefusedException refused) {
+                events.add(new LeaseLost(attemptId, refused.code()));
+            } else if (cause != null) {
+                LOG.warn("worker {}: renewing attempt {} got no answer: {}", name, attemptId, cause.toString());
+            }
+        });
+    }
 
-  private void renew(Held held) {
-    String attemptId = held.attempt.attemptId();
-    client.renewAttempt(attemptId, lease, null).whenComplete((info, e) -> {
-      Throwable cause = e == null ? null : e.getCause() != null ? e.getCause() : e;
-      if (cause instanceof CommandRefusedException refused) {
-        events.add(new LeaseLost(attemptId, refused.code()));
-      } else if (cause != null) {
-        LOG.warn("worker {}: renewing attempt {} got no answer: {}", name, attemptId, cause.toString());
-      }
-    });
-  }
-
-  private void heartbeat() {
-    Duration expire = heartbeatInterval.multipliedBy(3);
-    client.workerHeartbeat(name, null, "run", environment, expire).whenComplete((info, e) -> {
-      if (e != null) {
-        LOG.warn("worker {}: heartbeat got no answer: {}", name, e.toString());
-      }
-    });
-  }
+    private void heartbeat() {
+        Duration expire = heartbeatInterval.multipliedBy(3);
+        client.workerHeartbeat(name, null, "run", environment, expire).whenComplete((info, e) -> {
+            if (e != null) {
+                LOG.warn("worker {}: heartbeat got no answer: {}", name, e.toString());
+            }
+        });
+    }
 }

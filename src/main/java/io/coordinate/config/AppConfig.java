@@ -30,102 +30,254 @@ import java.util.Objects;
  * @param feedsNeedToken   reading the event feed and the dead letters over HTTP needs the token too (one must be set)
  */
 public record AppConfig(
-    String bootstrapServers,
-    String applicationId,
-    String httpHost,
-    int httpPort,
-    Path stateDir,
-    String topicPrefix,
-    long commitIntervalMs,
-    long punctuateIntervalMs,
-    String httpBindHost,
-    String httpToken,
-    Map<String, String> kafkaProperties,
-    int replicationFactor,
-    int minInsyncReplicas,
-    int standbyReplicas,
-    String instanceId,
-    HttpSettings http, boolean feedsNeedToken) {
+        String bootstrapServers,
+        String applicationId,
+        String httpHost,
+        int httpPort,
+        Path stateDir,
+        String topicPrefix,
+        long commitIntervalMs,
+        long punctuateIntervalMs,
+        String httpBindHost,
+        String httpToken,
+        Map<String, String> kafkaProperties,
+        int replicationFactor,
+        int minInsyncReplicas,
+        int standbyReplicas,
+        String instanceId,
+        HttpSettings http,
+        boolean feedsNeedToken) {
 
-  public static final String DEFAULT_APPLICATION_ID = "coordinate";
-  /** See docs/operations.md ("When the app commits"): under a steady load the app commits every 100 ms. */
-  public static final long DEFAULT_COMMIT_INTERVAL_MS = 100;
-  public static final long DEFAULT_PUNCTUATE_INTERVAL_MS = 1000;
-  public static final String DEFAULT_HTTP_HOST = "127.0.0.1";
+    public static final String DEFAULT_APPLICATION_ID = "coordinate";
+    /** See docs/operations.md ("When the app commits"): under a steady load the app commits every 100 ms. */
+    public static final long DEFAULT_COMMIT_INTERVAL_MS = 100;
 
-  public AppConfig {
-    Objects.requireNonNull(bootstrapServers, "bootstrapServers");
-    Objects.requireNonNull(applicationId, "applicationId");
-    Objects.requireNonNull(httpHost, "httpHost");
-    Objects.requireNonNull(stateDir, "stateDir");
-    topicPrefix = topicPrefix == null ? "" : topicPrefix;
-    httpBindHost = httpBindHost == null ? DEFAULT_HTTP_HOST : httpBindHost;
-    kafkaProperties = kafkaProperties == null ? Map.of() : Map.copyOf(kafkaProperties);
-    http = http == null ? HttpSettings.DEFAULTS : http;
-    if (feedsNeedToken && httpToken == null) {
-      throw new IllegalArgumentException("the feeds cannot need the HTTP token: none is set");
+    public static final long DEFAULT_PUNCTUATE_INTERVAL_MS = 1000;
+    public static final String DEFAULT_HTTP_HOST = "127.0.0.1";
+
+    public AppConfig {
+        Objects.requireNonNull(bootstrapServers, "bootstrapServers");
+        Objects.requireNonNull(applicationId, "applicationId");
+        Objects.requireNonNull(httpHost, "httpHost");
+        Objects.requireNonNull(stateDir, "stateDir");
+        topicPrefix = topicPrefix == null ? "" : topicPrefix;
+        httpBindHost = httpBindHost == null ? DEFAULT_HTTP_HOST : httpBindHost;
+        kafkaProperties = kafkaProperties == null ? Map.of() : Map.copyOf(kafkaProperties);
+        http = http == null ? HttpSettings.DEFAULTS : http;
+        if (feedsNeedToken && httpToken == null) {
+            throw new IllegalArgumentException("the feeds cannot need the HTTP token: none is set");
+        }
     }
-  }
 
-  /** The settings of the eight first components, the others at their defaults. */
-  public AppConfig(String bootstrapServers, String applicationId, String httpHost, int httpPort, Path stateDir,
-      String topicPrefix, long commitIntervalMs, long punctuateIntervalMs) {
-    this(bootstrapServers, applicationId, httpHost, httpPort, stateDir, topicPrefix, commitIntervalMs,
-        punctuateIntervalMs, DEFAULT_HTTP_HOST, null, Map.of(), 0, 0, 0, null, null, false);
-  }
+    /** The settings of the eight first components, the others at their defaults. */
+    public AppConfig(
+            String bootstrapServers,
+            String applicationId,
+            String httpHost,
+            int httpPort,
+            Path stateDir,
+            String topicPrefix,
+            long commitIntervalMs,
+            long punctuateIntervalMs) {
+        this(
+                bootstrapServers,
+                applicationId,
+                httpHost,
+                httpPort,
+                stateDir,
+                topicPrefix,
+                commitIntervalMs,
+                punctuateIntervalMs,
+                DEFAULT_HTTP_HOST,
+                null,
+                Map.of(),
+                0,
+                0,
+                0,
+                null,
+                null,
+                false);
+    }
 
-  public static AppConfig defaults(String bootstrapServers, int httpPort, Path stateDir) {
-    return new AppConfig(bootstrapServers, DEFAULT_APPLICATION_ID, DEFAULT_HTTP_HOST, httpPort, stateDir, "",
-        DEFAULT_COMMIT_INTERVAL_MS, DEFAULT_PUNCTUATE_INTERVAL_MS);
-  }
+    public static AppConfig defaults(String bootstrapServers, int httpPort, Path stateDir) {
+        return new AppConfig(
+                bootstrapServers,
+                DEFAULT_APPLICATION_ID,
+                DEFAULT_HTTP_HOST,
+                httpPort,
+                stateDir,
+                "",
+                DEFAULT_COMMIT_INTERVAL_MS,
+                DEFAULT_PUNCTUATE_INTERVAL_MS);
+    }
 
-  public AppConfig withCommitIntervalMs(long intervalMs) {
-    return new AppConfig(bootstrapServers, applicationId, httpHost, httpPort, stateDir, topicPrefix, intervalMs,
-        punctuateIntervalMs, httpBindHost, httpToken, kafkaProperties, replicationFactor, minInsyncReplicas,
-        standbyReplicas, instanceId, http, feedsNeedToken);
-  }
+    public AppConfig withCommitIntervalMs(long intervalMs) {
+        return new AppConfig(
+                bootstrapServers,
+                applicationId,
+                httpHost,
+                httpPort,
+                stateDir,
+                topicPrefix,
+                intervalMs,
+                punctuateIntervalMs,
+                httpBindHost,
+                httpToken,
+                kafkaProperties,
+                replicationFactor,
+                minInsyncReplicas,
+                standbyReplicas,
+                instanceId,
+                http,
+                feedsNeedToken);
+    }
 
-  public AppConfig withHttpPort(int port) {
-    return new AppConfig(bootstrapServers, applicationId, httpHost, port, stateDir, topicPrefix, commitIntervalMs,
-        punctuateIntervalMs, httpBindHost, httpToken, kafkaProperties, replicationFactor, minInsyncReplicas,
-        standbyReplicas, instanceId, http, feedsNeedToken);
-  }
+    public AppConfig withHttpPort(int port) {
+        return new AppConfig(
+                bootstrapServers,
+                applicationId,
+                httpHost,
+                port,
+                stateDir,
+                topicPrefix,
+                commitIntervalMs,
+                punctuateIntervalMs,
+                httpBindHost,
+                httpToken,
+                kafkaProperties,
+                replicationFactor,
+                minInsyncReplicas,
+                standbyReplicas,
+                instanceId,
+                http,
+                feedsNeedToken);
+    }
 
-  /** Where HTTP listens ({@code bindHost}) and the name other instances reach it by ({@code advertisedHost}). */
-  public AppConfig withHttp(String bindHost, String advertisedHost, String token) {
-    return new AppConfig(bootstrapServers, applicationId, advertisedHost, httpPort, stateDir, topicPrefix,
-        commitIntervalMs, punctuateIntervalMs, bindHost, token, kafkaProperties, replicationFactor, minInsyncReplicas,
-        standbyReplicas, instanceId, http, feedsNeedToken);
-  }
+    /** Where HTTP listens ({@code bindHost}) and the name other instances reach it by ({@code advertisedHost}). */
+    public AppConfig withHttp(String bindHost, String advertisedHost, String token) {
+        return new AppConfig(
+                bootstrapServers,
+                applicationId,
+                advertisedHost,
+                httpPort,
+                stateDir,
+                topicPrefix,
+                commitIntervalMs,
+                punctuateIntervalMs,
+                bindHost,
+                token,
+                kafkaProperties,
+                replicationFactor,
+                minInsyncReplicas,
+                standbyReplicas,
+                instanceId,
+                http,
+                feedsNeedToken);
+    }
 
-  /** Whether reading the feeds over HTTP needs the token ({@link #withHttp} sets it first). */
-  public AppConfig withFeedsNeedToken(boolean needToken) {
-    return new AppConfig(bootstrapServers, applicationId, httpHost, httpPort, stateDir, topicPrefix, commitIntervalMs,
-        punctuateIntervalMs, httpBindHost, httpToken, kafkaProperties, replicationFactor, minInsyncReplicas,
-        standbyReplicas, instanceId, http, needToken);
-  }
+    /** Whether reading the feeds over HTTP needs the token ({@link #withHttp} sets it first). */
+    public AppConfig withFeedsNeedToken(boolean needToken) {
+        return new AppConfig(
+                bootstrapServers,
+                applicationId,
+                httpHost,
+                httpPort,
+                stateDir,
+                topicPrefix,
+                commitIntervalMs,
+                punctuateIntervalMs,
+                httpBindHost,
+                httpToken,
+                kafkaProperties,
+                replicationFactor,
+                minInsyncReplicas,
+                standbyReplicas,
+                instanceId,
+                http,
+                needToken);
+    }
 
-  public AppConfig withKafkaProperties(Map<String, String> properties) {
-    return new AppConfig(bootstrapServers, applicationId, httpHost, httpPort, stateDir, topicPrefix, commitIntervalMs,
-        punctuateIntervalMs, httpBindHost, httpToken, properties, replicationFactor, minInsyncReplicas,
-        standbyReplicas, instanceId, http, feedsNeedToken);
-  }
+    public AppConfig withKafkaProperties(Map<String, String> properties) {
+        return new AppConfig(
+                bootstrapServers,
+                applicationId,
+                httpHost,
+                httpPort,
+                stateDir,
+                topicPrefix,
+                commitIntervalMs,
+                punctuateIntervalMs,
+                httpBindHost,
+                httpToken,
+                properties,
+                replicationFactor,
+                minInsyncReplicas,
+                standbyReplicas,
+                instanceId,
+                http,
+                feedsNeedToken);
+    }
 
-  public AppConfig withReplication(int factor, int minInsync) {
-    return new AppConfig(bootstrapServers, applicationId, httpHost, httpPort, stateDir, topicPrefix, commitIntervalMs,
-        punctuateIntervalMs, httpBindHost, httpToken, kafkaProperties, factor, minInsync, standbyReplicas,
-        instanceId, http, feedsNeedToken);
-  }
+    public AppConfig withReplication(int factor, int minInsync) {
+        return new AppConfig(
+                bootstrapServers,
+                applicationId,
+                httpHost,
+                httpPort,
+                stateDir,
+                topicPrefix,
+                commitIntervalMs,
+                punctuateIntervalMs,
+                httpBindHost,
+                httpToken,
+                kafkaProperties,
+                factor,
+                minInsync,
+                standbyReplicas,
+                instanceId,
+                http,
+                feedsNeedToken);
+    }
 
-  public AppConfig withHttpSettings(HttpSettings settings) {
-    return new AppConfig(bootstrapServers, applicationId, httpHost, httpPort, stateDir, topicPrefix, commitIntervalMs,
-        punctuateIntervalMs, httpBindHost, httpToken, kafkaProperties, replicationFactor, minInsyncReplicas,
-        standbyReplicas, instanceId, settings, feedsNeedToken);
-  }
+    public AppConfig withHttpSettings(HttpSettings settings) {
+        return new AppConfig(
+                bootstrapServers,
+                applicationId,
+                httpHost,
+                httpPort,
+                stateDir,
+                topicPrefix,
+                commitIntervalMs,
+                punctuateIntervalMs,
+                httpBindHost,
+                httpToken,
+                kafkaProperties,
+                replicationFactor,
+                minInsyncReplicas,
+                standbyReplicas,
+                instanceId,
+                settings,
+                feedsNeedToken);
+    }
 
-  public AppConfig withMembership(int standbys, String instance) {
-    return new AppConfig(bootstrapServers, applicationId, httpHost, httpPort, stateDir, topicPrefix, commitIntervalMs,
-        punctuateIntervalMs, httpBindHost, httpToken, kafkaProperties, replicationFactor, minInsyncReplicas,
-        standbys, instance, http, feedsNeedToken);
-  }
+    public AppConfig withMembership(int standbys, String instance) {
+        return new AppConfig(
+                bootstrapServers,
+                applicationId,
+                httpHost,
+                httpPort,
+                stateDir,
+                topicPrefix,
+                commitIntervalMs,
+                punctuateIntervalMs,
+                httpBindHost,
+                httpToken,
+                kafkaProperties,
+                replicationFactor,
+                minInsyncReplicas,
+                standbys,
+                instance,
+                http,
+                feedsNeedToken);
+    }
 }

@@ -18,38 +18,39 @@ import org.apache.kafka.clients.CommonClientConfigs;
  */
 public final class KafkaClientSettings {
 
-  private KafkaClientSettings() {}
+    private KafkaClientSettings() {}
 
-  /**
-   * {@code bootstrap.servers} and the configured client properties; the bootstrap servers of the config win over a
-   * {@code bootstrap.servers} line of the file, since the command line names the cluster.
-   */
-  public static Map<String, Object> base(AppConfig config) {
-    Map<String, Object> props = new LinkedHashMap<>(config.kafkaProperties());
-    props.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
-    return props;
-  }
+    /**
+     * {@code bootstrap.servers} and the configured client properties; the bootstrap servers of the config win over a
+     * {@code bootstrap.servers} line of the file, since the command line names the cluster.
+     */
+    public static Map<String, Object> base(AppConfig config) {
+        Map<String, Object> props = new LinkedHashMap<>(config.kafkaProperties());
+        props.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
+        return props;
+    }
 
-  /** The client properties of a Java {@code .properties} file (values trimmed), sorted by key. */
-  public static Map<String, String> load(Path file) {
-    Properties props = new Properties();
-    try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-      props.load(reader);
-    } catch (IOException e) {
-      throw new SettingsException("cannot read the Kafka client properties file " + file + ": " + reason(e));
+    /** The client properties of a Java {@code .properties} file (values trimmed), sorted by key. */
+    public static Map<String, String> load(Path file) {
+        Properties props = new Properties();
+        try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            props.load(reader);
+        } catch (IOException e) {
+            throw new SettingsException("cannot read the Kafka client properties file " + file + ": " + reason(e));
+        }
+        Map<String, String> result = new TreeMap<>();
+        props.stringPropertyNames()
+                .forEach(key -> result.put(key, props.getProperty(key).trim()));
+        return result;
     }
-    Map<String, String> result = new TreeMap<>();
-    props.stringPropertyNames().forEach(key -> result.put(key, props.getProperty(key).trim()));
-    return result;
-  }
 
-  private static String reason(IOException e) {
-    if (e instanceof java.nio.file.NoSuchFileException) {
-      return "no such file";
+    private static String reason(IOException e) {
+        if (e instanceof java.nio.file.NoSuchFileException) {
+            return "no such file";
+        }
+        if (e instanceof java.nio.file.AccessDeniedException) {
+            return "permission denied";
+        }
+        return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
     }
-    if (e instanceof java.nio.file.AccessDeniedException) {
-      return "permission denied";
-    }
-    return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-  }
 }

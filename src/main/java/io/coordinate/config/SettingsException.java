@@ -6,7 +6,7 @@ package io.coordinate.config;
  */
 public final class SettingsException extends RuntimeException {
 
-  public SettingsException(String message) {
-    super(message, null, false, false);
-  }
+    public SettingsException(String message) {
+        super(message, null, false, false);
+    }
 }

@@ -9,20 +9,19 @@ import java.util.List;
  * for the metrics.
  */
 public record EngineResult(
-    List<OutRecord> replies,
-    List<OutRecord> assignments,
-    List<OutRecord> events,
-    List<OutRecord> chained,
-    List<OutRecord> results,
-    CommandRejection rejection,
-    ChangeCounts counts) {
+        List<OutRecord> replies,
+        List<OutRecord> assignments,
+        List<OutRecord> events,
+        List<OutRecord> chained,
+        List<OutRecord> results,
+        CommandRejection rejection,
+        ChangeCounts counts) {
 
-  public boolean rejected() {
-    return rejection != null;
-  }
+    public boolean rejected() {
+        return rejection != null;
+    }
 
-  public boolean isEmpty() {
-    return replies.isEmpty() && assignments.isEmpty() && events.isEmpty() && chained.isEmpty()
-        && results.isEmpty();
-  }
+    public boolean isEmpty() {
+        return replies.isEmpty() && assignments.isEmpty() && events.isEmpty() && chained.isEmpty() && results.isEmpty();
+    }
 }

@@ -19,119 +19,127 @@ import java.util.Map;
  */
 final class EventBatch {
 
-  private static final SerializableString NAMESPACE = Json.encoded("namespace");
-  private static final SerializableString TIME = Json.encoded("time");
-  private static final SerializableString EVENTS = Json.encoded("events");
-  private static final SerializableString TYPE = Json.encoded("type");
+    private static final SerializableString NAMESPACE = Json.encoded("namespace");
+    private static final SerializableString TIME = Json.encoded("time");
+    private static final SerializableString EVENTS = Json.encoded("events");
+    private static final SerializableString TYPE = Json.encoded("type");
 
-  private final JsonBytes out = new JsonBytes(512);
-  private boolean inEvent;
-  /**
-   * Per field name (the constants of {@link EventRecorder}: three of them), the last value written and its encoded
-   * form; found by the name's identity in a scan of a few slots, cheaper than a map for every event's fields.
-   */
-  private SerializableString[] repeatedNames = new SerializableString[4];
-  private RepeatedText[] repeatedTexts = new RepeatedText[4];
-  private int repeatedCount;
+    private final JsonBytes out = new JsonBytes(512);
+    private boolean inEvent;
+    /**
+     * Per field name (the constants of {@link EventRecorder}: three of them), the last value written and its encoded
+     * form; found by the name's identity in a scan of a few slots, cheaper than a map for every event's fields.
+     */
+    private SerializableString[] repeatedNames = new SerializableString[4];
 
-  EventBatch(String ns, long now) {
-    out.punctuation('{').name(NAMESPACE).string(ns).punctuation(',').name(TIME).string(Times.format(now))
-        .punctuation(',').name(EVENTS).punctuation('[');
-  }
+    private RepeatedText[] repeatedTexts = new RepeatedText[4];
+    private int repeatedCount;
 
-  /** Starts an event of this type; the fields written next are its own. */
-  EventBatch event(SerializableString type) {
-    if (inEvent) {
-      out.punctuation('}').punctuation(',');
+    EventBatch(String ns, long now) {
+        out.punctuation('{')
+                .name(NAMESPACE)
+                .string(ns)
+                .punctuation(',')
+                .name(TIME)
+                .string(Times.format(now))
+                .punctuation(',')
+                .name(EVENTS)
+                .punctuation('[');
     }
-    out.punctuation('{').name(TYPE).quoted(type);
-    inEvent = true;
-    return this;
-  }
 
-  // Names (and the values from small fixed sets: statuses) come encoded already: the caller keeps them as
-  // constants, so writing an event's fields looks nothing up.
-
-  EventBatch string(SerializableString name, String value) {
-    field(name).string(value);
-    return this;
-  }
-
-  /**
-   * A string that repeats from one event to the next under this name (the spec, the worker, an expiration time):
-   * written from its encoded form while it is the same (see {@link RepeatedText}).
-   */
-  EventBatch repeated(SerializableString name, String value) {
-    SerializableString encoded = repeatedText(name).of(value);
-    if (encoded == null) {
-      field(name).string(null);
-    } else {
-      field(name).quoted(encoded);
+    /** Starts an event of this type; the fields written next are its own. */
+    EventBatch event(SerializableString type) {
+        if (inEvent) {
+            out.punctuation('}').punctuation(',');
+        }
+        out.punctuation('{').name(TYPE).quoted(type);
+        inEvent = true;
+        return this;
     }
-    return this;
-  }
 
-  private RepeatedText repeatedText(SerializableString name) {
-    for (int i = 0; i < repeatedCount; i++) {
-      if (repeatedNames[i] == name) {
-        return repeatedTexts[i];
-      }
+    // Names (and the values from small fixed sets: statuses) come encoded already: the caller keeps them as
+    // constants, so writing an event's fields looks nothing up.
+
+    EventBatch string(SerializableString name, String value) {
+        field(name).string(value);
+        return this;
     }
-    if (repeatedCount == repeatedNames.length) {
-      repeatedNames = Arrays.copyOf(repeatedNames, repeatedCount * 2);
-      repeatedTexts = Arrays.copyOf(repeatedTexts, repeatedCount * 2);
+
+    /**
+     * A string that repeats from one event to the next under this name (the spec, the worker, an expiration time):
+     * written from its encoded form while it is the same (see {@link RepeatedText}).
+     */
+    EventBatch repeated(SerializableString name, String value) {
+        SerializableString encoded = repeatedText(name).of(value);
+        if (encoded == null) {
+            field(name).string(null);
+        } else {
+            field(name).quoted(encoded);
+        }
+        return this;
     }
-    repeatedNames[repeatedCount] = name;
-    repeatedTexts[repeatedCount] = new RepeatedText();
-    return repeatedTexts[repeatedCount++];
-  }
 
-  /** A value from a small fixed set (a status, say), encoded already. */
-  EventBatch symbol(SerializableString name, SerializableString value) {
-    field(name).quoted(value);
-    return this;
-  }
-
-  EventBatch bool(SerializableString name, boolean value) {
-    field(name).bool(value);
-    return this;
-  }
-
-  EventBatch number(SerializableString name, long value) {
-    field(name).number(value);
-    return this;
-  }
-
-  /** Any JSON value, as the mapper writes it. */
-  EventBatch node(SerializableString name, JsonNode value) {
-    field(name).value(value);
-    return this;
-  }
-
-  private JsonBytes field(SerializableString name) {
-    return out.punctuation(',').name(name);
-  }
-
-  /** Every field of {@code fields}, in order, as fields of this event. */
-  EventBatch fields(JsonNode fields) {
-    for (Iterator<Map.Entry<String, JsonNode>> it = fields.fields(); it.hasNext(); ) {
-      Map.Entry<String, JsonNode> field = it.next();
-      node(Json.encoded(field.getKey()), field.getValue());
+    private RepeatedText repeatedText(SerializableString name) {
+        for (int i = 0; i < repeatedCount; i++) {
+            if (repeatedNames[i] == name) {
+                return repeatedTexts[i];
+            }
+        }
+        if (repeatedCount == repeatedNames.length) {
+            repeatedNames = Arrays.copyOf(repeatedNames, repeatedCount * 2);
+            repeatedTexts = Arrays.copyOf(repeatedTexts, repeatedCount * 2);
+        }
+        repeatedNames[repeatedCount] = name;
+        repeatedTexts[repeatedCount] = new RepeatedText();
+        return repeatedTexts[repeatedCount++];
     }
-    return this;
-  }
 
-  /** Bytes written so far. */
-  int size() {
-    return out.size();
-  }
-
-  /** The finished batch. */
-  byte[] toJson() {
-    if (inEvent) {
-      out.punctuation('}');
-      inEvent = false;
+    /** A value from a small fixed set (a status, say), encoded already. */
+    EventBatch symbol(SerializableString name, SerializableString value) {
+        field(name).quoted(value);
+        return this;
     }
-    return out.punctuation(']').punctuation('}').toByteArray();
-  }
+
+    EventBatch bool(SerializableString name, boolean value) {
+        field(name).bool(value);
+        return this;
+    }
+
+    EventBatch number(SerializableString name, long value) {
+        field(name).number(value);
+        return this;
+    }
+
+    /** Any JSON value, as the mapper writes it. */
+    EventBatch node(SerializableString name, JsonNode value) {
+        field(name).value(value);
+        return this;
+    }
+
+    private JsonBytes field(SerializableString name) {
+        return out.punctuation(',').name(name);
+    }
+
+    /** Every field of {@code fields}, in order, as fields of this event. */
+    EventBatch fields(JsonNode fields) {
+        for (Iterator<Map.Entry<String, JsonNode>> it = fields.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> field = it.next();
+            node(Json.encoded(field.getKey()), field.getValue());
+        }
+        return this;
+    }
+
+    /** Bytes written so far. */
+    int size() {
+        return out.size();
+    }
+
+    /** The finished batch. */
+    byte[] toJson() {
+        if (inEvent) {
+            out.punctuation('}');
+            inEvent = false;
+        }
+        return out.punctuation(']').punctuation('}').toByteArray();
+    }
 }

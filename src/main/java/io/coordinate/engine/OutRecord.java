@@ -12,47 +12,47 @@ import java.io.UncheckedIOException;
  */
 public final class OutRecord {
 
-  private final String key;
-  private JsonNode tree;
-  private byte[] json;
+    private final String key;
+    private JsonNode tree;
+    private byte[] json;
 
-  public OutRecord(String key, JsonNode value) {
-    this.key = key;
-    this.tree = value;
-  }
-
-  static OutRecord ofJson(String key, byte[] json) {
-    OutRecord record = new OutRecord(key, null);
-    record.json = json;
-    return record;
-  }
-
-  public String key() {
-    return key;
-  }
-
-  /** The value as a tree (parsed from its bytes the first time, for records written as bytes). */
-  public JsonNode value() {
-    if (tree == null) {
-      try {
-        tree = Json.parse(json);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
+    public OutRecord(String key, JsonNode value) {
+        this.key = key;
+        this.tree = value;
     }
-    return tree;
-  }
 
-  /** The value's JSON bytes, as they go to Kafka. */
-  public byte[] json() {
-    if (json == null) {
-      json = Json.bytes(tree);
+    static OutRecord ofJson(String key, byte[] json) {
+        OutRecord record = new OutRecord(key, null);
+        record.json = json;
+        return record;
     }
-    return json;
-  }
 
-  @Override
-  public String toString() {
-    return key + " → " + new String(json(), java.nio.charset.StandardCharsets.UTF_8);
-  }
+    public String key() {
+        return key;
+    }
+
+    /** The value as a tree (parsed from its bytes the first time, for records written as bytes). */
+    public JsonNode value() {
+        if (tree == null) {
+            try {
+                tree = Json.parse(json);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        return tree;
+    }
+
+    /** The value's JSON bytes, as they go to Kafka. */
+    public byte[] json() {
+        if (json == null) {
+            json = Json.bytes(tree);
+        }
+        return json;
+    }
+
+    @Override
+    public String toString() {
+        return key + " → " + new String(json(), java.nio.charset.StandardCharsets.UTF_8);
+    }
 }

@@ -18,47 +18,51 @@ import java.util.Map;
  */
 public final class HashExample {
 
-  private HashExample() {}
+    private HashExample() {}
 
-  public static void main(String[] args) throws Exception {
-    String bootstrap = args.length > 0 ? args[0] : "127.0.0.1:9092";
-    System.out.println("finished " + run(bootstrap, "example") + " units");
-  }
-
-  /** Runs the example in {@code namespace}; answers how many units the worker finished. */
-  public static long run(String bootstrap, String namespace) throws Exception {
-    // begin example
-    try (CoordinateClient client = CoordinateClient.builder()
-        .bootstrapServers(bootstrap)
-        .namespace(namespace)
-        .build()) {
-      client.setWorkSpec(WorkSpec.named("hashes").maxRetries(3).build()).join();
-
-      List<WorkUnit> units = new ArrayList<>();
-      for (int i = 0; i < 100; i++) {
-        units.add(WorkUnit.named("text-" + i).data(Map.of("text", "hello " + i)).build());
-      }
-      System.out.println("added " + client.addWorkUnits("hashes", units).join().added() + " units");
-
-      Worker worker = Worker.builder(client)
-          .workSpecs("hashes")
-          .concurrency(4)
-          .handler(attempt -> {
-            String text = (String) attempt.data().get("text");
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
-            return Map.of("sha256", String.format("%064x", new BigInteger(1, digest)));
-          })
-          .build()
-          .start();
-      try {
-        while (worker.finished() < 100) { // finishes the app has applied
-          Thread.sleep(100);
-        }
-        return worker.finished();
-      } finally {
-        worker.close(); // lets running handlers end, then deactivates the worker
-      }
+    public static void main(String[] args) throws Exception {
+        String bootstrap = args.length > 0 ? args[0] : "127.0.0.1:9092";
+        System.out.println("finished " + run(bootstrap, "example") + " units");
     }
-    // end example
-  }
+
+    /** Runs the example in {@code namespace}; answers how many units the worker finished. */
+    public static long run(String bootstrap, String namespace) throws Exception {
+        // begin example
+        try (CoordinateClient client = CoordinateClient.builder()
+                .bootstrapServers(bootstrap)
+                .namespace(namespace)
+                .build()) {
+            client.setWorkSpec(WorkSpec.named("hashes").maxRetries(3).build()).join();
+
+            List<WorkUnit> units = new ArrayList<>();
+            for (int i = 0; i < 100; i++) {
+                units.add(WorkUnit.named("text-" + i)
+                        .data(Map.of("text", "hello " + i))
+                        .build());
+            }
+            System.out.println(
+                    "added " + client.addWorkUnits("hashes", units).join().added() + " units");
+
+            Worker worker = Worker.builder(client)
+                    .workSpecs("hashes")
+                    .concurrency(4)
+                    .handler(attempt -> {
+                        String text = (String) attempt.data().get("text");
+                        byte[] digest =
+                                MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+                        return Map.of("sha256", String.format("%064x", new BigInteger(1, digest)));
+                    })
+                    .build()
+                    .start();
+            try {
+                while (worker.finished() < 100) { // finishes the app has applied
+                    Thread.sleep(100);
+                }
+                return worker.finished();
+            } finally {
+                worker.close(); // lets running handlers end, then deactivates the worker
+            }
+        }
+        // end example
+    }
 }

@@ -7,19 +7,19 @@ package io.coordinate.protocol;
  */
 public final class CommandRejection extends RuntimeException {
 
-  private final ErrorCode code;
+    private final ErrorCode code;
 
-  public CommandRejection(ErrorCode code, String message) {
-    // Messages quote what the command named, which may be megabytes: cut here, so no reply or dead letter grows.
-    super(RecordLimit.shortMessage(message), null, false, false);
-    this.code = code;
-  }
+    public CommandRejection(ErrorCode code, String message) {
+        // Messages quote what the command named, which may be megabytes: cut here, so no reply or dead letter grows.
+        super(RecordLimit.shortMessage(message), null, false, false);
+        this.code = code;
+    }
 
-  public ErrorCode code() {
-    return code;
-  }
+    public ErrorCode code() {
+        return code;
+    }
 
-  public static CommandRejection badCommand(String message) {
-    return new CommandRejection(ErrorCode.BAD_COMMAND, message);
-  }
+    public static CommandRejection badCommand(String message) {
+        return new CommandRejection(ErrorCode.BAD_COMMAND, message);
+    }
 }

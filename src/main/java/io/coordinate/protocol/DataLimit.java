@@ -13,36 +13,37 @@ import java.util.Map;
  */
 public final class DataLimit {
 
-  public static final int MAX_DATA_BYTES = 256 * 1024;
+    public static final int MAX_DATA_BYTES = 256 * 1024;
 
-  private DataLimit() {}
+    private DataLimit() {}
 
-  /** Rejects the command with {@code too_large} if any {@code data} object in it is larger than the limit. */
-  static void check(JsonNode body, int commandBytes) {
-    if (commandBytes > MAX_DATA_BYTES) {
-      check(body, "");
-    }
-  }
-
-  private static void check(JsonNode node, String path) {
-    if (node.isObject()) {
-      for (Iterator<Map.Entry<String, JsonNode>> fields = node.fields(); fields.hasNext(); ) {
-        Map.Entry<String, JsonNode> field = fields.next();
-        String at = path.isEmpty() ? field.getKey() : path + "." + field.getKey();
-        if (field.getKey().equals("data") && field.getValue().isContainerNode()) {
-          int size = Json.bytes(field.getValue()).length;
-          if (size > MAX_DATA_BYTES) {
-            throw new CommandRejection(ErrorCode.TOO_LARGE,
-                "\"" + at + "\" is " + size + " bytes of JSON; at most " + MAX_DATA_BYTES);
-          }
-        } else {
-          check(field.getValue(), at);
+    /** Rejects the command with {@code too_large} if any {@code data} object in it is larger than the limit. */
+    static void check(JsonNode body, int commandBytes) {
+        if (commandBytes > MAX_DATA_BYTES) {
+            check(body, "");
         }
-      }
-    } else if (node.isArray()) {
-      for (int i = 0; i < node.size(); i++) {
-        check(node.get(i), path + "[" + i + "]");
-      }
     }
-  }
+
+    private static void check(JsonNode node, String path) {
+        if (node.isObject()) {
+            for (Iterator<Map.Entry<String, JsonNode>> fields = node.fields(); fields.hasNext(); ) {
+                Map.Entry<String, JsonNode> field = fields.next();
+                String at = path.isEmpty() ? field.getKey() : path + "." + field.getKey();
+                if (field.getKey().equals("data") && field.getValue().isContainerNode()) {
+                    int size = Json.bytes(field.getValue()).length;
+                    if (size > MAX_DATA_BYTES) {
+                        throw new CommandRejection(
+                                ErrorCode.TOO_LARGE,
+                                "\"" + at + "\" is " + size + " bytes of JSON; at most " + MAX_DATA_BYTES);
+                    }
+                } else {
+                    check(field.getValue(), at);
+                }
+            }
+        } else if (node.isArray()) {
+            for (int i = 0; i < node.size(); i++) {
+                check(node.get(i), path + "[" + i + "]");
+            }
+        }
+    }
 }

@@ -9,11 +9,11 @@ import com.fasterxml.jackson.core.SerializableString;
  */
 public final class FieldNames {
 
-  public static final SerializableString ATTEMPT_ID = Json.encoded("attempt_id");
-  public static final SerializableString EXPIRATION_TIME = Json.encoded("expiration_time");
-  public static final SerializableString WORK_SPEC_NAME = Json.encoded("work_spec_name");
-  public static final SerializableString WORK_UNIT_NAME = Json.encoded("work_unit_name");
-  public static final SerializableString WORKER = Json.encoded("worker");
+    public static final SerializableString ATTEMPT_ID = Json.encoded("attempt_id");
+    public static final SerializableString EXPIRATION_TIME = Json.encoded("expiration_time");
+    public static final SerializableString WORK_SPEC_NAME = Json.encoded("work_spec_name");
+    public static final SerializableString WORK_UNIT_NAME = Json.encoded("work_unit_name");
+    public static final SerializableString WORKER = Json.encoded("worker");
 
-  private FieldNames() {}
+    private FieldNames() {}
 }

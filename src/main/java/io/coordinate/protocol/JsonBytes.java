@@ -15,112 +15,112 @@ import java.util.Arrays;
  */
 public final class JsonBytes {
 
-  private static final byte[] TRUE = {'t', 'r', 'u', 'e'};
-  private static final byte[] FALSE = {'f', 'a', 'l', 's', 'e'};
-  private static final byte[] NULL = {'n', 'u', 'l', 'l'};
+    private static final byte[] TRUE = {'t', 'r', 'u', 'e'};
+    private static final byte[] FALSE = {'f', 'a', 'l', 's', 'e'};
+    private static final byte[] NULL = {'n', 'u', 'l', 'l'};
 
-  private byte[] bytes;
-  private int size;
+    private byte[] bytes;
+    private int size;
 
-  public JsonBytes(int sizeHint) {
-    bytes = new byte[Math.max(16, sizeHint)];
-  }
-
-  /** A single byte of JSON's punctuation: {@code {}[],:}. */
-  public JsonBytes punctuation(char c) {
-    ensure(1);
-    bytes[size++] = (byte) c;
-    return this;
-  }
-
-  /** {@code "name":}, from the name's encoded form. */
-  public JsonBytes name(SerializableString name) {
-    quoted(name);
-    return punctuation(':');
-  }
-
-  /** A string value already encoded (a status, a type, a repeated name): {@code "value"}. */
-  public JsonBytes quoted(SerializableString value) {
-    byte[] content = value.asQuotedUTF8();
-    ensure(content.length + 2);
-    bytes[size++] = '"';
-    System.arraycopy(content, 0, bytes, size, content.length);
-    size += content.length;
-    bytes[size++] = '"';
-    return this;
-  }
-
-  /** A string value, quoted and escaped as the mapper's generator does it; null as {@code null}. */
-  public JsonBytes string(String value) {
-    if (value == null) {
-      return raw(NULL);
+    public JsonBytes(int sizeHint) {
+        bytes = new byte[Math.max(16, sizeHint)];
     }
-    int length = value.length();
-    ensure(length + 2);
-    int at = size;
-    bytes[at++] = '"';
-    for (int i = 0; i < length; i++) {
-      char c = value.charAt(i);
-      if (c < 0x20 || c >= 0x80 || c == '"' || c == '\\') {
-        return raw(Json.bytes(TextNode.valueOf(value))); // escapes, or UTF-8: the generator's own way
-      }
-      bytes[at++] = (byte) c;
+
+    /** A single byte of JSON's punctuation: {@code {}[],:}. */
+    public JsonBytes punctuation(char c) {
+        ensure(1);
+        bytes[size++] = (byte) c;
+        return this;
     }
-    bytes[at++] = '"';
-    size = at;
-    return this;
-  }
 
-  public JsonBytes number(long value) {
-    if (value >= 0 && value < 10) {
-      return punctuation((char) ('0' + value));
+    /** {@code "name":}, from the name's encoded form. */
+    public JsonBytes name(SerializableString name) {
+        quoted(name);
+        return punctuation(':');
     }
-    return ascii(Long.toString(value));
-  }
 
-  public JsonBytes bool(boolean value) {
-    return raw(value ? TRUE : FALSE);
-  }
-
-  /** Any tree, as the mapper writes it; a whole number directly. */
-  public JsonBytes value(JsonNode node) {
-    if (node.isIntegralNumber() && node.canConvertToLong()) {
-      return number(node.longValue());
+    /** A string value already encoded (a status, a type, a repeated name): {@code "value"}. */
+    public JsonBytes quoted(SerializableString value) {
+        byte[] content = value.asQuotedUTF8();
+        ensure(content.length + 2);
+        bytes[size++] = '"';
+        System.arraycopy(content, 0, bytes, size, content.length);
+        size += content.length;
+        bytes[size++] = '"';
+        return this;
     }
-    if (node.isTextual()) {
-      return string(node.textValue());
+
+    /** A string value, quoted and escaped as the mapper's generator does it; null as {@code null}. */
+    public JsonBytes string(String value) {
+        if (value == null) {
+            return raw(NULL);
+        }
+        int length = value.length();
+        ensure(length + 2);
+        int at = size;
+        bytes[at++] = '"';
+        for (int i = 0; i < length; i++) {
+            char c = value.charAt(i);
+            if (c < 0x20 || c >= 0x80 || c == '"' || c == '\\') {
+                return raw(Json.bytes(TextNode.valueOf(value))); // escapes, or UTF-8: the generator's own way
+            }
+            bytes[at++] = (byte) c;
+        }
+        bytes[at++] = '"';
+        size = at;
+        return this;
     }
-    return raw(Json.bytes(node));
-  }
 
-  /** Bytes that are JSON already. */
-  public JsonBytes raw(byte[] json) {
-    ensure(json.length);
-    System.arraycopy(json, 0, bytes, size, json.length);
-    size += json.length;
-    return this;
-  }
-
-  public int size() {
-    return size;
-  }
-
-  public byte[] toByteArray() {
-    return Arrays.copyOf(bytes, size);
-  }
-
-  private JsonBytes ascii(String text) {
-    int length = text.length();
-    ensure(length);
-    for (int i = 0; i < length; i++) {
-      bytes[size++] = (byte) text.charAt(i);
+    public JsonBytes number(long value) {
+        if (value >= 0 && value < 10) {
+            return punctuation((char) ('0' + value));
+        }
+        return ascii(Long.toString(value));
     }
-    return this;
-  }
 
-  private void ensure(int more) {
-    if (size + more > bytes.length) {
-      bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, size + more));
+    public JsonBytes bool(boolean value) {
+        return raw(value ? TRUE : FALSE);
     }
-  }
+
+    /** Any tree, as the mapper writes it; a whole number directly. */
+    public JsonBytes value(JsonNode node) {
+        if (node.isIntegralNumber() && node.canConvertToLong()) {
+            return number(node.longValue());
+        }
+        if (node.isTextual()) {
+            return string(node.textValue());
+        }
+        return raw(Json.bytes(node));
+    }
+
+    /** Bytes that are JSON already. */
+    public JsonBytes raw(byte[] json) {
+        ensure(json.length);
+        System.arraycopy(json, 0, bytes, size, json.length);
+        size += json.length;
+        return this;
+    }
+
+    public int size() {
+        return size;
+    }
+
+    public byte[] toByteArray() {
+        return Arrays.copyOf(bytes, size);
+    }
+
+    private JsonBytes ascii(String text) {
+        int length = text.length();
+        ensure(length);
+        for (int i = 0; i < length; i++) {
+            bytes[size++] = (byte) text.charAt(i);
+        }
+        return this;
+    }
+
+    private void ensure(int more) {
+        if (size + more > bytes.length) {
+            bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, size + more));
+        }
+    }
 }

@@ -13,42 +13,42 @@ import java.io.UncheckedIOException;
  */
 public final class JsonListRecord {
 
-  private final ByteArrayBuilder bytes;
-  private final JsonGenerator out;
+    private final ByteArrayBuilder bytes;
+    private final JsonGenerator out;
 
-  /** Opens the object, writes the header's fields, opens the list. */
-  public JsonListRecord(int sizeHint, Json.Writing header, SerializableString list) {
-    bytes = new ByteArrayBuilder(sizeHint);
-    try {
-      out = Json.MAPPER.getFactory().createGenerator(bytes);
-      out.writeStartObject();
-      header.write(out);
-      out.writeFieldName(list);
-      out.writeStartArray();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    /** Opens the object, writes the header's fields, opens the list. */
+    public JsonListRecord(int sizeHint, Json.Writing header, SerializableString list) {
+        bytes = new ByteArrayBuilder(sizeHint);
+        try {
+            out = Json.MAPPER.getFactory().createGenerator(bytes);
+            out.writeStartObject();
+            header.write(out);
+            out.writeFieldName(list);
+            out.writeStartArray();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
-  }
 
-  /** Where the list's items are written. */
-  public JsonGenerator out() {
-    return out;
-  }
-
-  /** The bytes written so far. */
-  public int size() {
-    return bytes.size() + out.getOutputBuffered();
-  }
-
-  /** Closes the list and the object: the record. */
-  public byte[] finish() {
-    try {
-      out.writeEndArray();
-      out.writeEndObject();
-      out.close();
-      return bytes.toByteArray();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    /** Where the list's items are written. */
+    public JsonGenerator out() {
+        return out;
     }
-  }
+
+    /** The bytes written so far. */
+    public int size() {
+        return bytes.size() + out.getOutputBuffered();
+    }
+
+    /** Closes the list and the object: the record. */
+    public byte[] finish() {
+        try {
+            out.writeEndArray();
+            out.writeEndObject();
+            out.close();
+            return bytes.toByteArray();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
 }

@@ -8,15 +8,15 @@ package io.coordinate.protocol;
  */
 public final class NamespaceNames {
 
-  private NamespaceNames() {}
+    private NamespaceNames() {}
 
-  /** @throws CommandRejection {@code bad_command} for a name no new namespace may take */
-  public static void requireCreatable(String ns) {
-    if (ns.equals(".") || ns.equals("..")) {
-      throw CommandRejection.badCommand("\"namespace\" must not be \".\" or \"..\"");
+    /** @throws CommandRejection {@code bad_command} for a name no new namespace may take */
+    public static void requireCreatable(String ns) {
+        if (ns.equals(".") || ns.equals("..")) {
+            throw CommandRejection.badCommand("\"namespace\" must not be \".\" or \"..\"");
+        }
+        if (ns.indexOf('\u0000') >= 0) {
+            throw CommandRejection.badCommand("\"namespace\" must not hold the character U+0000");
+        }
     }
-    if (ns.indexOf('\u0000') >= 0) {
-      throw CommandRejection.badCommand("\"namespace\" must not hold the character U+0000");
-    }
-  }
 }

@@ -9,28 +9,28 @@ package io.coordinate.protocol;
  */
 public final class RecordLimit {
 
-  public static final int MAX_RECORD_BYTES = 1_000_000;
-  /** The producer setting the limit stays below; set explicitly so that the two cannot drift apart. */
-  public static final int PRODUCER_MAX_REQUEST_BYTES = 1024 * 1024;
-  /** The longest error message a reply or a dead letter carries: messages quote names, which may be long. */
-  public static final int MAX_MESSAGE_CHARS = 1_000;
+    public static final int MAX_RECORD_BYTES = 1_000_000;
+    /** The producer setting the limit stays below; set explicitly so that the two cannot drift apart. */
+    public static final int PRODUCER_MAX_REQUEST_BYTES = 1024 * 1024;
+    /** The longest error message a reply or a dead letter carries: messages quote names, which may be long. */
+    public static final int MAX_MESSAGE_CHARS = 1_000;
 
-  private RecordLimit() {}
+    private RecordLimit() {}
 
-  /** The size Kafka counts for a record of this key and value, headers aside. */
-  public static long size(byte[] key, byte[] value) {
-    return (key == null ? 0L : key.length) + (value == null ? 0L : value.length);
-  }
-
-  public static boolean fits(byte[] key, byte[] value) {
-    return size(key, value) <= MAX_RECORD_BYTES;
-  }
-
-  /** {@code message}, cut to {@link #MAX_MESSAGE_CHARS} with a note of how long it was. */
-  public static String shortMessage(String message) {
-    if (message == null || message.length() <= MAX_MESSAGE_CHARS) {
-      return message;
+    /** The size Kafka counts for a record of this key and value, headers aside. */
+    public static long size(byte[] key, byte[] value) {
+        return (key == null ? 0L : key.length) + (value == null ? 0L : value.length);
     }
-    return message.substring(0, MAX_MESSAGE_CHARS) + "... (" + message.length() + " characters)";
-  }
+
+    public static boolean fits(byte[] key, byte[] value) {
+        return size(key, value) <= MAX_RECORD_BYTES;
+    }
+
+    /** {@code message}, cut to {@link #MAX_MESSAGE_CHARS} with a note of how long it was. */
+    public static String shortMessage(String message) {
+        if (message == null || message.length() <= MAX_MESSAGE_CHARS) {
+            return message;
+        }
+        return message.substring(0, MAX_MESSAGE_CHARS) + "... (" + message.length() + " characters)";
+    }
 }

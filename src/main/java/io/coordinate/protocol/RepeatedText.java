@@ -12,18 +12,18 @@ import com.fasterxml.jackson.core.io.SerializedString;
  */
 public final class RepeatedText {
 
-  private String last;
-  private SerializableString encoded;
+    private String last;
+    private SerializableString encoded;
 
-  /** {@code text} in its encoded form (null for null). */
-  public SerializableString of(String text) {
-    if (text == null) {
-      return null;
+    /** {@code text} in its encoded form (null for null). */
+    public SerializableString of(String text) {
+        if (text == null) {
+            return null;
+        }
+        if (!text.equals(last)) {
+            last = text;
+            encoded = new SerializedString(text);
+        }
+        return encoded;
     }
-    if (!text.equals(last)) {
-      last = text;
-      encoded = new SerializedString(text);
-    }
-    return encoded;
-  }
 }

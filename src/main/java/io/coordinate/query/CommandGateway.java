@@ -10,12 +10,12 @@ import java.util.concurrent.CompletableFuture;
  */
 public interface CommandGateway extends AutoCloseable {
 
-  /**
-   * Sends the command and awaits the reply. The gateway sets its {@code reply_to} and what matches the reply; a
-   * {@code request_id} the command carries is sent as it is.
-   */
-  CompletableFuture<ObjectNode> submit(String namespace, ObjectNode command, Duration timeout);
+    /**
+     * Sends the command and awaits the reply. The gateway sets its {@code reply_to} and what matches the reply; a
+     * {@code request_id} the command carries is sent as it is.
+     */
+    CompletableFuture<ObjectNode> submit(String namespace, ObjectNode command, Duration timeout);
 
-  @Override
-  void close();
+    @Override
+    void close();
 }

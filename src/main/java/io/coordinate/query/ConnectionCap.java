@@ -13,43 +13,43 @@ import org.slf4j.LoggerFactory;
  */
 final class ConnectionCap extends ConnectionLimit {
 
-  private static final Logger LOG = LoggerFactory.getLogger(ConnectionCap.class);
-  static final Duration LOG_INTERVAL = Duration.ofMinutes(1);
+    private static final Logger LOG = LoggerFactory.getLogger(ConnectionCap.class);
+    static final Duration LOG_INTERVAL = Duration.ofMinutes(1);
 
-  private final int max;
-  private final Duration idleTimeout;
-  private long timesReached;
-  private long lastLogged;
-  private boolean logged;
+    private final int max;
+    private final Duration idleTimeout;
+    private long timesReached;
+    private long lastLogged;
+    private boolean logged;
 
-  ConnectionCap(int max, Duration idleTimeout, Connector connector) {
-    super(max, connector);
-    this.max = max;
-    this.idleTimeout = idleTimeout;
-  }
-
-  /** Called under the limit's lock, once each time the open connections reach the limit. */
-  @Override
-  protected void limit() {
-    super.limit();
-    String line = reached(System.nanoTime());
-    if (line != null) {
-      LOG.warn(line);
+    ConnectionCap(int max, Duration idleTimeout, Connector connector) {
+        super(max, connector);
+        this.max = max;
+        this.idleTimeout = idleTimeout;
     }
-  }
 
-  /** Counts one more time the limit was reached: the line to log, or null within a minute of the last one. */
-  String reached(long nanos) {
-    timesReached++;
-    if (logged && nanos - lastLogged < LOG_INTERVAL.toNanos()) {
-      return null;
+    /** Called under the limit's lock, once each time the open connections reach the limit. */
+    @Override
+    protected void limit() {
+        super.limit();
+        String line = reached(System.nanoTime());
+        if (line != null) {
+            LOG.warn(line);
+        }
     }
-    String line = "HTTP reached its limit of " + max + " open connections (--http-max-connections): new ones wait "
-        + "until one closes, and idle ones close after " + idleTimeout.toSeconds() + " s (" + timesReached
-        + " time(s) since the last such line)";
-    timesReached = 0;
-    lastLogged = nanos;
-    logged = true;
-    return line;
-  }
+
+    /** Counts one more time the limit was reached: the line to log, or null within a minute of the last one. */
+    String reached(long nanos) {
+        timesReached++;
+        if (logged && nanos - lastLogged < LOG_INTERVAL.toNanos()) {
+            return null;
+        }
+        String line = "HTTP reached its limit of " + max + " open connections (--http-max-connections): new ones wait "
+                + "until one closes, and idle ones close after " + idleTimeout.toSeconds() + " s (" + timesReached
+                + " time(s) since the last such line)";
+        timesReached = 0;
+        lastLogged = nanos;
+        logged = true;
+        return line;
+    }
 }

@@ -11,22 +11,27 @@ import java.util.Map;
  */
 final class Dashboard {
 
-  static final String CLASSPATH_FOLDER = "/dashboard";
+    static final String CLASSPATH_FOLDER = "/dashboard";
 
-  /** Only this server's own files and API: a name shown on the page can never load or run anything. */
-  static final String CONTENT_SECURITY_POLICY = "default-src 'self'; img-src 'self' data:; object-src 'none'; "
-      + "base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+    /** Only this server's own files and API: a name shown on the page can never load or run anything. */
+    static final String CONTENT_SECURITY_POLICY = "default-src 'self'; img-src 'self' data:; object-src 'none'; "
+            + "base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
-  private Dashboard() {}
+    private Dashboard() {}
 
-  static void serve(JavalinConfig config) {
-    config.staticFiles.add(files -> {
-      files.hostedPath = "/";
-      files.directory = CLASSPATH_FOLDER;
-      files.location = Location.CLASSPATH;
-      // Revalidate every time (ETags make that cheap): an upgraded app never runs with an old script.
-      files.headers = Map.of("Cache-Control", "no-cache", "Content-Security-Policy", CONTENT_SECURITY_POLICY,
-          "X-Content-Type-Options", "nosniff");
-    });
-  }
+    static void serve(JavalinConfig config) {
+        config.staticFiles.add(files -> {
+            files.hostedPath = "/";
+            files.directory = CLASSPATH_FOLDER;
+            files.location = Location.CLASSPATH;
+            // Revalidate every time (ETags make that cheap): an upgraded app never runs with an old script.
+            files.headers = Map.of(
+                    "Cache-Control",
+                    "no-cache",
+                    "Content-Security-Policy",
+                    CONTENT_SECURITY_POLICY,
+                    "X-Content-Type-Options",
+                    "nosniff");
+        });
+    }
 }

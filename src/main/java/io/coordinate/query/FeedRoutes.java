@@ -11,34 +11,34 @@ import java.util.Map;
  */
 final class FeedRoutes implements AutoCloseable {
 
-  private final EventRoutes events;
-  private final DeadLetterRoutes deadLetters;
-  private final BearerToken readToken;
+    private final EventRoutes events;
+    private final DeadLetterRoutes deadLetters;
+    private final BearerToken readToken;
 
-  /**
-   * @param clientProperties bootstrap servers, TLS and SASL ({@code KafkaClientSettings.base})
-   * @param readToken        when not null, reading the feeds (GET too) needs this token
-   */
-  FeedRoutes(Map<String, Object> clientProperties, TopicNames topics, EventRoutes.Limits limits,
-      BearerToken readToken) {
-    this.events = new EventRoutes(clientProperties, topics.events(), limits);
-    this.deadLetters = new DeadLetterRoutes(clientProperties, topics);
-    this.readToken = readToken;
-  }
-
-  void register(JavalinDefaultRouting routes) {
-    if (readToken != null) {
-      for (String path : new String[] {EventRoutes.PATH, DeadLetterRoutes.LIST_PATH}) {
-        routes.before(path, ctx -> readToken.require(ctx, "reading the event feed and the dead letters"));
-      }
+    /**
+     * @param clientProperties bootstrap servers, TLS and SASL ({@code KafkaClientSettings.base})
+     * @param readToken        when not null, reading the feeds (GET too) needs this token
+     */
+    FeedRoutes(
+            Map<String, Object> clientProperties, TopicNames topics, EventRoutes.Limits limits, BearerToken readToken) {
+        this.events = new EventRoutes(clientProperties, topics.events(), limits);
+        this.deadLetters = new DeadLetterRoutes(clientProperties, topics);
+        this.readToken = readToken;
     }
-    events.register(routes);
-    deadLetters.register(routes);
-  }
 
-  @Override
-  public void close() {
-    events.close();
-    deadLetters.close();
-  }
+    void register(JavalinDefaultRouting routes) {
+        if (readToken != null) {
+            for (String path : new String[] {EventRoutes.PATH, DeadLetterRoutes.LIST_PATH}) {
+                routes.before(path, ctx -> readToken.require(ctx, "reading the event feed and the dead letters"));
+            }
+        }
+        events.register(routes);
+        deadLetters.register(routes);
+    }
+
+    @Override
+    public void close() {
+        events.close();
+        deadLetters.close();
+    }
 }

@@ -18,51 +18,53 @@ import java.util.Set;
  */
 final class HealthRoutes {
 
-  /** The Kafka Streams states no rebalance leads out of. */
-  static final Set<String> TERMINAL = Set.of("ERROR", "PENDING_ERROR", "NOT_RUNNING");
+    /** The Kafka Streams states no rebalance leads out of. */
+    static final Set<String> TERMINAL = Set.of("ERROR", "PENDING_ERROR", "NOT_RUNNING");
 
-  private HealthRoutes() {}
+    private HealthRoutes() {}
 
-  static void register(JavalinDefaultRouting routes, NamespaceLocator locator) {
-    routes.get("/health/live", ctx -> live(locator).send(ctx));
-    routes.get("/health/ready", ctx -> ready(locator).send(ctx));
-    routes.get("/health", ctx -> ready(locator).send(ctx));
-  }
+    static void register(JavalinDefaultRouting routes, NamespaceLocator locator) {
+        routes.get("/health/live", ctx -> live(locator).send(ctx));
+        routes.get("/health/ready", ctx -> ready(locator).send(ctx));
+        routes.get("/health", ctx -> ready(locator).send(ctx));
+    }
 
-  /** An answer: its HTTP status and body. */
-  record Answer(int status, ObjectNode body) {
-    void send(Context ctx) {
-      Responses.json(ctx, status, body);
+    /** An answer: its HTTP status and body. */
+    record Answer(int status, ObjectNode body) {
+        void send(Context ctx) {
+            Responses.json(ctx, status, body);
+        }
     }
-  }
 
-  static Answer live(NamespaceLocator locator) {
-    String state = locator.state();
-    if (TERMINAL.contains(state)) {
-      return new Answer(503, Json.object().put("status", "DOWN").put("streams", state));
+    static Answer live(NamespaceLocator locator) {
+        String state = locator.state();
+        if (TERMINAL.contains(state)) {
+            return new Answer(503, Json.object().put("status", "DOWN").put("streams", state));
+        }
+        String stopped = locator.stopped();
+        if (stopped != null) {
+            return new Answer(
+                    503,
+                    Json.object().put("status", "DOWN").put("streams", state).put("error", stopped));
+        }
+        return new Answer(200, Json.object().put("status", "UP").put("streams", state));
     }
-    String stopped = locator.stopped();
-    if (stopped != null) {
-      return new Answer(503, Json.object().put("status", "DOWN").put("streams", state).put("error", stopped));
-    }
-    return new Answer(200, Json.object().put("status", "UP").put("streams", state));
-  }
 
-  static Answer ready(NamespaceLocator locator) {
-    String state = locator.state();
-    if (!"RUNNING".equals(state)) {
-      ObjectNode body = Json.object().put("status", state);
-      String restoring = locator.restoring();
-      if (restoring != null) {
-        body.put("reason", restoring);
-      }
-      return new Answer(503, body);
+    static Answer ready(NamespaceLocator locator) {
+        String state = locator.state();
+        if (!"RUNNING".equals(state)) {
+            ObjectNode body = Json.object().put("status", state);
+            String restoring = locator.restoring();
+            if (restoring != null) {
+                body.put("reason", restoring);
+            }
+            return new Answer(503, body);
+        }
+        String stopped = locator.stopped();
+        String failure = stopped != null ? stopped : locator.failure();
+        if (failure != null) {
+            return new Answer(503, Json.object().put("status", "FAILING").put("error", failure));
+        }
+        return new Answer(200, Json.object().put("status", "RUNNING"));
     }
-    String stopped = locator.stopped();
-    String failure = stopped != null ? stopped : locator.failure();
-    if (failure != null) {
-      return new Answer(503, Json.object().put("status", "FAILING").put("error", failure));
-    }
-    return new Answer(200, Json.object().put("status", "RUNNING"));
-  }
 }

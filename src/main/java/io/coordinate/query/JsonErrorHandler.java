@@ -17,24 +17,25 @@ import org.eclipse.jetty.server.handler.ErrorHandler;
  */
 final class JsonErrorHandler extends ErrorHandler {
 
-  /** The request could not be parsed: no dispatch, only a status, its reason and the answer's headers. */
-  @Override
-  public ByteBuffer badMessageError(int status, String reason, HttpFields.Mutable fields) {
-    fields.put(HttpHeader.CONTENT_TYPE, Responses.JSON);
-    return ByteBuffer.wrap(body(status, reason));
-  }
+    /** The request could not be parsed: no dispatch, only a status, its reason and the answer's headers. */
+    @Override
+    public ByteBuffer badMessageError(int status, String reason, HttpFields.Mutable fields) {
+        fields.put(HttpHeader.CONTENT_TYPE, Responses.JSON);
+        return ByteBuffer.wrap(body(status, reason));
+    }
 
-  @Override
-  protected void generateAcceptableResponse(Request baseRequest, HttpServletRequest request,
-      HttpServletResponse response, int code, String message) throws IOException {
-    byte[] body = body(code, message);
-    response.setContentType(Responses.JSON);
-    response.setContentLength(body.length);
-    response.getOutputStream().write(body);
-  }
+    @Override
+    protected void generateAcceptableResponse(
+            Request baseRequest, HttpServletRequest request, HttpServletResponse response, int code, String message)
+            throws IOException {
+        byte[] body = body(code, message);
+        response.setContentType(Responses.JSON);
+        response.setContentLength(body.length);
+        response.getOutputStream().write(body);
+    }
 
-  private static byte[] body(int status, String reason) {
-    String message = reason == null || reason.isBlank() ? HttpStatus.getMessage(status) : reason;
-    return Json.bytes(Responses.error(Responses.codeFor(status), message));
-  }
+    private static byte[] body(int status, String reason) {
+        String message = reason == null || reason.isBlank() ? HttpStatus.getMessage(status) : reason;
+        return Json.bytes(Responses.error(Responses.codeFor(status), message));
+    }
 }

@@ -18,40 +18,40 @@ import org.apache.kafka.clients.producer.ProducerConfig;
  */
 public final class KafkaCommandGateway implements CommandGateway {
 
-  private final CoordinateClient client;
+    private final CoordinateClient client;
 
-  public KafkaCommandGateway(String bootstrapServers, TopicNames topics) {
-    this(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers), topics);
-  }
-
-  /**
-   * @param clientProperties what every client of the app starts from: bootstrap servers and the TLS and SASL
-   *     settings ({@code io.coordinate.config.KafkaClientSettings.base})
-   */
-  public KafkaCommandGateway(Map<String, Object> clientProperties, TopicNames topics) {
-    this.client = CoordinateClient.builder()
-        .kafkaProperties(clientProperties)
-        .topicPrefix(topics.prefix())
-        .replyTo("http-gateway-" + UUID.randomUUID())
-        .build();
-  }
-
-  /** The {@code reply_to} this gateway's commands carry. */
-  public String replyTo() {
-    return client.replyTo();
-  }
-
-  @Override
-  public CompletableFuture<ObjectNode> submit(String namespace, ObjectNode command, Duration timeout) {
-    try {
-      return client.inNamespace(namespace).submit(command, timeout);
-    } catch (RuntimeException e) { // e.g. an empty namespace: fail the call, as a send error would
-      return CompletableFuture.failedFuture(e);
+    public KafkaCommandGateway(String bootstrapServers, TopicNames topics) {
+        this(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers), topics);
     }
-  }
 
-  @Override
-  public void close() {
-    client.close();
-  }
+    /**
+     * @param clientProperties what every client of the app starts from: bootstrap servers and the TLS and SASL
+     *     settings ({@code io.coordinate.config.KafkaClientSettings.base})
+     */
+    public KafkaCommandGateway(Map<String, Object> clientProperties, TopicNames topics) {
+        this.client = CoordinateClient.builder()
+                .kafkaProperties(clientProperties)
+                .topicPrefix(topics.prefix())
+                .replyTo("http-gateway-" + UUID.randomUUID())
+                .build();
+    }
+
+    /** The {@code reply_to} this gateway's commands carry. */
+    public String replyTo() {
+        return client.replyTo();
+    }
+
+    @Override
+    public CompletableFuture<ObjectNode> submit(String namespace, ObjectNode command, Duration timeout) {
+        try {
+            return client.inNamespace(namespace).submit(command, timeout);
+        } catch (RuntimeException e) { // e.g. an empty namespace: fail the call, as a send error would
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        client.close();
+    }
 }

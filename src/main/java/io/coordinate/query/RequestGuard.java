@@ -31,165 +31,186 @@ import java.util.regex.Pattern;
  */
 final class RequestGuard {
 
-  static final String JSON = "application/json";
-  /** The request headers the API reads, granted to allowed origins. */
-  private static final String ALLOWED_HEADERS = "Authorization, Content-Type, Last-Event-ID";
-  private static final Pattern IPV4 =
-      Pattern.compile("(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)(\\.(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)){3}");
-  private static final Pattern IPV6 = Pattern.compile("\\[[0-9a-f:.]+]");
+    static final String JSON = "application/json";
+    /** The request headers the API reads, granted to allowed origins. */
+    private static final String ALLOWED_HEADERS = "Authorization, Content-Type, Last-Event-ID";
 
-  private final boolean anyHost;
-  private final Set<String> hosts = new HashSet<>(List.of("localhost"));
-  private final boolean anyOrigin;
-  private final Set<String> origins = new HashSet<>();
+    private static final Pattern IPV4 =
+            Pattern.compile("(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)(\\.(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)){3}");
+    private static final Pattern IPV6 = Pattern.compile("\\[[0-9a-f:.]+]");
 
-  /** @param bindHost the address listened on: a name given there is this instance's too */
-  RequestGuard(HttpSettings settings, String bindHost) {
-    anyHost = settings.allowedHosts().contains(HttpSettings.ANY);
-    hosts.add(name(bindHost));
-    settings.allowedHosts().forEach(host -> hosts.add(name(host)));
-    anyOrigin = settings.allowedOrigins().contains(HttpSettings.ANY);
-    for (String origin : settings.allowedOrigins()) {
-      if (!origin.equals(HttpSettings.ANY)) {
-        String canonical = canonicalOrigin(origin);
-        if (canonical == null) {
-          throw new IllegalArgumentException("not an origin (scheme://host[:port]): \"" + origin + "\"");
+    private final boolean anyHost;
+    private final Set<String> hosts = new HashSet<>(List.of("localhost"));
+    private final boolean anyOrigin;
+    private final Set<String> origins = new HashSet<>();
+
+    /** @param bindHost the address listened on: a name given there is this instance's too */
+    RequestGuard(HttpSettings settings, String bindHost) {
+        anyHost = settings.allowedHosts().contains(HttpSettings.ANY);
+        hosts.add(name(bindHost));
+        settings.allowedHosts().forEach(host -> hosts.add(name(host)));
+        anyOrigin = settings.allowedOrigins().contains(HttpSettings.ANY);
+        for (String origin : settings.allowedOrigins()) {
+            if (!origin.equals(HttpSettings.ANY)) {
+                String canonical = canonicalOrigin(origin);
+                if (canonical == null) {
+                    throw new IllegalArgumentException("not an origin (scheme://host[:port]): \"" + origin + "\"");
+                }
+                origins.add(canonical);
+            }
         }
-        origins.add(canonical);
-      }
     }
-  }
 
-  /** The host and origin checks, and the answer to an allowed origin's preflight. */
-  void checkSite(Context ctx) {
-    String host = ctx.header("Host");
-    if (host != null && !hostAllowed(host)) {
-      throw new QueryError(403, "forbidden_host", "this instance does not answer to the name in \"Host: " + host
-          + "\": add it to --http-allowed-hosts (COORDINATE_HTTP_ALLOWED_HOSTS) if clients reach it by that name",
-          false);
+    /** The host and origin checks, and the answer to an allowed origin's preflight. */
+    void checkSite(Context ctx) {
+        String host = ctx.header("Host");
+        if (host != null && !hostAllowed(host)) {
+            throw new QueryError(
+                    403,
+                    "forbidden_host",
+                    "this instance does not answer to the name in \"Host: " + host
+                            + "\": add it to --http-allowed-hosts (COORDINATE_HTTP_ALLOWED_HOSTS) if clients reach it by that name",
+                    false);
+        }
+        String origin = ctx.header("Origin");
+        if (origin != null && !sameOrigin(origin, host)) {
+            if (!anyOrigin && !origins.contains(canonicalOrigin(origin))) {
+                throw new QueryError(
+                        403,
+                        "forbidden_origin",
+                        "requests from pages of " + origin + " are refused: add the "
+                                + "origin to --http-allowed-origins (COORDINATE_HTTP_ALLOWED_ORIGINS) to let them in",
+                        false);
+            }
+            ctx.header("Access-Control-Allow-Origin", origin);
+            ctx.header("Vary", "Origin");
+            if (ctx.method() == HandlerType.OPTIONS && ctx.header("Access-Control-Request-Method") != null) {
+                ctx.header("Access-Control-Allow-Methods", "GET, POST");
+                ctx.header("Access-Control-Allow-Headers", ALLOWED_HEADERS);
+                ctx.header("Access-Control-Max-Age", "600");
+                ctx.status(204).skipRemainingHandlers();
+            }
+        }
     }
-    String origin = ctx.header("Origin");
-    if (origin != null && !sameOrigin(origin, host)) {
-      if (!anyOrigin && !origins.contains(canonicalOrigin(origin))) {
-        throw new QueryError(403, "forbidden_origin", "requests from pages of " + origin + " are refused: add the "
-            + "origin to --http-allowed-origins (COORDINATE_HTTP_ALLOWED_ORIGINS) to let them in", false);
-      }
-      ctx.header("Access-Control-Allow-Origin", origin);
-      ctx.header("Vary", "Origin");
-      if (ctx.method() == HandlerType.OPTIONS && ctx.header("Access-Control-Request-Method") != null) {
-        ctx.header("Access-Control-Allow-Methods", "GET, POST");
-        ctx.header("Access-Control-Allow-Headers", ALLOWED_HEADERS);
-        ctx.header("Access-Control-Max-Age", "600");
-        ctx.status(204).skipRemainingHandlers();
-      }
+
+    /** A mutation's body must be declared JSON. */
+    void checkMediaType(Context ctx) {
+        if (isMutation(ctx.method()) && !isJson(ctx.header("Content-Type"))) {
+            String given = ctx.header("Content-Type");
+            throw new QueryError(
+                    415,
+                    "unsupported_media_type",
+                    ctx.req().getMethod() + " requests need the header " + "\"Content-Type: " + JSON + "\""
+                            + (given == null ? "" : ", got \"" + given + "\""),
+                    false);
+        }
     }
-  }
 
-  /** A mutation's body must be declared JSON. */
-  void checkMediaType(Context ctx) {
-    if (isMutation(ctx.method()) && !isJson(ctx.header("Content-Type"))) {
-      String given = ctx.header("Content-Type");
-      throw new QueryError(415, "unsupported_media_type", ctx.req().getMethod() + " requests need the header "
-          + "\"Content-Type: " + JSON + "\"" + (given == null ? "" : ", got \"" + given + "\""), false);
+    static boolean isMutation(HandlerType method) {
+        return method != HandlerType.GET && method != HandlerType.HEAD && method != HandlerType.OPTIONS;
     }
-  }
 
-  static boolean isMutation(HandlerType method) {
-    return method != HandlerType.GET && method != HandlerType.HEAD && method != HandlerType.OPTIONS;
-  }
-
-  private static boolean isJson(String contentType) {
-    if (contentType == null) {
-      return false;
+    private static boolean isJson(String contentType) {
+        if (contentType == null) {
+            return false;
+        }
+        int parameters = contentType.indexOf(';');
+        return (parameters < 0 ? contentType : contentType.substring(0, parameters))
+                .strip()
+                .equalsIgnoreCase(JSON);
     }
-    int parameters = contentType.indexOf(';');
-    return (parameters < 0 ? contentType : contentType.substring(0, parameters)).strip().equalsIgnoreCase(JSON);
-  }
 
-  private boolean hostAllowed(String hostHeader) {
-    String name = name(hostPart(hostHeader));
-    return anyHost || hosts.contains(name) || isIpAddress(name);
-  }
-
-  /**
-   * An IP address in {@code Host} is safe to answer: DNS rebinding needs a name that its owner points here, and a
-   * page on an address is that address's own. So is any address behind a port mapping or proxy.
-   */
-  static boolean isIpAddress(String host) {
-    if (IPV4.matcher(host).matches()) {
-      return true;
+    private boolean hostAllowed(String hostHeader) {
+        String name = name(hostPart(hostHeader));
+        return anyHost || hosts.contains(name) || isIpAddress(name);
     }
-    if (!IPV6.matcher(host).matches()) {
-      return false;
+
+    /**
+     * An IP address in {@code Host} is safe to answer: DNS rebinding needs a name that its owner points here, and a
+     * page on an address is that address's own. So is any address behind a port mapping or proxy.
+     */
+    static boolean isIpAddress(String host) {
+        if (IPV4.matcher(host).matches()) {
+            return true;
+        }
+        if (!IPV6.matcher(host).matches()) {
+            return false;
+        }
+        try {
+            InetAddress.getByName(host.substring(1, host.length() - 1)); // a literal: never looked up
+            return true;
+        } catch (UnknownHostException e) {
+            return false;
+        }
     }
-    try {
-      InetAddress.getByName(host.substring(1, host.length() - 1)); // a literal: never looked up
-      return true;
-    } catch (UnknownHostException e) {
-      return false;
+
+    /** The dashboard's own requests: the {@code Origin} names the scheme's host and port the request was sent to. */
+    private static boolean sameOrigin(String origin, String hostHeader) {
+        URI uri = originUri(origin);
+        if (uri == null || hostHeader == null) {
+            return false;
+        }
+        int defaultPort = defaultPort(uri.getScheme());
+        String host = hostPart(hostHeader);
+        return name(uri.getHost()).equals(name(host)) && port(uri, defaultPort) == hostPort(hostHeader, defaultPort);
     }
-  }
 
-  /** The dashboard's own requests: the {@code Origin} names the scheme's host and port the request was sent to. */
-  private static boolean sameOrigin(String origin, String hostHeader) {
-    URI uri = originUri(origin);
-    if (uri == null || hostHeader == null) {
-      return false;
+    /** {@code scheme://host:port} with the scheme's default port written out; null for what is no origin. */
+    static String canonicalOrigin(String origin) {
+        URI uri = originUri(origin);
+        return uri == null
+                ? null
+                : uri.getScheme().toLowerCase(Locale.ROOT) + "://" + name(uri.getHost()) + ":"
+                        + port(uri, defaultPort(uri.getScheme()));
     }
-    int defaultPort = defaultPort(uri.getScheme());
-    String host = hostPart(hostHeader);
-    return name(uri.getHost()).equals(name(host)) && port(uri, defaultPort) == hostPort(hostHeader, defaultPort);
-  }
 
-  /** {@code scheme://host:port} with the scheme's default port written out; null for what is no origin. */
-  static String canonicalOrigin(String origin) {
-    URI uri = originUri(origin);
-    return uri == null ? null
-        : uri.getScheme().toLowerCase(Locale.ROOT) + "://" + name(uri.getHost()) + ":"
-            + port(uri, defaultPort(uri.getScheme()));
-  }
-
-  private static URI originUri(String origin) {
-    try {
-      URI uri = new URI(origin.strip());
-      boolean bare = uri.getRawPath() == null || uri.getRawPath().isEmpty();
-      return uri.getScheme() != null && uri.getHost() != null && uri.getRawUserInfo() == null && bare
-          && uri.getRawQuery() == null && uri.getRawFragment() == null ? uri : null;
-    } catch (Exception e) {
-      return null; // "null" (a sandboxed page, a file) and anything else that is no origin
+    private static URI originUri(String origin) {
+        try {
+            URI uri = new URI(origin.strip());
+            boolean bare = uri.getRawPath() == null || uri.getRawPath().isEmpty();
+            return uri.getScheme() != null
+                            && uri.getHost() != null
+                            && uri.getRawUserInfo() == null
+                            && bare
+                            && uri.getRawQuery() == null
+                            && uri.getRawFragment() == null
+                    ? uri
+                    : null;
+        } catch (Exception e) {
+            return null; // "null" (a sandboxed page, a file) and anything else that is no origin
+        }
     }
-  }
 
-  private static int defaultPort(String scheme) {
-    return "https".equalsIgnoreCase(scheme) ? 443 : 80;
-  }
-
-  private static int port(URI uri, int defaultPort) {
-    return uri.getPort() < 0 ? defaultPort : uri.getPort();
-  }
-
-  /** {@code name}, {@code 1.2.3.4} or {@code [::1]} from {@code host[:port]}. */
-  private static String hostPart(String authority) {
-    String value = authority.strip();
-    int end = value.startsWith("[") ? value.indexOf(']') + 1 : value.indexOf(':');
-    return end <= 0 ? value : value.substring(0, end);
-  }
-
-  private static int hostPort(String authority, int defaultPort) {
-    String rest = authority.strip().substring(hostPart(authority).length());
-    if (!rest.startsWith(":") || rest.length() == 1) {
-      return defaultPort;
+    private static int defaultPort(String scheme) {
+        return "https".equalsIgnoreCase(scheme) ? 443 : 80;
     }
-    try {
-      return Integer.parseInt(rest.substring(1));
-    } catch (NumberFormatException e) {
-      return -1;
-    }
-  }
 
-  /** Names compare without case and without the root's trailing dot. */
-  private static String name(String host) {
-    String lower = host.toLowerCase(Locale.ROOT);
-    return lower.endsWith(".") ? lower.substring(0, lower.length() - 1) : lower;
-  }
+    private static int port(URI uri, int defaultPort) {
+        return uri.getPort() < 0 ? defaultPort : uri.getPort();
+    }
+
+    /** {@code name}, {@code 1.2.3.4} or {@code [::1]} from {@code host[:port]}. */
+    private static String hostPart(String authority) {
+        String value = authority.strip();
+        int end = value.startsWith("[") ? value.indexOf(']') + 1 : value.indexOf(':');
+        return end <= 0 ? value : value.substring(0, end);
+    }
+
+    private static int hostPort(String authority, int defaultPort) {
+        String rest = authority.strip().substring(hostPart(authority).length());
+        if (!rest.startsWith(":") || rest.length() == 1) {
+            return defaultPort;
+        }
+        try {
+            return Integer.parseInt(rest.substring(1));
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    /** Names compare without case and without the root's trailing dot. */
+    private static String name(String host) {
+        String lower = host.toLowerCase(Locale.ROOT);
+        return lower.endsWith(".") ? lower.substring(0, lower.length() - 1) : lower;
+    }
 }

@@ -14,14 +14,16 @@ import java.util.List;
  */
 final class ThroughputRoutes {
 
-  private ThroughputRoutes() {}
+    private ThroughputRoutes() {}
 
-  static void register(JavalinDefaultRouting routes, NamespaceRouter router, QueueMetrics metrics) {
-    routes.get("/api/namespaces/{ns}/throughput", router.handler((ctx, query) -> answer(ctx, query, metrics)));
-  }
+    static void register(JavalinDefaultRouting routes, NamespaceRouter router, QueueMetrics metrics) {
+        routes.get("/api/namespaces/{ns}/throughput", router.handler((ctx, query) -> answer(ctx, query, metrics)));
+    }
 
-  private static JsonNode answer(Context ctx, NamespaceRouter.LocalQuery query, QueueMetrics metrics) {
-    List<String> specs = query.state().specs().list(query.ns()).stream().map(WorkSpecRecord::name).toList();
-    return metrics.throughput(query.ns(), specs, query.now());
-  }
+    private static JsonNode answer(Context ctx, NamespaceRouter.LocalQuery query, QueueMetrics metrics) {
+        List<String> specs = query.state().specs().list(query.ns()).stream()
+                .map(WorkSpecRecord::name)
+                .toList();
+        return metrics.throughput(query.ns(), specs, query.now());
+    }
 }

@@ -16,30 +16,31 @@ import io.javalin.router.JavalinDefaultRouting;
  */
 final class WorkSpecRoutes {
 
-  private WorkSpecRoutes() {}
+    private WorkSpecRoutes() {}
 
-  static void register(JavalinDefaultRouting routes, NamespaceRouter router) {
-    routes.get("/api/namespaces/{ns}/work-specs", router.handler(WorkSpecRoutes::list));
-    routes.get("/api/namespaces/{ns}/work-specs/{spec}", router.handler(WorkSpecRoutes::one));
-  }
-
-  private static JsonNode list(Context ctx, NamespaceRouter.LocalQuery query) {
-    StateViews views = query.views();
-    ObjectNode body = Json.object();
-    ArrayNode specs = body.putArray("work_specs");
-    query.state().specs().list(query.ns()).forEach(spec -> specs.add(views.spec(spec)));
-    return body;
-  }
-
-  private static JsonNode one(Context ctx, NamespaceRouter.LocalQuery query) {
-    return query.views().spec(requireSpec(query, ctx.pathParam("spec")));
-  }
-
-  static WorkSpecRecord requireSpec(NamespaceRouter.LocalQuery query, String name) {
-    WorkSpecRecord spec = query.state().specs().get(query.ns(), name);
-    if (spec == null) {
-      throw QueryError.notFound("no_such_work_spec", "no work spec \"" + name + "\" in namespace \"" + query.ns() + "\"");
+    static void register(JavalinDefaultRouting routes, NamespaceRouter router) {
+        routes.get("/api/namespaces/{ns}/work-specs", router.handler(WorkSpecRoutes::list));
+        routes.get("/api/namespaces/{ns}/work-specs/{spec}", router.handler(WorkSpecRoutes::one));
     }
-    return spec;
-  }
+
+    private static JsonNode list(Context ctx, NamespaceRouter.LocalQuery query) {
+        StateViews views = query.views();
+        ObjectNode body = Json.object();
+        ArrayNode specs = body.putArray("work_specs");
+        query.state().specs().list(query.ns()).forEach(spec -> specs.add(views.spec(spec)));
+        return body;
+    }
+
+    private static JsonNode one(Context ctx, NamespaceRouter.LocalQuery query) {
+        return query.views().spec(requireSpec(query, ctx.pathParam("spec")));
+    }
+
+    static WorkSpecRecord requireSpec(NamespaceRouter.LocalQuery query, String name) {
+        WorkSpecRecord spec = query.state().specs().get(query.ns(), name);
+        if (spec == null) {
+            throw QueryError.notFound(
+                    "no_such_work_spec", "no work spec \"" + name + "\" in namespace \"" + query.ns() + "\"");
+        }
+        return spec;
+    }
 }

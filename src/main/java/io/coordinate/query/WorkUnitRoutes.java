@@ -28,56 +28,60 @@ import java.util.TreeSet;
  */
 final class WorkUnitRoutes {
 
-  private WorkUnitRoutes() {}
+    private WorkUnitRoutes() {}
 
-  static void register(JavalinDefaultRouting routes, NamespaceRouter router) {
-    routes.get("/api/namespaces/{ns}/work-specs/{spec}/work-units", router.handler(WorkUnitRoutes::list));
-    routes.get("/api/namespaces/{ns}/work-specs/{spec}/work-units/{unit}", router.handler(WorkUnitRoutes::one));
-  }
+    static void register(JavalinDefaultRouting routes, NamespaceRouter router) {
+        routes.get("/api/namespaces/{ns}/work-specs/{spec}/work-units", router.handler(WorkUnitRoutes::list));
+        routes.get("/api/namespaces/{ns}/work-specs/{spec}/work-units/{unit}", router.handler(WorkUnitRoutes::one));
+    }
 
-  private static JsonNode list(Context ctx, NamespaceRouter.LocalQuery query) {
-    String spec = WorkSpecRoutes.requireSpec(query, ctx.pathParam("spec")).name();
-    int limit = QueryParams.limit(ctx);
-    List<String> names = QueryParams.list(ctx, "name");
-    UnitQuery unitQuery = new UnitQuery(names == null ? null : new TreeSet<>(names), statuses(ctx),
-        QueryParams.previous(ctx), limit + 1); // one more than the page tells whether there is a next page
-    List<WorkUnitRecord> units = unitQuery.run(query.state(), query.ns(), spec, query.now());
-    StateViews views = query.views();
-    ObjectNode body = Json.object();
-    ArrayNode page = body.putArray("work_units");
-    units.stream().limit(limit).forEach(unit -> page.add(views.unitSummary(unit)));
-    if (units.size() > limit) {
-      body.put("next", units.get(limit - 1).name());
-    } else {
-      body.putNull("next");
+    private static JsonNode list(Context ctx, NamespaceRouter.LocalQuery query) {
+        String spec = WorkSpecRoutes.requireSpec(query, ctx.pathParam("spec")).name();
+        int limit = QueryParams.limit(ctx);
+        List<String> names = QueryParams.list(ctx, "name");
+        UnitQuery unitQuery = new UnitQuery(
+                names == null ? null : new TreeSet<>(names),
+                statuses(ctx),
+                QueryParams.previous(ctx),
+                limit + 1); // one more than the page tells whether there is a next page
+        List<WorkUnitRecord> units = unitQuery.run(query.state(), query.ns(), spec, query.now());
+        StateViews views = query.views();
+        ObjectNode body = Json.object();
+        ArrayNode page = body.putArray("work_units");
+        units.stream().limit(limit).forEach(unit -> page.add(views.unitSummary(unit)));
+        if (units.size() > limit) {
+            body.put("next", units.get(limit - 1).name());
+        } else {
+            body.putNull("next");
+        }
+        return body;
     }
-    return body;
-  }
 
-  private static Set<UnitStatus> statuses(Context ctx) {
-    List<String> names = QueryParams.list(ctx, "status");
-    if (names == null) {
-      return null;
+    private static Set<UnitStatus> statuses(Context ctx) {
+        List<String> names = QueryParams.list(ctx, "status");
+        if (names == null) {
+            return null;
+        }
+        Set<UnitStatus> statuses = EnumSet.noneOf(UnitStatus.class);
+        for (String name : names) {
+            UnitStatus status = UnitStatus.fromWireName(name);
+            if (status == null) {
+                throw QueryError.badRequest("bad_request", "unknown status \"" + name + "\"");
+            }
+            statuses.add(status);
+        }
+        return statuses;
     }
-    Set<UnitStatus> statuses = EnumSet.noneOf(UnitStatus.class);
-    for (String name : names) {
-      UnitStatus status = UnitStatus.fromWireName(name);
-      if (status == null) {
-        throw QueryError.badRequest("bad_request", "unknown status \"" + name + "\"");
-      }
-      statuses.add(status);
-    }
-    return statuses;
-  }
 
-  private static JsonNode one(Context ctx, NamespaceRouter.LocalQuery query) {
-    String spec = WorkSpecRoutes.requireSpec(query, ctx.pathParam("spec")).name();
-    String name = ctx.pathParam("unit");
-    WorkUnitRecord unit = query.state().units().get(query.ns(), spec, name);
-    if (unit == null) {
-      throw QueryError.notFound("no_such_work_unit",
-          "no work unit \"" + name + "\" in work spec \"" + spec + "\" of namespace \"" + query.ns() + "\"");
+    private static JsonNode one(Context ctx, NamespaceRouter.LocalQuery query) {
+        String spec = WorkSpecRoutes.requireSpec(query, ctx.pathParam("spec")).name();
+        String name = ctx.pathParam("unit");
+        WorkUnitRecord unit = query.state().units().get(query.ns(), spec, name);
+        if (unit == null) {
+            throw QueryError.notFound(
+                    "no_such_work_unit",
+                    "no work unit \"" + name + "\" in work spec \"" + spec + "\" of namespace \"" + query.ns() + "\"");
+        }
+        return query.views().unit(unit);
     }
-    return query.views().unit(unit);
-  }
 }

@@ -5,9 +5,9 @@ import java.util.Iterator;
 /** An iterator over store entries that holds native resources until closed. */
 public interface KeyValueIterator extends Iterator<KeyValueIterator.Entry>, AutoCloseable {
 
-  @Override
-  void close();
+    @Override
+    void close();
 
-  /** One stored key and value. */
-  record Entry(byte[] key, byte[] value) {}
+    /** One stored key and value. */
+    record Entry(byte[] key, byte[] value) {}
 }

@@ -9,21 +9,21 @@ import java.util.List;
  */
 public interface KeyValueStore extends ReadableKeyValueStore {
 
-  void put(byte[] key, byte[] value);
+    void put(byte[] key, byte[] value);
 
-  void delete(byte[] key);
+    void delete(byte[] key);
 
-  /**
-   * Applies writes in order; a null value deletes its key. Stores that can write a batch at once (RocksDB: one
-   * write batch) override it; a command's writes reach the store through here ({@link WriteBuffer#commit}).
-   */
-  default void putAll(List<KeyValueIterator.Entry> writes) {
-    for (KeyValueIterator.Entry write : writes) {
-      if (write.value() == null) {
-        delete(write.key());
-      } else {
-        put(write.key(), write.value());
-      }
+    /**
+     * Applies writes in order; a null value deletes its key. Stores that can write a batch at once (RocksDB: one
+     * write batch) override it; a command's writes reach the store through here ({@link WriteBuffer#commit}).
+     */
+    default void putAll(List<KeyValueIterator.Entry> writes) {
+        for (KeyValueIterator.Entry write : writes) {
+            if (write.value() == null) {
+                delete(write.key());
+            } else {
+                put(write.key(), write.value());
+            }
+        }
     }
-  }
 }

@@ -49,49 +49,51 @@ import org.rocksdb.WriteBufferManager;
  */
 public final class BoundedRocksDbMemory implements RocksDBConfigSetter {
 
-  /** Block cache + index and filter blocks + memtables of all stores of the process. */
-  public static final long TOTAL_BYTES = 256L * 1024 * 1024;
-  /** What the memtables of all stores may take of {@link #TOTAL_BYTES}, charged to the same cache: all of it. */
-  public static final long MEMTABLE_BYTES = TOTAL_BYTES;
-  /** Share of the cache reserved for index and filter blocks (cached with high priority). */
-  static final double INDEX_FILTER_RATIO = 0.5;
-  /** Kafka Streams' own defaults, kept: the write buffer manager bounds their total. */
-  static final long MEMTABLE_SIZE = 16L * 1024 * 1024;
-  static final int MAX_MEMTABLES = 3;
+    /** Block cache + index and filter blocks + memtables of all stores of the process. */
+    public static final long TOTAL_BYTES = 256L * 1024 * 1024;
+    /** What the memtables of all stores may take of {@link #TOTAL_BYTES}, charged to the same cache: all of it. */
+    public static final long MEMTABLE_BYTES = TOTAL_BYTES;
+    /** Share of the cache reserved for index and filter blocks (cached with high priority). */
+    static final double INDEX_FILTER_RATIO = 0.5;
+    /** Kafka Streams' own defaults, kept: the write buffer manager bounds their total. */
+    static final long MEMTABLE_SIZE = 16L * 1024 * 1024;
 
-  static {
-    RocksDB.loadLibrary();
-    // Flushes (the high-priority pool) and compactions (the low one) run at the lowest CPU priority: each thread of
-    // the pools lowers its own (nice 19) when it next takes a job. See the class comment.
-    Env env = Env.getDefault();
-    env.lowerThreadPoolCPUPriority(Priority.HIGH);
-    env.lowerThreadPoolCPUPriority(Priority.LOW);
-  }
+    static final int MAX_MEMTABLES = 3;
 
-  // numShardBits -1: RocksDB's default sharding; strictCapacityLimit false: an insert never fails, at worst the
-  // cache briefly holds more than its capacity while blocks in use (pinned) exceed it.
-  private static final Cache CACHE = new LRUCache(TOTAL_BYTES, -1, false, INDEX_FILTER_RATIO);
-  private static final WriteBufferManager WRITE_BUFFER_MANAGER = new WriteBufferManager(MEMTABLE_BYTES, CACHE);
+    static {
+        RocksDB.loadLibrary();
+        // Flushes (the high-priority pool) and compactions (the low one) run at the lowest CPU priority: each thread of
+        // the pools lowers its own (nice 19) when it next takes a job. See the class comment.
+        Env env = Env.getDefault();
+        env.lowerThreadPoolCPUPriority(Priority.HIGH);
+        env.lowerThreadPoolCPUPriority(Priority.LOW);
+    }
 
-  @Override
-  public void setConfig(String storeName, Options options, Map<String, Object> configs) {
-    // The store's own table config (CommittedStore's, or Kafka Streams' for the bench's baseline): changed in place,
-    // not replaced, so that its other settings (4 KiB blocks, bloom filter) stay.
-    BlockBasedTableConfig table = (BlockBasedTableConfig) options.tableFormatConfig();
-    table.setBlockCache(CACHE);
-    table.setCacheIndexAndFilterBlocks(true);
-    table.setCacheIndexAndFilterBlocksWithHighPriority(true);
-    table.setIndexType(IndexType.kTwoLevelIndexSearch);
-    table.setPartitionFilters(true);
-    table.setPinTopLevelIndexAndFilter(true);
-    options.setWriteBufferManager(WRITE_BUFFER_MANAGER);
-    options.setWriteBufferSize(MEMTABLE_SIZE);
-    options.setMaxWriteBufferNumber(MAX_MEMTABLES);
-    options.setTableFormatConfig(table);
-  }
+    // numShardBits -1: RocksDB's default sharding; strictCapacityLimit false: an insert never fails, at worst the
+    // cache briefly holds more than its capacity while blocks in use (pinned) exceed it.
+    private static final Cache CACHE = new LRUCache(TOTAL_BYTES, -1, false, INDEX_FILTER_RATIO);
+    private static final WriteBufferManager WRITE_BUFFER_MANAGER = new WriteBufferManager(MEMTABLE_BYTES, CACHE);
 
-  @Override
-  public void close(String storeName, Options options) {
-    // Nothing: the cache and the write buffer manager are shared by every store and must outlive each of them.
-  }
+    @Override
+    public void setConfig(String storeName, Options options, Map<String, Object> configs) {
+        // The store's own table config (CommittedStore's, or Kafka Streams' for the bench's baseline): changed in
+        // place,
+        // not replaced, so that its other settings (4 KiB blocks, bloom filter) stay.
+        BlockBasedTableConfig table = (BlockBasedTableConfig) options.tableFormatConfig();
+        table.setBlockCache(CACHE);
+        table.setCacheIndexAndFilterBlocks(true);
+        table.setCacheIndexAndFilterBlocksWithHighPriority(true);
+        table.setIndexType(IndexType.kTwoLevelIndexSearch);
+        table.setPartitionFilters(true);
+        table.setPinTopLevelIndexAndFilter(true);
+        options.setWriteBufferManager(WRITE_BUFFER_MANAGER);
+        options.setWriteBufferSize(MEMTABLE_SIZE);
+        options.setMaxWriteBufferNumber(MAX_MEMTABLES);
+        options.setTableFormatConfig(table);
+    }
+
+    @Override
+    public void close(String storeName, Options options) {
+        // Nothing: the cache and the write buffer manager are shared by every store and must outlive each of them.
+    }
 }

@@ -16,46 +16,46 @@ package io.coordinate.streams;
  */
 final class CommitPolicy {
 
-  private final long intervalNanos;
-  private final long idleNanos;
-  private final long spacingNanos;
-  private boolean pending;
-  private long lastProcessedNanos;
-  private long lastCommitNanos;
+    private final long intervalNanos;
+    private final long idleNanos;
+    private final long spacingNanos;
+    private boolean pending;
+    private long lastProcessedNanos;
+    private long lastCommitNanos;
 
-  CommitPolicy(long intervalNanos, long idleNanos, long spacingNanos, long startNanos) {
-    if (intervalNanos <= 0 || idleNanos <= 0 || spacingNanos <= 0) {
-      throw new IllegalArgumentException("commit interval, idle time and spacing must be positive");
+    CommitPolicy(long intervalNanos, long idleNanos, long spacingNanos, long startNanos) {
+        if (intervalNanos <= 0 || idleNanos <= 0 || spacingNanos <= 0) {
+            throw new IllegalArgumentException("commit interval, idle time and spacing must be positive");
+        }
+        this.intervalNanos = intervalNanos;
+        this.idleNanos = idleNanos;
+        this.spacingNanos = spacingNanos;
+        this.lastCommitNanos = startNanos;
+        this.lastProcessedNanos = startNanos;
     }
-    this.intervalNanos = intervalNanos;
-    this.idleNanos = idleNanos;
-    this.spacingNanos = spacingNanos;
-    this.lastCommitNanos = startNanos;
-    this.lastProcessedNanos = startNanos;
-  }
 
-  /** Something was processed (a command, a time step that wrote) and ended at {@code nanos}. */
-  void processed(long nanos) {
-    pending = true;
-    lastProcessedNanos = nanos;
-  }
+    /** Something was processed (a command, a time step that wrote) and ended at {@code nanos}. */
+    void processed(long nanos) {
+        pending = true;
+        lastProcessedNanos = nanos;
+    }
 
-  /**
-   * Whether to commit now, checked before each command and every millisecond: true when something waits and
-   * either the input has been idle for {@code idle} (and the last commit is {@code spacing} ago) or the last
-   * commit is {@code interval} ago. A true answer counts as the commit.
-   */
-  boolean commitDue(long nowNanos) {
-    if (!pending) {
-      return false;
+    /**
+     * Whether to commit now, checked before each command and every millisecond: true when something waits and
+     * either the input has been idle for {@code idle} (and the last commit is {@code spacing} ago) or the last
+     * commit is {@code interval} ago. A true answer counts as the commit.
+     */
+    boolean commitDue(long nowNanos) {
+        if (!pending) {
+            return false;
+        }
+        long sinceCommit = nowNanos - lastCommitNanos;
+        boolean idle = nowNanos - lastProcessedNanos >= idleNanos;
+        if (sinceCommit >= intervalNanos || (idle && sinceCommit >= spacingNanos)) {
+            pending = false;
+            lastCommitNanos = nowNanos;
+            return true;
+        }
+        return false;
     }
-    long sinceCommit = nowNanos - lastCommitNanos;
-    boolean idle = nowNanos - lastProcessedNanos >= idleNanos;
-    if (sinceCommit >= intervalNanos || (idle && sinceCommit >= spacingNanos)) {
-      pending = false;
-      lastCommitNanos = nowNanos;
-      return true;
-    }
-    return false;
-  }
 }

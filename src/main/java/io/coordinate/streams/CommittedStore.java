@@ -46,334 +46,340 @@ import org.apache.kafka.streams.state.internals.CachedStateStore;
  */
 public final class CommittedStore implements KeyValueStore<Bytes, byte[]>, CachedStateStore<Bytes, byte[]> {
 
-  /** The stores' directory under the task's: not Kafka's ({@code rocksdb}), whose stores hold another layout. */
-  static final String DIR = "committed";
-  /** Where Kafka Streams' own RocksDB stores keep their files under the task's directory. */
-  static final String KAFKA_DIR = "rocksdb";
+    /** The stores' directory under the task's: not Kafka's ({@code rocksdb}), whose stores hold another layout. */
+    static final String DIR = "committed";
+    /** Where Kafka Streams' own RocksDB stores keep their files under the task's directory. */
+    static final String KAFKA_DIR = "rocksdb";
 
-  private final String name;
-  /** Queries (other threads) read under the read lock; writes to {@code current} and closing take the write lock. */
-  private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
-  private final WriteOverlays overlays = new WriteOverlays();
-  private volatile boolean open;
-  private final Position position = Position.emptyPosition();
+    private final String name;
+    /** Queries (other threads) read under the read lock; writes to {@code current} and closing take the write lock. */
+    private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
 
-  private Supplier<Long> acknowledged;
-  private Thread streamThread;
-  private TopicPartition changelog;
-  private boolean writeThrough;
-  private CommittedDb db;
+    private final WriteOverlays overlays = new WriteOverlays();
+    private volatile boolean open;
+    private final Position position = Position.emptyPosition();
 
-  CommittedStore(String name) {
-    this.name = name;
-  }
+    private Supplier<Long> acknowledged;
+    private Thread streamThread;
+    private TopicPartition changelog;
+    private boolean writeThrough;
+    private CommittedDb db;
 
-  /** The supplier for {@code Stores.keyValueStoreBuilder}: Kafka's logging and metering wrappers go around it. */
-  public static KeyValueBytesStoreSupplier supplier(String name) {
-    return new KeyValueBytesStoreSupplier() {
-      @Override
-      public String name() {
+    CommittedStore(String name) {
+        this.name = name;
+    }
+
+    /** The supplier for {@code Stores.keyValueStoreBuilder}: Kafka's logging and metering wrappers go around it. */
+    public static KeyValueBytesStoreSupplier supplier(String name) {
+        return new KeyValueBytesStoreSupplier() {
+            @Override
+            public String name() {
+                return name;
+            }
+
+            @Override
+            public KeyValueStore<Bytes, byte[]> get() {
+                return new CommittedStore(name);
+            }
+
+            @Override
+            public String metricsScope() {
+                return "rocksdb";
+            }
+        };
+    }
+
+    @Override
+    public String name() {
         return name;
-      }
-
-      @Override
-      public KeyValueStore<Bytes, byte[]> get() {
-        return new CommittedStore(name);
-      }
-
-      @Override
-      public String metricsScope() {
-        return "rocksdb";
-      }
-    };
-  }
-
-  @Override
-  public String name() {
-    return name;
-  }
-
-  @Override
-  public void init(StateStoreContext context, StateStore root) {
-    String topic = context instanceof InternalProcessorContext<?, ?> internal ? internal.changelogFor(name) : null;
-    TopicPartition partition = topic == null ? null : new TopicPartition(topic, context.taskId().partition());
-    CommittedDb.deleteKafkasStore(new File(new File(context.stateDir(), KAFKA_DIR), name));
-    open(new File(new File(context.stateDir(), DIR), name), context.appConfigs(), partition,
-        () -> ChangelogOffsets.acknowledged(context, partition));
-    context.register(root, (RecordBatchingStateRestoreCallback) this::restoreBatch);
-  }
-
-  /**
-   * Opens the files in {@code dir} for the calling thread, the stream thread (tests give the rest by hand).
-   *
-   * @param changelog the store's changelog partition, or null for a store without one
-   * @param acknowledged the last offset of {@code changelog} that the task's producer had acknowledged, or null
-   */
-  void open(File dir, Map<String, Object> configs, TopicPartition changelog, Supplier<Long> acknowledged) {
-    this.streamThread = Thread.currentThread();
-    this.changelog = changelog;
-    this.acknowledged = acknowledged;
-    db = new CommittedDb(name, dir, configs);
-    open = true;
-    StreamThreadStores.add(streamThread, this);
-  }
-
-  boolean hasChangelog() {
-    return changelog != null;
-  }
-
-  @Override
-  public boolean persistent() {
-    return true;
-  }
-
-  @Override
-  public boolean isOpen() {
-    return open;
-  }
-
-  /**
-   * Kafka Streams 4.3 still asks (deprecated because every store is to keep its offsets), and wraps a store that
-   * says no in a checkpoint file of its own.
-   */
-  @Override
-  @SuppressWarnings("deprecation")
-  public boolean managesOffsets() {
-    return true;
-  }
-
-  @Override
-  public Long committedOffset(TopicPartition partition) {
-    if (!partition.equals(changelog)) {
-      return null;
     }
-    lock.readLock().lock();
-    try {
-      requireOpen();
-      return ChangelogOffsets.committed(db);
-    } finally {
-      lock.readLock().unlock();
+
+    @Override
+    public void init(StateStoreContext context, StateStore root) {
+        String topic = context instanceof InternalProcessorContext<?, ?> internal ? internal.changelogFor(name) : null;
+        TopicPartition partition = topic == null
+                ? null
+                : new TopicPartition(topic, context.taskId().partition());
+        CommittedDb.deleteKafkasStore(new File(new File(context.stateDir(), KAFKA_DIR), name));
+        open(
+                new File(new File(context.stateDir(), DIR), name),
+                context.appConfigs(),
+                partition,
+                () -> ChangelogOffsets.acknowledged(context, partition));
+        context.register(root, (RecordBatchingStateRestoreCallback) this::restoreBatch);
     }
-  }
 
-  /**
-   * An enforced commit (the task closes, is suspended or restores), after the transaction committed: everything
-   * written is committed, up to the offset given.
-   */
-  @Override
-  public void commit(Map<TopicPartition, Long> changelogOffsets) {
-    if (!open) {
-      return;
+    /**
+     * Opens the files in {@code dir} for the calling thread, the stream thread (tests give the rest by hand).
+     *
+     * @param changelog the store's changelog partition, or null for a store without one
+     * @param acknowledged the last offset of {@code changelog} that the task's producer had acknowledged, or null
+     */
+    void open(File dir, Map<String, Object> configs, TopicPartition changelog, Supplier<Long> acknowledged) {
+        this.streamThread = Thread.currentThread();
+        this.changelog = changelog;
+        this.acknowledged = acknowledged;
+        db = new CommittedDb(name, dir, configs);
+        open = true;
+        StreamThreadStores.add(streamThread, this);
     }
-    flushCache();
-    settle(changelog == null ? null : changelogOffsets.get(changelog));
-  }
 
-  /** The task prepares a commit: what was written so far goes into the transaction that follows. */
-  @Override
-  public void flushCache() {
-    overlays.seal();
-  }
-
-  /** Dropped overlays (a recycled task's); settled writes stay. */
-  @Override
-  public void clearCache() {
-    overlays.clear();
-  }
-
-  @Override
-  public boolean setFlushListener(CacheFlushListener<Bytes, byte[]> listener, boolean sendOldValues) {
-    return false;
-  }
-
-  /**
-   * Writes the commit's writes to RocksDB on the stream thread's first call after it: the transaction has
-   * committed by then. The stream threads' processors also call it when a record or a punctuation starts.
-   */
-  void settleIfCommitted() {
-    if (Thread.currentThread() == streamThread && !overlays.pending().isEmpty()) {
-      settle(changelog == null ? null : acknowledged.get());
+    boolean hasChangelog() {
+        return changelog != null;
     }
-  }
 
-  /**
-   * While on, writes go straight to RocksDB: for a store without changelog written outside any transaction (an
-   * index rebuild when the task opens), whose overlay would otherwise hold the whole rebuild in memory.
-   */
-  void writeThrough(boolean on) {
-    if (on && changelog != null) {
-      throw new IllegalStateException(name + " has a changelog: its writes must wait for their commit");
+    @Override
+    public boolean persistent() {
+        return true;
     }
-    if (on) {
-      flushCache();
-      settle(null);
+
+    @Override
+    public boolean isOpen() {
+        return open;
     }
-    writeThrough = on;
-  }
 
-  private void settle(Long offset) {
-    NavigableMap<byte[], byte[]> settling = overlays.pending();
-    if (settling.isEmpty() && offset == null) {
-      return;
+    /**
+     * Kafka Streams 4.3 still asks (deprecated because every store is to keep its offsets), and wraps a store that
+     * says no in a checkpoint file of its own.
+     */
+    @Override
+    @SuppressWarnings("deprecation")
+    public boolean managesOffsets() {
+        return true;
     }
-    db.writeCommitted(settling, offset);
-    overlays.settled();
-  }
 
-  /** A batch of the changelog, with its last offset, in one write: the store never holds half a batch. */
-  void restoreBatch(Collection<ConsumerRecord<byte[], byte[]>> records) {
-    db.restore(records);
-  }
-
-  // --- writes: the stream thread's only ---
-
-  @Override
-  public void put(Bytes key, byte[] value) {
-    settleIfCommitted();
-    if (writeThrough) {
-      db.writeThrough(List.of(KeyValue.pair(key, value)));
-    } else {
-      lock.writeLock().lock();
-      try {
-        overlays.put(key.get(), value);
-      } finally {
-        lock.writeLock().unlock();
-      }
+    @Override
+    public Long committedOffset(TopicPartition partition) {
+        if (!partition.equals(changelog)) {
+            return null;
+        }
+        lock.readLock().lock();
+        try {
+            requireOpen();
+            return ChangelogOffsets.committed(db);
+        } finally {
+            lock.readLock().unlock();
+        }
     }
-  }
 
-  @Override
-  public byte[] putIfAbsent(Bytes key, byte[] value) {
-    byte[] previous = get(key);
-    if (previous == null) {
-      put(key, value);
+    /**
+     * An enforced commit (the task closes, is suspended or restores), after the transaction committed: everything
+     * written is committed, up to the offset given.
+     */
+    @Override
+    public void commit(Map<TopicPartition, Long> changelogOffsets) {
+        if (!open) {
+            return;
+        }
+        flushCache();
+        settle(changelog == null ? null : changelogOffsets.get(changelog));
     }
-    return previous;
-  }
 
-  @Override
-  public void putAll(List<KeyValue<Bytes, byte[]>> entries) {
-    settleIfCommitted();
-    if (writeThrough) {
-      db.writeThrough(entries);
-      return;
+    /** The task prepares a commit: what was written so far goes into the transaction that follows. */
+    @Override
+    public void flushCache() {
+        overlays.seal();
     }
-    lock.writeLock().lock(); // a query sees the batch whole or not at all
-    try {
-      overlays.putAll(entries);
-    } finally {
-      lock.writeLock().unlock();
+
+    /** Dropped overlays (a recycled task's); settled writes stay. */
+    @Override
+    public void clearCache() {
+        overlays.clear();
     }
-  }
 
-  @Override
-  public byte[] delete(Bytes key) {
-    byte[] previous = get(key);
-    put(key, null);
-    return previous;
-  }
-
-  // --- reads ---
-
-  @Override
-  public byte[] get(Bytes key) {
-    if (Thread.currentThread() == streamThread) {
-      settleIfCommitted();
-      return read(key);
+    @Override
+    public boolean setFlushListener(CacheFlushListener<Bytes, byte[]> listener, boolean sendOldValues) {
+        return false;
     }
-    lock.readLock().lock();
-    try {
-      requireOpen();
-      return read(key);
-    } finally {
-      lock.readLock().unlock();
-    }
-  }
 
-  /** Current, then pending, then RocksDB: read in this order, the overlays' changes can never hide a write. */
-  private byte[] read(Bytes key) {
-    if (key.get().length == 0) {
-      return null;
+    /**
+     * Writes the commit's writes to RocksDB on the stream thread's first call after it: the transaction has
+     * committed by then. The stream threads' processors also call it when a record or a punctuation starts.
+     */
+    void settleIfCommitted() {
+        if (Thread.currentThread() == streamThread && !overlays.pending().isEmpty()) {
+            settle(changelog == null ? null : acknowledged.get());
+        }
     }
-    byte[] value = overlays.get(key.get());
-    if (value != null) {
-      return value == WriteOverlays.TOMBSTONE ? null : value;
+
+    /**
+     * While on, writes go straight to RocksDB: for a store without changelog written outside any transaction (an
+     * index rebuild when the task opens), whose overlay would otherwise hold the whole rebuild in memory.
+     */
+    void writeThrough(boolean on) {
+        if (on && changelog != null) {
+            throw new IllegalStateException(name + " has a changelog: its writes must wait for their commit");
+        }
+        if (on) {
+            flushCache();
+            settle(null);
+        }
+        writeThrough = on;
     }
-    return db.get(key.get());
-  }
 
-  /** Both bounds included, as Kafka's stores do. */
-  @Override
-  public KeyValueIterator<Bytes, byte[]> range(Bytes from, Bytes to) {
-    if (from != null && to != null && from.compareTo(to) > 0) {
-      return OverlayIterator.EMPTY;
+    private void settle(Long offset) {
+        NavigableMap<byte[], byte[]> settling = overlays.pending();
+        if (settling.isEmpty() && offset == null) {
+            return;
+        }
+        db.writeCommitted(settling, offset);
+        overlays.settled();
     }
-    return scan(from, to, null);
-  }
 
-  @Override
-  public KeyValueIterator<Bytes, byte[]> all() {
-    return scan(null, null, null);
-  }
-
-  @Override
-  public <PS extends Serializer<P>, P> KeyValueIterator<Bytes, byte[]> prefixScan(P prefix, PS prefixKeySerializer) {
-    Bytes from = Bytes.wrap(prefixKeySerializer.serialize(null, prefix));
-    return scan(from, null, from);
-  }
-
-  private KeyValueIterator<Bytes, byte[]> scan(Bytes from, Bytes to, Bytes prefix) {
-    if (Thread.currentThread() == streamThread) {
-      settleIfCommitted();
-      return new OverlayIterator(overlays.slices(from, to, false), db.iterator(from), to, prefix,
-          WriteOverlays.TOMBSTONE);
+    /** A batch of the changelog, with its last offset, in one write: the store never holds half a batch. */
+    void restoreBatch(Collection<ConsumerRecord<byte[], byte[]>> records) {
+        db.restore(records);
     }
-    lock.readLock().lock();
-    try {
-      requireOpen();
-      return new OverlayIterator(overlays.slices(from, to, true), db.iterator(from), to, prefix,
-          WriteOverlays.TOMBSTONE);
-    } finally {
-      lock.readLock().unlock();
-    }
-  }
 
-  @Override
-  public long approximateNumEntries() {
-    lock.readLock().lock();
-    try {
-      requireOpen();
-      return db.approximateNumEntries();
-    } finally {
-      lock.readLock().unlock();
-    }
-  }
+    // --- writes: the stream thread's only ---
 
-  @Override
-  public Position getPosition() {
-    return position;
-  }
-
-  /** Drops the overlays: an enforced commit settled them before a clean close, a dirty close must lose them. */
-  @Override
-  public void close() {
-    lock.writeLock().lock();
-    try {
-      if (!open) {
-        return;
-      }
-      open = false;
-      StreamThreadStores.remove(streamThread, this);
-      overlays.clear();
-      db.close();
-    } finally {
-      lock.writeLock().unlock();
+    @Override
+    public void put(Bytes key, byte[] value) {
+        settleIfCommitted();
+        if (writeThrough) {
+            db.writeThrough(List.of(KeyValue.pair(key, value)));
+        } else {
+            lock.writeLock().lock();
+            try {
+                overlays.put(key.get(), value);
+            } finally {
+                lock.writeLock().unlock();
+            }
+        }
     }
-  }
 
-  private void requireOpen() {
-    if (!open) {
-      throw new InvalidStateStoreException("the store " + name + " is closed");
+    @Override
+    public byte[] putIfAbsent(Bytes key, byte[] value) {
+        byte[] previous = get(key);
+        if (previous == null) {
+            put(key, value);
+        }
+        return previous;
     }
-  }
+
+    @Override
+    public void putAll(List<KeyValue<Bytes, byte[]>> entries) {
+        settleIfCommitted();
+        if (writeThrough) {
+            db.writeThrough(entries);
+            return;
+        }
+        lock.writeLock().lock(); // a query sees the batch whole or not at all
+        try {
+            overlays.putAll(entries);
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
+    @Override
+    public byte[] delete(Bytes key) {
+        byte[] previous = get(key);
+        put(key, null);
+        return previous;
+    }
+
+    // --- reads ---
+
+    @Override
+    public byte[] get(Bytes key) {
+        if (Thread.currentThread() == streamThread) {
+            settleIfCommitted();
+            return read(key);
+        }
+        lock.readLock().lock();
+        try {
+            requireOpen();
+            return read(key);
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    /** Current, then pending, then RocksDB: read in this order, the overlays' changes can never hide a write. */
+    private byte[] read(Bytes key) {
+        if (key.get().length == 0) {
+            return null;
+        }
+        byte[] value = overlays.get(key.get());
+        if (value != null) {
+            return value == WriteOverlays.TOMBSTONE ? null : value;
+        }
+        return db.get(key.get());
+    }
+
+    /** Both bounds included, as Kafka's stores do. */
+    @Override
+    public KeyValueIterator<Bytes, byte[]> range(Bytes from, Bytes to) {
+        if (from != null && to != null && from.compareTo(to) > 0) {
+            return OverlayIterator.EMPTY;
+        }
+        return scan(from, to, null);
+    }
+
+    @Override
+    public KeyValueIterator<Bytes, byte[]> all() {
+        return scan(null, null, null);
+    }
+
+    @Override
+    public <PS extends Serializer<P>, P> KeyValueIterator<Bytes, byte[]> prefixScan(P prefix, PS prefixKeySerializer) {
+        Bytes from = Bytes.wrap(prefixKeySerializer.serialize(null, prefix));
+        return scan(from, null, from);
+    }
+
+    private KeyValueIterator<Bytes, byte[]> scan(Bytes from, Bytes to, Bytes prefix) {
+        if (Thread.currentThread() == streamThread) {
+            settleIfCommitted();
+            return new OverlayIterator(
+                    overlays.slices(from, to, false), db.iterator(from), to, prefix, WriteOverlays.TOMBSTONE);
+        }
+        lock.readLock().lock();
+        try {
+            requireOpen();
+            return new OverlayIterator(
+                    overlays.slices(from, to, true), db.iterator(from), to, prefix, WriteOverlays.TOMBSTONE);
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    @Override
+    public long approximateNumEntries() {
+        lock.readLock().lock();
+        try {
+            requireOpen();
+            return db.approximateNumEntries();
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    @Override
+    public Position getPosition() {
+        return position;
+    }
+
+    /** Drops the overlays: an enforced commit settled them before a clean close, a dirty close must lose them. */
+    @Override
+    public void close() {
+        lock.writeLock().lock();
+        try {
+            if (!open) {
+                return;
+            }
+            open = false;
+            StreamThreadStores.remove(streamThread, this);
+            overlays.clear();
+            db.close();
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
+    private void requireOpen() {
+        if (!open) {
+            throw new InvalidStateStoreException("the store " + name + " is closed");
+        }
+    }
 }

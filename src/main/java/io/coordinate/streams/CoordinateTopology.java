@@ -17,63 +17,78 @@ import org.apache.kafka.streams.state.Stores;
  */
 public final class CoordinateTopology {
 
-  private CoordinateTopology() {}
+    private CoordinateTopology() {}
 
-  public static Topology build(TopicNames topics, Duration punctuateInterval, Duration commitInterval,
-      int commandPartitions) {
-    return build(topics, punctuateInterval, commitInterval, commandPartitions, () -> new SplittableRandom());
-  }
+    public static Topology build(
+            TopicNames topics, Duration punctuateInterval, Duration commitInterval, int commandPartitions) {
+        return build(topics, punctuateInterval, commitInterval, commandPartitions, () -> new SplittableRandom());
+    }
 
-  /**
-   * @param commitInterval the longest a processed command's outputs wait for their commit ({@link CommitPolicy})
-   * @param commandPartitions the partition count of the commands topic, to detect records that a producer
-   *     put on another partition than Kafka's default partitioner would (they are moved, see
-   *     {@link CommandProcessor})
-   * @param randomSource one random generator per task (tests pass seeded ones)
-   */
-  public static Topology build(TopicNames topics, Duration punctuateInterval, Duration commitInterval,
-      int commandPartitions, Supplier<RandomGenerator> randomSource) {
-    return build(topics, punctuateInterval, commitInterval, commandPartitions, randomSource, CommandObserver.NONE);
-  }
+    /**
+     * @param commitInterval the longest a processed command's outputs wait for their commit ({@link CommitPolicy})
+     * @param commandPartitions the partition count of the commands topic, to detect records that a producer
+     *     put on another partition than Kafka's default partitioner would (they are moved, see
+     *     {@link CommandProcessor})
+     * @param randomSource one random generator per task (tests pass seeded ones)
+     */
+    public static Topology build(
+            TopicNames topics,
+            Duration punctuateInterval,
+            Duration commitInterval,
+            int commandPartitions,
+            Supplier<RandomGenerator> randomSource) {
+        return build(topics, punctuateInterval, commitInterval, commandPartitions, randomSource, CommandObserver.NONE);
+    }
 
-  /** @param metrics told of every command and time step (the app's queue metrics) */
-  public static Topology build(TopicNames topics, Duration punctuateInterval, Duration commitInterval,
-      int commandPartitions, Supplier<RandomGenerator> randomSource, CommandObserver metrics) {
-    Topology topology = new Topology();
-    var bytes = Serdes.ByteArray();
-    topology.addSource(StoreNames.COMMANDS_SOURCE, bytes.deserializer(), bytes.deserializer(), topics.commands());
-    topology.addSource(StoreNames.CHAINED_SOURCE, bytes.deserializer(), bytes.deserializer(), topics.chained());
-    topology.addProcessor(StoreNames.ENGINE, () -> new CommandProcessor(punctuateInterval, commitInterval,
-        topics.commands(), commandPartitions, randomSource, metrics),
-        StoreNames.COMMANDS_SOURCE, StoreNames.CHAINED_SOURCE);
-    // Records: changelogged, not cached. A command's writes are already merged by its WriteBuffer, and a unit's
-    // writes fall in different commits (add, request, finish), so the record cache merged nothing and cost a
-    // sorted-map insert per write (without it: more units/s, the same changelog bytes; docs/performance.md).
-    // Indexes: neither changelog nor cache: a write is one RocksDB put (see TaskState).
-    // Both are written on the stream thread only: Kafka Streams' stores read the task's record context as they
-    // write, which a writer thread of their own would read while the stream thread moved on.
-    // Both are CommittedStores: their files hold only committed writes, so a crash leaves them usable (TaskState).
-    topology.addStateStore(
-        Stores.keyValueStoreBuilder(CommittedStore.supplier(StoreNames.STATE), Serdes.Bytes(),
-            Serdes.ByteArray()).withCachingDisabled(),
-        StoreNames.ENGINE);
-    topology.addStateStore(
-        Stores.keyValueStoreBuilder(CommittedStore.supplier(StoreNames.INDEXES), Serdes.Bytes(),
-            Serdes.ByteArray()).withCachingDisabled().withLoggingDisabled(),
-        StoreNames.ENGINE);
-    addSink(topology, StoreNames.ASSIGNMENTS_SINK, topics.assignments());
-    addSink(topology, StoreNames.REPLIES_SINK, topics.replies());
-    addSink(topology, StoreNames.EVENTS_SINK, topics.events());
-    addSink(topology, StoreNames.CHAINED_SINK, topics.chained());
-    addSink(topology, StoreNames.RESULTS_SINK, topics.results());
-    addSink(topology, StoreNames.DEAD_LETTER_SINK, topics.deadLetter());
-    // Sinks use Kafka's default partitioner (murmur2 of the key bytes), the one this sink moves records to.
-    addSink(topology, StoreNames.REROUTE_SINK, topics.commands());
-    return topology;
-  }
+    /** @param metrics told of every command and time step (the app's queue metrics) */
+    public static Topology build(
+            TopicNames topics,
+            Duration punctuateInterval,
+            Duration commitInterval,
+            int commandPartitions,
+            Supplier<RandomGenerator> randomSource,
+            CommandObserver metrics) {
+        Topology topology = new Topology();
+        var bytes = Serdes.ByteArray();
+        topology.addSource(StoreNames.COMMANDS_SOURCE, bytes.deserializer(), bytes.deserializer(), topics.commands());
+        topology.addSource(StoreNames.CHAINED_SOURCE, bytes.deserializer(), bytes.deserializer(), topics.chained());
+        topology.addProcessor(
+                StoreNames.ENGINE,
+                () -> new CommandProcessor(
+                        punctuateInterval, commitInterval, topics.commands(), commandPartitions, randomSource, metrics),
+                StoreNames.COMMANDS_SOURCE,
+                StoreNames.CHAINED_SOURCE);
+        // Records: changelogged, not cached. A command's writes are already merged by its WriteBuffer, and a unit's
+        // writes fall in different commits (add, request, finish), so the record cache merged nothing and cost a
+        // sorted-map insert per write (without it: more units/s, the same changelog bytes; docs/performance.md).
+        // Indexes: neither changelog nor cache: a write is one RocksDB put (see TaskState).
+        // Both are written on the stream thread only: Kafka Streams' stores read the task's record context as they
+        // write, which a writer thread of their own would read while the stream thread moved on.
+        // Both are CommittedStores: their files hold only committed writes, so a crash leaves them usable (TaskState).
+        topology.addStateStore(
+                Stores.keyValueStoreBuilder(
+                                CommittedStore.supplier(StoreNames.STATE), Serdes.Bytes(), Serdes.ByteArray())
+                        .withCachingDisabled(),
+                StoreNames.ENGINE);
+        topology.addStateStore(
+                Stores.keyValueStoreBuilder(
+                                CommittedStore.supplier(StoreNames.INDEXES), Serdes.Bytes(), Serdes.ByteArray())
+                        .withCachingDisabled()
+                        .withLoggingDisabled(),
+                StoreNames.ENGINE);
+        addSink(topology, StoreNames.ASSIGNMENTS_SINK, topics.assignments());
+        addSink(topology, StoreNames.REPLIES_SINK, topics.replies());
+        addSink(topology, StoreNames.EVENTS_SINK, topics.events());
+        addSink(topology, StoreNames.CHAINED_SINK, topics.chained());
+        addSink(topology, StoreNames.RESULTS_SINK, topics.results());
+        addSink(topology, StoreNames.DEAD_LETTER_SINK, topics.deadLetter());
+        // Sinks use Kafka's default partitioner (murmur2 of the key bytes), the one this sink moves records to.
+        addSink(topology, StoreNames.REROUTE_SINK, topics.commands());
+        return topology;
+    }
 
-  private static void addSink(Topology topology, String name, String topic) {
-    var bytes = Serdes.ByteArray();
-    topology.addSink(name, topic, bytes.serializer(), bytes.serializer(), StoreNames.ENGINE);
-  }
+    private static void addSink(Topology topology, String name, String topic) {
+        var bytes = Serdes.ByteArray();
+        topology.addSink(name, topic, bytes.serializer(), bytes.serializer(), StoreNames.ENGINE);
+    }
 }

@@ -11,24 +11,25 @@ import java.util.function.LongSupplier;
  */
 final class RebuildLog implements IndexRebuild.Progress {
 
-  private final String task;
-  private final long estimatedRecords;
-  private final ProgressLog progress;
-  private final Consumer<String> out;
+    private final String task;
+    private final long estimatedRecords;
+    private final ProgressLog progress;
+    private final Consumer<String> out;
 
-  /** @param estimatedRecords RocksDB's estimate of the records' count (0: unknown) */
-  RebuildLog(String task, long estimatedRecords, LongSupplier nanoClock, Consumer<String> out) {
-    this.task = task;
-    this.estimatedRecords = estimatedRecords;
-    this.progress = new ProgressLog(nanoClock);
-    this.out = out;
-  }
-
-  @Override
-  public void derived(long records, long units) {
-    if (progress.due()) {
-      out.accept("task " + task + ": rebuilding the indexes: " + ProgressLog.doneOf(records, estimatedRecords,
-          "records") + " read, " + units + " units, " + progress.perSecond(records) + " records/s");
+    /** @param estimatedRecords RocksDB's estimate of the records' count (0: unknown) */
+    RebuildLog(String task, long estimatedRecords, LongSupplier nanoClock, Consumer<String> out) {
+        this.task = task;
+        this.estimatedRecords = estimatedRecords;
+        this.progress = new ProgressLog(nanoClock);
+        this.out = out;
     }
-  }
+
+    @Override
+    public void derived(long records, long units) {
+        if (progress.due()) {
+            out.accept("task " + task + ": rebuilding the indexes: "
+                    + ProgressLog.doneOf(records, estimatedRecords, "records") + " read, " + units + " units, "
+                    + progress.perSecond(records) + " records/s");
+        }
+    }
 }

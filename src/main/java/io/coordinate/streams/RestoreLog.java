@@ -17,83 +17,86 @@ import org.slf4j.LoggerFactory;
  */
 public final class RestoreLog implements StateRestoreListener {
 
-  private static final Logger LOG = LoggerFactory.getLogger(RestoreLog.class);
+    private static final Logger LOG = LoggerFactory.getLogger(RestoreLog.class);
 
-  private final LongSupplier nanoClock;
-  private final Consumer<String> out;
-  private final Map<TopicPartition, Restore> restores = new ConcurrentHashMap<>();
+    private final LongSupplier nanoClock;
+    private final Consumer<String> out;
+    private final Map<TopicPartition, Restore> restores = new ConcurrentHashMap<>();
 
-  /** One store partition being restored. The offsets to go bound its records (transaction markers use some). */
-  private static final class Restore {
-    final String store;
-    final long offsets;
-    final ProgressLog progress;
-    volatile long restored;
+    /** One store partition being restored. The offsets to go bound its records (transaction markers use some). */
+    private static final class Restore {
+        final String store;
+        final long offsets;
+        final ProgressLog progress;
+        volatile long restored;
 
-    Restore(String store, long offsets, ProgressLog progress) {
-      this.store = store;
-      this.offsets = offsets;
-      this.progress = progress;
+        Restore(String store, long offsets, ProgressLog progress) {
+            this.store = store;
+            this.offsets = offsets;
+            this.progress = progress;
+        }
     }
-  }
 
-  public RestoreLog() {
-    this(System::nanoTime, LOG::info);
-  }
-
-  /** @param out where the lines go (the log, or a test's list) */
-  RestoreLog(LongSupplier nanoClock, Consumer<String> out) {
-    this.nanoClock = nanoClock;
-    this.out = out;
-  }
-
-  @Override
-  public void onRestoreStart(TopicPartition partition, String storeName, long startingOffset, long endingOffset) {
-    restores.put(partition, new Restore(storeName, endingOffset - startingOffset, new ProgressLog(nanoClock)));
-    out.accept("restoring " + storeName + " from " + partition + " offsets " + startingOffset + " to " + endingOffset);
-  }
-
-  @Override
-  public void onBatchRestored(TopicPartition partition, String storeName, long batchEndOffset, long numRestored) {
-    Restore restore = restores.get(partition);
-    if (restore == null) {
-      return;
+    public RestoreLog() {
+        this(System::nanoTime, LOG::info);
     }
-    synchronized (restore) {
-      restore.restored += numRestored;
-      if (restore.progress.due()) {
-        out.accept("restoring " + storeName + " from " + partition + ": "
-            + ProgressLog.doneOf(restore.restored, restore.offsets, "records") + ", "
-            + restore.progress.perSecond(restore.restored) + " records/s");
-      }
+
+    /** @param out where the lines go (the log, or a test's list) */
+    RestoreLog(LongSupplier nanoClock, Consumer<String> out) {
+        this.nanoClock = nanoClock;
+        this.out = out;
     }
-  }
 
-  @Override
-  public void onRestoreEnd(TopicPartition partition, String storeName, long totalRestored) {
-    Restore restore = restores.remove(partition);
-    out.accept("restored " + storeName + " from " + partition + ": " + totalRestored + " records in "
-        + (restore == null ? 0 : restore.progress.elapsedMillis()) + " ms");
-  }
-
-  @Override
-  public void onRestoreSuspended(TopicPartition partition, String storeName, long totalRestored) {
-    restores.remove(partition);
-    out.accept("stopped restoring " + storeName + " from " + partition + " after " + totalRestored
-        + " records (the task moved)");
-  }
-
-  /** The restores under way, for the readiness probe: how many store partitions and how far, or null for none. */
-  public String restoring() {
-    long done = 0;
-    long offsets = 0;
-    int partitions = 0;
-    for (Restore restore : restores.values()) {
-      done += restore.restored;
-      offsets += restore.offsets;
-      partitions++;
+    @Override
+    public void onRestoreStart(TopicPartition partition, String storeName, long startingOffset, long endingOffset) {
+        restores.put(partition, new Restore(storeName, endingOffset - startingOffset, new ProgressLog(nanoClock)));
+        out.accept(
+                "restoring " + storeName + " from " + partition + " offsets " + startingOffset + " to " + endingOffset);
     }
-    return partitions == 0 ? null : "restoring " + partitions + " store partition" + (partitions == 1 ? "" : "s")
-        + " from the changelog: " + ProgressLog.doneOf(done, offsets, "records");
-  }
+
+    @Override
+    public void onBatchRestored(TopicPartition partition, String storeName, long batchEndOffset, long numRestored) {
+        Restore restore = restores.get(partition);
+        if (restore == null) {
+            return;
+        }
+        synchronized (restore) {
+            restore.restored += numRestored;
+            if (restore.progress.due()) {
+                out.accept("restoring " + storeName + " from " + partition + ": "
+                        + ProgressLog.doneOf(restore.restored, restore.offsets, "records") + ", "
+                        + restore.progress.perSecond(restore.restored) + " records/s");
+            }
+        }
+    }
+
+    @Override
+    public void onRestoreEnd(TopicPartition partition, String storeName, long totalRestored) {
+        Restore restore = restores.remove(partition);
+        out.accept("restored " + storeName + " from " + partition + ": " + totalRestored + " records in "
+                + (restore == null ? 0 : restore.progress.elapsedMillis()) + " ms");
+    }
+
+    @Override
+    public void onRestoreSuspended(TopicPartition partition, String storeName, long totalRestored) {
+        restores.remove(partition);
+        out.accept("stopped restoring " + storeName + " from " + partition + " after " + totalRestored
+                + " records (the task moved)");
+    }
+
+    /** The restores under way, for the readiness probe: how many store partitions and how far, or null for none. */
+    public String restoring() {
+        long done = 0;
+        long offsets = 0;
+        int partitions = 0;
+        for (Restore restore : restores.values()) {
+            done += restore.restored;
+            offsets += restore.offsets;
+            partitions++;
+        }
+        return partitions == 0
+                ? null
+                : "restoring " + partitions + " store partition" + (partitions == 1 ? "" : "s")
+                        + " from the changelog: " + ProgressLog.doneOf(done, offsets, "records");
+    }
 }

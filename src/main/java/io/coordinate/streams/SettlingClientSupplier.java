@@ -30,116 +30,116 @@ import org.apache.kafka.streams.processor.internals.DefaultKafkaClientSupplier;
  */
 public final class SettlingClientSupplier implements KafkaClientSupplier {
 
-  private final KafkaClientSupplier clients = new DefaultKafkaClientSupplier();
+    private final KafkaClientSupplier clients = new DefaultKafkaClientSupplier();
 
-  @Override
-  public Admin getAdmin(Map<String, Object> config) {
-    return clients.getAdmin(config);
-  }
-
-  @Override
-  public Producer<byte[], byte[]> getProducer(Map<String, Object> config) {
-    return new SettlingProducer(clients.getProducer(config));
-  }
-
-  @Override
-  public Consumer<byte[], byte[]> getConsumer(Map<String, Object> config) {
-    return clients.getConsumer(config);
-  }
-
-  @Override
-  public Consumer<byte[], byte[]> getRestoreConsumer(Map<String, Object> config) {
-    return clients.getRestoreConsumer(config);
-  }
-
-  @Override
-  public Consumer<byte[], byte[]> getGlobalConsumer(Map<String, Object> config) {
-    return clients.getGlobalConsumer(config);
-  }
-
-  /** The producer, and the settle after each commit it made. */
-  static final class SettlingProducer implements Producer<byte[], byte[]> {
-    private final Producer<byte[], byte[]> producer;
-
-    SettlingProducer(Producer<byte[], byte[]> producer) {
-      this.producer = producer;
+    @Override
+    public Admin getAdmin(Map<String, Object> config) {
+        return clients.getAdmin(config);
     }
 
     @Override
-    public void commitTransaction() {
-      producer.commitTransaction(); // throws when the commit failed: nothing settles, the tasks close dirty
-      StreamThreadStores.settleCommitted();
+    public Producer<byte[], byte[]> getProducer(Map<String, Object> config) {
+        return new SettlingProducer(clients.getProducer(config));
     }
 
     @Override
-    public void initTransactions() {
-      producer.initTransactions();
+    public Consumer<byte[], byte[]> getConsumer(Map<String, Object> config) {
+        return clients.getConsumer(config);
     }
 
     @Override
-    public void beginTransaction() {
-      producer.beginTransaction();
+    public Consumer<byte[], byte[]> getRestoreConsumer(Map<String, Object> config) {
+        return clients.getRestoreConsumer(config);
     }
 
     @Override
-    public void sendOffsetsToTransaction(Map<TopicPartition, OffsetAndMetadata> offsets,
-        ConsumerGroupMetadata groupMetadata) {
-      producer.sendOffsetsToTransaction(offsets, groupMetadata);
+    public Consumer<byte[], byte[]> getGlobalConsumer(Map<String, Object> config) {
+        return clients.getGlobalConsumer(config);
     }
 
-    @Override
-    public void abortTransaction() {
-      producer.abortTransaction();
-    }
+    /** The producer, and the settle after each commit it made. */
+    static final class SettlingProducer implements Producer<byte[], byte[]> {
+        private final Producer<byte[], byte[]> producer;
 
-    @Override
-    public void registerMetricForSubscription(KafkaMetric metric) {
-      producer.registerMetricForSubscription(metric);
-    }
+        SettlingProducer(Producer<byte[], byte[]> producer) {
+            this.producer = producer;
+        }
 
-    @Override
-    public void unregisterMetricFromSubscription(KafkaMetric metric) {
-      producer.unregisterMetricFromSubscription(metric);
-    }
+        @Override
+        public void commitTransaction() {
+            producer.commitTransaction(); // throws when the commit failed: nothing settles, the tasks close dirty
+            StreamThreadStores.settleCommitted();
+        }
 
-    @Override
-    public Future<RecordMetadata> send(ProducerRecord<byte[], byte[]> record) {
-      return producer.send(record);
-    }
+        @Override
+        public void initTransactions() {
+            producer.initTransactions();
+        }
 
-    @Override
-    public Future<RecordMetadata> send(ProducerRecord<byte[], byte[]> record, Callback callback) {
-      return producer.send(record, callback);
-    }
+        @Override
+        public void beginTransaction() {
+            producer.beginTransaction();
+        }
 
-    @Override
-    public void flush() {
-      producer.flush();
-    }
+        @Override
+        public void sendOffsetsToTransaction(
+                Map<TopicPartition, OffsetAndMetadata> offsets, ConsumerGroupMetadata groupMetadata) {
+            producer.sendOffsetsToTransaction(offsets, groupMetadata);
+        }
 
-    @Override
-    public List<PartitionInfo> partitionsFor(String topic) {
-      return producer.partitionsFor(topic);
-    }
+        @Override
+        public void abortTransaction() {
+            producer.abortTransaction();
+        }
 
-    @Override
-    public Map<MetricName, ? extends Metric> metrics() {
-      return producer.metrics();
-    }
+        @Override
+        public void registerMetricForSubscription(KafkaMetric metric) {
+            producer.registerMetricForSubscription(metric);
+        }
 
-    @Override
-    public Uuid clientInstanceId(Duration timeout) {
-      return producer.clientInstanceId(timeout);
-    }
+        @Override
+        public void unregisterMetricFromSubscription(KafkaMetric metric) {
+            producer.unregisterMetricFromSubscription(metric);
+        }
 
-    @Override
-    public void close() {
-      producer.close();
-    }
+        @Override
+        public Future<RecordMetadata> send(ProducerRecord<byte[], byte[]> record) {
+            return producer.send(record);
+        }
 
-    @Override
-    public void close(Duration timeout) {
-      producer.close(timeout);
+        @Override
+        public Future<RecordMetadata> send(ProducerRecord<byte[], byte[]> record, Callback callback) {
+            return producer.send(record, callback);
+        }
+
+        @Override
+        public void flush() {
+            producer.flush();
+        }
+
+        @Override
+        public List<PartitionInfo> partitionsFor(String topic) {
+            return producer.partitionsFor(topic);
+        }
+
+        @Override
+        public Map<MetricName, ? extends Metric> metrics() {
+            return producer.metrics();
+        }
+
+        @Override
+        public Uuid clientInstanceId(Duration timeout) {
+            return producer.clientInstanceId(timeout);
+        }
+
+        @Override
+        public void close() {
+            producer.close();
+        }
+
+        @Override
+        public void close(Duration timeout) {
+            producer.close(timeout);
+        }
     }
-  }
 }

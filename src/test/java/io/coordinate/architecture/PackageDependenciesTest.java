@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 /** What the source-level rules of {@link ArchitectureTest} read from a source file, and the cycles they find. */
 class PackageDependenciesTest {
 
-  private static final String DB = """
+    private static final String DB = """
       package io.coordinate.engine.state.db;
 
       import io.coordinate.engine.state.codec.KeySpace;
@@ -22,9 +22,9 @@ class PackageDependenciesTest {
       }
       """;
 
-  @Test
-  void anImportThatOnlyJavadocUsesIsAReferenceAndMakesACycle() {
-    String codec = """
+    @Test
+    void anImportThatOnlyJavadocUsesIsAReferenceAndMakesACycle() {
+        String codec = """
         package io.coordinate.engine.state.codec;
 
         import io.coordinate.engine.state.db.IndexRebuild;
@@ -32,25 +32,30 @@ class PackageDependenciesTest {
         /** Rebuilt by {@link IndexRebuild}. */
         final class Routing {}
         """;
-    List<Reference> references = new ArrayList<>(PackageDependencies.inSource("Routing.java", codec));
-    references.addAll(PackageDependencies.inSource("Rebuild.java", DB));
+        List<Reference> references = new ArrayList<>(PackageDependencies.inSource("Routing.java", codec));
+        references.addAll(PackageDependencies.inSource("Rebuild.java", DB));
 
-    assertThat(references).containsExactly(
-        new Reference("io.coordinate.engine.state.codec", "io.coordinate.engine.state.db",
-            "Routing.java:3 import io.coordinate.engine.state.db.IndexRebuild;"),
-        new Reference("io.coordinate.engine.state.db", "io.coordinate.engine.state.codec",
-            "Rebuild.java:3 import io.coordinate.engine.state.codec.KeySpace;"));
-    assertThat(new PackageDependencies(references).cycles()).containsExactly("""
+        assertThat(references)
+                .containsExactly(
+                        new Reference(
+                                "io.coordinate.engine.state.codec",
+                                "io.coordinate.engine.state.db",
+                                "Routing.java:3 import io.coordinate.engine.state.db.IndexRebuild;"),
+                        new Reference(
+                                "io.coordinate.engine.state.db",
+                                "io.coordinate.engine.state.codec",
+                                "Rebuild.java:3 import io.coordinate.engine.state.codec.KeySpace;"));
+        assertThat(new PackageDependencies(references).cycles()).containsExactly("""
         cycle of [io.coordinate.engine.state.codec, io.coordinate.engine.state.db]:
           io.coordinate.engine.state.codec -> io.coordinate.engine.state.db: \
         Routing.java:3 import io.coordinate.engine.state.db.IndexRebuild;
           io.coordinate.engine.state.db -> io.coordinate.engine.state.codec: \
         Rebuild.java:3 import io.coordinate.engine.state.codec.KeySpace;""");
-  }
+    }
 
-  @Test
-  void aFullyQualifiedJavadocReferenceCountsAndCodeTextDoesNot() {
-    String codec = """
+    @Test
+    void aFullyQualifiedJavadocReferenceCountsAndCodeTextDoesNot() {
+        String codec = """
         package io.coordinate.engine.state.codec;
 
         /**
@@ -60,16 +65,22 @@ class PackageDependenciesTest {
         final class Routing {}
         """;
 
-    assertThat(PackageDependencies.inSource("Routing.java", codec)).extracting(Reference::to, Reference::where)
-        .containsExactly(
-            tuple("io.coordinate.engine.state.db", "Routing.java:4 {@link io.coordinate.engine.state.db.SplitStore"),
-            tuple("io.coordinate.engine.state.db", "Routing.java:5 @see io.coordinate.engine.state.db.IndexRebuild"));
-    assertThat(new PackageDependencies(PackageDependencies.inSource("Routing.java", codec)).cycles()).isEmpty();
-  }
+        assertThat(PackageDependencies.inSource("Routing.java", codec))
+                .extracting(Reference::to, Reference::where)
+                .containsExactly(
+                        tuple(
+                                "io.coordinate.engine.state.db",
+                                "Routing.java:4 {@link io.coordinate.engine.state.db.SplitStore"),
+                        tuple(
+                                "io.coordinate.engine.state.db",
+                                "Routing.java:5 @see io.coordinate.engine.state.db.IndexRebuild"));
+        assertThat(new PackageDependencies(PackageDependencies.inSource("Routing.java", codec)).cycles())
+                .isEmpty();
+    }
 
-  @Test
-  void importsNameTheirPackageWhateverTheirForm() {
-    String source = """
+    @Test
+    void importsNameTheirPackageWhateverTheirForm() {
+        String source = """
         package io.coordinate.engine;
 
         import static io.coordinate.engine.state.codec.KeySpace.trailingSeq;
@@ -79,7 +90,11 @@ class PackageDependenciesTest {
         import com.fasterxml.jackson.databind.JsonNode;
         """;
 
-    assertThat(PackageDependencies.inSource("Engine.java", source)).extracting(Reference::to).containsExactly(
-        "io.coordinate.engine.state.codec", "io.coordinate.engine.state.codec", "io.coordinate.engine.state.model");
-  }
+        assertThat(PackageDependencies.inSource("Engine.java", source))
+                .extracting(Reference::to)
+                .containsExactly(
+                        "io.coordinate.engine.state.codec",
+                        "io.coordinate.engine.state.codec",
+                        "io.coordinate.engine.state.model");
+    }
 }

@@ -22,33 +22,36 @@ import picocli.CommandLine;
  */
 class SilentKafkaIT {
 
-  @Test
-  void runAgainstAClusterThatNeverAnswersFailsWithOneLineNamingTheAddress(@TempDir Path tmp) throws Exception {
-    List<Socket> held = new CopyOnWriteArrayList<>();
-    try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
-      Thread acceptor = new Thread(() -> {
-        try {
-          while (true) {
-            held.add(silent.accept()); // read nothing, answer nothing
-          }
-        } catch (IOException closed) {
-          // the test is over
+    @Test
+    void runAgainstAClusterThatNeverAnswersFailsWithOneLineNamingTheAddress(@TempDir Path tmp) throws Exception {
+        List<Socket> held = new CopyOnWriteArrayList<>();
+        try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            Thread acceptor = new Thread(() -> {
+                try {
+                    while (true) {
+                        held.add(silent.accept()); // read nothing, answer nothing
+                    }
+                } catch (IOException closed) {
+                    // the test is over
+                }
+            });
+            acceptor.setDaemon(true);
+            acceptor.start();
+            String address = "127.0.0.1:" + silent.getLocalPort();
+            StringWriter err = new StringWriter();
+            CommandLine cli = CoordinateCli.commandLine();
+            cli.setErr(new PrintWriter(err));
+            int exit = cli.execute(
+                    "run", "--bootstrap-servers", address, "--data-dir", tmp.toString(), "--http-port", "0");
+            assertThat(exit).isEqualTo(ExitCodes.UNREACHABLE);
+            assertThat(err.toString())
+                    .startsWith("cannot reach Kafka at " + address + ": ")
+                    .endsWith(System.lineSeparator());
+            assertThat(err.toString().lines()).hasSize(1);
+        } finally {
+            for (Socket socket : held) {
+                socket.close();
+            }
         }
-      });
-      acceptor.setDaemon(true);
-      acceptor.start();
-      String address = "127.0.0.1:" + silent.getLocalPort();
-      StringWriter err = new StringWriter();
-      CommandLine cli = CoordinateCli.commandLine();
-      cli.setErr(new PrintWriter(err));
-      int exit = cli.execute("run", "--bootstrap-servers", address, "--data-dir", tmp.toString(), "--http-port", "0");
-      assertThat(exit).isEqualTo(ExitCodes.UNREACHABLE);
-      assertThat(err.toString()).startsWith("cannot reach Kafka at " + address + ": ").endsWith(System.lineSeparator());
-      assertThat(err.toString().lines()).hasSize(1);
-    } finally {
-      for (Socket socket : held) {
-        socket.close();
-      }
     }
-  }
 }

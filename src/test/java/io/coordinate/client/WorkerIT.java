@@ -9,8 +9,8 @@ import io.coordinate.protocol.TopicNames;
 import io.coordinate.streams.topics.TopicBootstrapper;
 import io.coordinate.streams.topics.TopicDefinitions;
 import io.coordinate.testing.EventLedger;
-import io.coordinate.testing.RunningApp;
 import io.coordinate.testing.Poll;
+import io.coordinate.testing.RunningApp;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -35,274 +35,381 @@ import org.junit.jupiter.api.io.TempDir;
 /** Workers of the library against a real broker and app. */
 class WorkerIT {
 
-  private static final Duration WAIT = Duration.ofSeconds(60);
+    private static final Duration WAIT = Duration.ofSeconds(60);
 
-  @TempDir static Path dataDir;
-  private static RunningApp app;
+    @TempDir
+    static Path dataDir;
 
-  @BeforeAll
-  static void start() throws Exception {
-    app = RunningApp.start(dataDir);
-  }
+    private static RunningApp app;
 
-  @AfterAll
-  static void stop() {
-    app.close();
-  }
+    @BeforeAll
+    static void start() throws Exception {
+        app = RunningApp.start(dataDir);
+    }
 
-  private static CoordinateClient client(String namespace) {
-    return CoordinateClient.builder().bootstrapServers(app.env().bootstrapServers()).namespace(namespace).build();
-  }
+    @AfterAll
+    static void stop() {
+        app.close();
+    }
 
-  private static JsonNode unit(String ns, String spec, String unit) {
-    return app.client().get("/api/namespaces/" + ns + "/work-specs/" + spec + "/work-units/" + unit).body();
-  }
+    private static CoordinateClient client(String namespace) {
+        return CoordinateClient.builder()
+                .bootstrapServers(app.env().bootstrapServers())
+                .namespace(namespace)
+                .build();
+    }
 
-  @Test
-  void eightWorkersFinishEveryOneOfAHundredThousandUnitsExactlyOnce() throws Exception {
-    // Concurrency 16 and a prefetch of 256: with no-op handlers the round trip to the app sets the pace.
-    String ns = "sdk-many";
-    int units = 100_000;
-    List<CoordinateClient> clients = new ArrayList<>();
-    List<Worker> workers = new ArrayList<>();
-    try (CoordinateClient producer = client(ns);
-        EventLedger ledger = new EventLedger(app.env().bootstrapServers(), Set.of(ns), Set.of())) {
-      producer.setWorkSpec(WorkSpec.named("s").build()).join();
-      List<CompletableFuture<AddedUnits>> adds = new ArrayList<>();
-      Set<EventLedger.UnitKey> expected = new HashSet<>();
-      for (int batch = 0; batch < units / 1000; batch++) {
-        List<WorkUnit> items = new ArrayList<>();
-        for (int i = 0; i < 1000; i++) {
-          String name = String.format(Locale.ROOT, "u%06d", batch * 1000 + i);
-          items.add(WorkUnit.named(name).build());
-          expected.add(new EventLedger.UnitKey(ns, "s", name));
+    private static JsonNode unit(String ns, String spec, String unit) {
+        return app.client()
+                .get("/api/namespaces/" + ns + "/work-specs/" + spec + "/work-units/" + unit)
+                .body();
+    }
+
+    @Test
+    void eightWorkersFinishEveryOneOfAHundredThousandUnitsExactlyOnce() throws Exception {
+        // Concurrency 16 and a prefetch of 256: with no-op handlers the round trip to the app sets the pace.
+        String ns = "sdk-many";
+        int units = 100_000;
+        List<CoordinateClient> clients = new ArrayList<>();
+        List<Worker> workers = new ArrayList<>();
+        try (CoordinateClient producer = client(ns);
+                EventLedger ledger = new EventLedger(app.env().bootstrapServers(), Set.of(ns), Set.of())) {
+            producer.setWorkSpec(WorkSpec.named("s").build()).join();
+            List<CompletableFuture<AddedUnits>> adds = new ArrayList<>();
+            Set<EventLedger.UnitKey> expected = new HashSet<>();
+            for (int batch = 0; batch < units / 1000; batch++) {
+                List<WorkUnit> items = new ArrayList<>();
+                for (int i = 0; i < 1000; i++) {
+                    String name = String.format(Locale.ROOT, "u%06d", batch * 1000 + i);
+                    items.add(WorkUnit.named(name).build());
+                    expected.add(new EventLedger.UnitKey(ns, "s", name));
+                }
+                adds.add(producer.addWorkUnits("s", items));
+            }
+            adds.forEach(CompletableFuture::join);
+            for (int i = 0; i < 8; i++) {
+                CoordinateClient client = client(ns);
+                clients.add(client);
+                workers.add(Worker.builder(client)
+                        .name("w" + i)
+                        .workSpecs("s")
+                        .concurrency(16)
+                        .prefetch(256)
+                        .handler(attempt -> null)
+                        .build()
+                        .start());
+            }
+            ledger.awaitUntil("every unit finished", Duration.ofMinutes(5), l -> l.finishedCount() == units);
+            assertThat(ledger.unfinished(expected)).isEmpty();
+            assertThat(ledger.violations()).isEmpty();
+            for (EventLedger.UnitKey key : expected) {
+                assertThat(ledger.unitOf(key).finishedTransitions)
+                        .as("finishes of %s", key)
+                        .isEqualTo(1);
+            }
+            Poll.until(
+                    "the workers' own count",
+                    WAIT,
+                    () -> workers.stream().mapToLong(Worker::finished).sum(),
+                    n -> n == units);
+            assertThat(app.client()
+                            .get("/api/namespaces/" + ns + "/work-specs/s")
+                            .body()
+                            .get("counts")
+                            .toString())
+                    .isEqualTo("{\"finished\":" + units + "}");
+        } finally {
+            workers.forEach(Worker::close);
+            clients.forEach(CoordinateClient::close);
         }
-        adds.add(producer.addWorkUnits("s", items));
-      }
-      adds.forEach(CompletableFuture::join);
-      for (int i = 0; i < 8; i++) {
-        CoordinateClient client = client(ns);
-        clients.add(client);
-        workers.add(Worker.builder(client).name("w" + i).workSpecs("s").concurrency(16)
-            .prefetch(256).handler(attempt -> null).build().start());
-      }
-      ledger.awaitUntil("every unit finished", Duration.ofMinutes(5), l -> l.finishedCount() == units);
-      assertThat(ledger.unfinished(expected)).isEmpty();
-      assertThat(ledger.violations()).isEmpty();
-      for (EventLedger.UnitKey key : expected) {
-        assertThat(ledger.unitOf(key).finishedTransitions).as("finishes of %s", key).isEqualTo(1);
-      }
-      Poll.until("the workers' own count", WAIT, () -> workers.stream().mapToLong(Worker::finished).sum(),
-          n -> n == units);
-      assertThat(app.client().get("/api/namespaces/" + ns + "/work-specs/s").body().get("counts").toString())
-          .isEqualTo("{\"finished\":" + units + "}");
-    } finally {
-      workers.forEach(Worker::close);
-      clients.forEach(CoordinateClient::close);
     }
-  }
 
-  /**
-   * A request with no answer in time is sent again with the same request_id. The worker's client uses topics of
-   * another prefix, which the app does not read: the test hands both copies of the request to the app, which hands
-   * out one unit, not two, and answers each copy; it relays both answers to the worker, which runs the unit once.
-   */
-  @Test
-  void anUnansweredRequestIsSentAgainWithTheSameRequestIdAndItsUnitRunsOnce() throws Exception {
-    String ns = "sdk-resend";
-    TopicNames held = new TopicNames("held-");
-    TopicBootstrapper.ensureTopics(app.env().bootstrapServers(), held.prefix(), TopicDefinitions.fromClasspath());
-    List<String> handled = new java.util.concurrent.CopyOnWriteArrayList<>();
-    try (CoordinateClient producer = client(ns);
-        CoordinateClient relayed = CoordinateClient.builder().bootstrapServers(app.env().bootstrapServers())
-            .topicPrefix(held.prefix()).namespace(ns).timeout(Duration.ofSeconds(3)).build();
-        Worker worker = Worker.builder(relayed).name("wh").closeTimeout(Duration.ofMillis(100)).handler(attempt -> {
-          handled.add(attempt.attemptId());
-          return null;
-        }).build()) {
-      producer.setWorkSpec(WorkSpec.named("s").build()).join();
-      producer.addWorkUnits("s", List.of(WorkUnit.named("u1").build(), WorkUnit.named("u2").build())).join();
-      worker.start();
-      List<JsonNode> requests = commands(held, records -> records.stream()
-          .filter(command -> command.path("command").asText().equals("request_attempts")).count() >= 2).stream()
-          .filter(command -> command.path("command").asText().equals("request_attempts")).toList();
+    /**
+     * A request with no answer in time is sent again with the same request_id. The worker's client uses topics of
+     * another prefix, which the app does not read: the test hands both copies of the request to the app, which hands
+     * out one unit, not two, and answers each copy; it relays both answers to the worker, which runs the unit once.
+     */
+    @Test
+    void anUnansweredRequestIsSentAgainWithTheSameRequestIdAndItsUnitRunsOnce() throws Exception {
+        String ns = "sdk-resend";
+        TopicNames held = new TopicNames("held-");
+        TopicBootstrapper.ensureTopics(app.env().bootstrapServers(), held.prefix(), TopicDefinitions.fromClasspath());
+        List<String> handled = new java.util.concurrent.CopyOnWriteArrayList<>();
+        try (CoordinateClient producer = client(ns);
+                CoordinateClient relayed = CoordinateClient.builder()
+                        .bootstrapServers(app.env().bootstrapServers())
+                        .topicPrefix(held.prefix())
+                        .namespace(ns)
+                        .timeout(Duration.ofSeconds(3))
+                        .build();
+                Worker worker = Worker.builder(relayed)
+                        .name("wh")
+                        .closeTimeout(Duration.ofMillis(100))
+                        .handler(attempt -> {
+                            handled.add(attempt.attemptId());
+                            return null;
+                        })
+                        .build()) {
+            producer.setWorkSpec(WorkSpec.named("s").build()).join();
+            producer.addWorkUnits(
+                            "s",
+                            List.of(
+                                    WorkUnit.named("u1").build(),
+                                    WorkUnit.named("u2").build()))
+                    .join();
+            worker.start();
+            List<JsonNode> requests = commands(
+                            held,
+                            records -> records.stream()
+                                            .filter(command -> command.path("command")
+                                                    .asText()
+                                                    .equals("request_attempts"))
+                                            .count()
+                                    >= 2)
+                    .stream()
+                    .filter(command -> command.path("command").asText().equals("request_attempts"))
+                    .toList();
 
-      assertThat(requests.get(1)).as("the same command again").isEqualTo(requests.get(0));
-      assertThat(requests.get(0).get("request_id").asText()).startsWith("wh-");
-      for (JsonNode request : requests.subList(0, 2)) {
-        app.client().send(TopicNames.COMMANDS, ns, request.toString());
-      }
-      List<JsonNode> answers = app.client().awaitValues(TopicNames.ASSIGNMENTS, "wh", 2);
-      assertThat(answers.get(1)).isEqualTo(answers.get(0));
-      assertThat(answers.get(0).get("attempts")).hasSize(1);
-      String attemptId = answers.get(0).at("/attempts/0/attempt_id").asText();
-      assertThat(app.client().get("/api/namespaces/" + ns + "/work-specs/s").body().get("counts").toString())
-          .isEqualTo("{\"available\":1,\"pending\":1}");
-
-      app.client().send(held.assignments(), "wh", answers.get(0).toString());
-      commands(held, commands -> commands.stream().anyMatch(command -> command.toString().contains(
-          "\"finish_attempts\",\"attempts\":[{\"attempt_id\":\"" + attemptId + "\"")));
-      app.client().send(held.assignments(), "wh", answers.get(1).toString());
-      // Another request's answer after the copy: once its attempt has run, the copy has been dealt with.
-      ObjectNode later = ((ObjectNode) answers.get(0).deepCopy()).put("request_id", "later");
-      ((ObjectNode) later.at("/attempts/0")).put("attempt_id", "later-1");
-      app.client().send(held.assignments(), "wh", later.toString());
-      Poll.until("the later attempt handled", WAIT, () -> List.copyOf(handled), list -> list.contains("later-1"));
-      assertThat(handled).as("the unit ran once").containsExactly(attemptId, "later-1");
-    }
-  }
-
-  /** The commands on the topic of {@code topics}, read until {@code done} holds for them. */
-  private static List<JsonNode> commands(TopicNames topics, Predicate<List<JsonNode>> done) {
-    Function<List<ConsumerRecord<byte[], byte[]>>, List<JsonNode>> parse = records -> records.stream()
-        .map(record -> Json.parse(new String(record.value(), StandardCharsets.UTF_8))).toList();
-    return parse.apply(app.client().readUntil(topics.commands(), records -> done.test(parse.apply(records))));
-  }
-
-  @Test
-  void aThrowingHandlerFailsTheAttemptWithItsStackTrace() {
-    String ns = "sdk-fail";
-    try (CoordinateClient client = client(ns)) {
-      client.setWorkSpec(WorkSpec.named("s").build()).join();
-      client.addWorkUnits("s", List.of(WorkUnit.named("u").build())).join();
-      try (Worker worker = Worker.builder(client).name("wf").handler(attempt -> {
-            throw new IllegalStateException("boom");
-          }).build().start()) {
-        JsonNode unit = Poll.until("u failed", WAIT, () -> unit(ns, "s", "u"),
-            u -> "failed".equals(u.path("status").asText()));
-        assertThat(unit.path("data").path("traceback").asText())
-            .startsWith("java.lang.IllegalStateException: boom\n\tat io.coordinate.client.WorkerIT");
-        assertThat(worker.failed()).isEqualTo(1);
-      }
-    }
-  }
-
-  @Test
-  void retryLaterGivesTheUnitBackAndItRunsAgain() {
-    String ns = "sdk-retry";
-    AtomicInteger calls = new AtomicInteger();
-    try (CoordinateClient client = client(ns)) {
-      client.setWorkSpec(WorkSpec.named("s").build()).join();
-      client.addWorkUnits("s", List.of(WorkUnit.named("u").build())).join();
-      try (Worker worker = Worker.builder(client).name("wr").backoff(Duration.ofMillis(100), Duration.ofMillis(200))
-          .handler(attempt -> {
-            if (calls.incrementAndGet() == 1) {
-              throw new RetryLaterException("rate limited", Duration.ofSeconds(1));
+            assertThat(requests.get(1)).as("the same command again").isEqualTo(requests.get(0));
+            assertThat(requests.get(0).get("request_id").asText()).startsWith("wh-");
+            for (JsonNode request : requests.subList(0, 2)) {
+                app.client().send(TopicNames.COMMANDS, ns, request.toString());
             }
-            return Map.of("call", calls.get());
-          }).build().start()) {
-        JsonNode unit = Poll.until("u finished", WAIT, () -> unit(ns, "s", "u"),
-            u -> "finished".equals(u.path("status").asText()));
-        assertThat(unit.path("data").toString()).isEqualTo("{\"call\":2}");
-        JsonNode attempts = unit.path("attempts");
-        assertThat(attempts).hasSize(2);
-        assertThat(attempts.get(0).path("status").asText()).isEqualTo("retryable");
-        assertThat(attempts.get(0).path("data").toString()).isEqualTo("{\"traceback\":\"rate limited\"}");
-        assertThat(attempts.get(1).path("status").asText()).isEqualTo("finished");
-        assertThat(worker.retried()).isEqualTo(1);
-      }
-    }
-  }
+            List<JsonNode> answers = app.client().awaitValues(TopicNames.ASSIGNMENTS, "wh", 2);
+            assertThat(answers.get(1)).isEqualTo(answers.get(0));
+            assertThat(answers.get(0).get("attempts")).hasSize(1);
+            String attemptId = answers.get(0).at("/attempts/0/attempt_id").asText();
+            assertThat(app.client()
+                            .get("/api/namespaces/" + ns + "/work-specs/s")
+                            .body()
+                            .get("counts")
+                            .toString())
+                    .isEqualTo("{\"available\":1,\"pending\":1}");
 
-  @Test
-  void anInterruptedHandlerGivesTheUnitBackNotFails() {
-    // A handler stopped with its JVM or pool (an interrupt, possibly wrapped) did not fail its unit.
-    String ns = "sdk-interrupted";
-    AtomicInteger calls = new AtomicInteger();
-    try (CoordinateClient client = client(ns)) {
-      client.setWorkSpec(WorkSpec.named("s").build()).join();
-      client.addWorkUnits("s", List.of(WorkUnit.named("u").build())).join();
-      try (Worker worker = Worker.builder(client).name("wi").backoff(Duration.ofMillis(100), Duration.ofMillis(200))
-          .handler(attempt -> {
-            if (calls.incrementAndGet() == 1) {
-              throw new IllegalStateException("shutting down", new InterruptedException("sleep interrupted"));
+            app.client().send(held.assignments(), "wh", answers.get(0).toString());
+            commands(
+                    held,
+                    commands -> commands.stream()
+                            .anyMatch(command -> command.toString()
+                                    .contains("\"finish_attempts\",\"attempts\":[{\"attempt_id\":\"" + attemptId
+                                            + "\"")));
+            app.client().send(held.assignments(), "wh", answers.get(1).toString());
+            // Another request's answer after the copy: once its attempt has run, the copy has been dealt with.
+            ObjectNode later = ((ObjectNode) answers.get(0).deepCopy()).put("request_id", "later");
+            ((ObjectNode) later.at("/attempts/0")).put("attempt_id", "later-1");
+            app.client().send(held.assignments(), "wh", later.toString());
+            Poll.until("the later attempt handled", WAIT, () -> List.copyOf(handled), list -> list.contains("later-1"));
+            assertThat(handled).as("the unit ran once").containsExactly(attemptId, "later-1");
+        }
+    }
+
+    /** The commands on the topic of {@code topics}, read until {@code done} holds for them. */
+    private static List<JsonNode> commands(TopicNames topics, Predicate<List<JsonNode>> done) {
+        Function<List<ConsumerRecord<byte[], byte[]>>, List<JsonNode>> parse = records -> records.stream()
+                .map(record -> Json.parse(new String(record.value(), StandardCharsets.UTF_8)))
+                .toList();
+        return parse.apply(app.client().readUntil(topics.commands(), records -> done.test(parse.apply(records))));
+    }
+
+    @Test
+    void aThrowingHandlerFailsTheAttemptWithItsStackTrace() {
+        String ns = "sdk-fail";
+        try (CoordinateClient client = client(ns)) {
+            client.setWorkSpec(WorkSpec.named("s").build()).join();
+            client.addWorkUnits("s", List.of(WorkUnit.named("u").build())).join();
+            try (Worker worker = Worker.builder(client)
+                    .name("wf")
+                    .handler(attempt -> {
+                        throw new IllegalStateException("boom");
+                    })
+                    .build()
+                    .start()) {
+                JsonNode unit = Poll.until(
+                        "u failed",
+                        WAIT,
+                        () -> unit(ns, "s", "u"),
+                        u -> "failed".equals(u.path("status").asText()));
+                assertThat(unit.path("data").path("traceback").asText())
+                        .startsWith("java.lang.IllegalStateException: boom\n\tat io.coordinate.client.WorkerIT");
+                assertThat(worker.failed()).isEqualTo(1);
             }
-            return Map.of("call", calls.get());
-          }).build().start()) {
-        JsonNode unit = Poll.until("u finished", WAIT, () -> unit(ns, "s", "u"),
-            u -> "finished".equals(u.path("status").asText()));
-        JsonNode attempts = unit.path("attempts");
-        assertThat(attempts).hasSize(2);
-        assertThat(attempts.get(0).path("status").asText()).isEqualTo("retryable");
-        assertThat(attempts.get(0).path("data").toString()).isEqualTo("{\"traceback\":\"the handler was "
-            + "interrupted: java.lang.IllegalStateException: shutting down\"}");
-        assertThat(worker.failed()).isEqualTo(0);
-        assertThat(worker.retried()).isEqualTo(1);
-      }
+        }
     }
-  }
 
-  @Test
-  void aLeaseIsRenewedWhileTheHandlerRuns() {
-    String ns = "sdk-renew";
-    try (CoordinateClient client = client(ns)) {
-      client.setWorkSpec(WorkSpec.named("s").build()).join();
-      client.addWorkUnits("s", List.of(WorkUnit.named("u").build())).join();
-      // The handler outlives two leases of 2 s: only renewals keep the attempt.
-      try (Worker worker = Worker.builder(client).name("wl").lease(Duration.ofSeconds(2)).handler(attempt -> {
-            Thread.sleep(5_000);
-            return Map.of("slow", true);
-          }).build().start()) {
-        JsonNode unit = Poll.until("u finished", WAIT, () -> unit(ns, "s", "u"),
-            u -> "finished".equals(u.path("status").asText()));
-        assertThat(unit.path("attempts")).hasSize(1);
-        assertThat(unit.path("attempts").get(0).path("status").asText()).isEqualTo("finished");
-      }
+    @Test
+    void retryLaterGivesTheUnitBackAndItRunsAgain() {
+        String ns = "sdk-retry";
+        AtomicInteger calls = new AtomicInteger();
+        try (CoordinateClient client = client(ns)) {
+            client.setWorkSpec(WorkSpec.named("s").build()).join();
+            client.addWorkUnits("s", List.of(WorkUnit.named("u").build())).join();
+            try (Worker worker = Worker.builder(client)
+                    .name("wr")
+                    .backoff(Duration.ofMillis(100), Duration.ofMillis(200))
+                    .handler(attempt -> {
+                        if (calls.incrementAndGet() == 1) {
+                            throw new RetryLaterException("rate limited", Duration.ofSeconds(1));
+                        }
+                        return Map.of("call", calls.get());
+                    })
+                    .build()
+                    .start()) {
+                JsonNode unit = Poll.until(
+                        "u finished",
+                        WAIT,
+                        () -> unit(ns, "s", "u"),
+                        u -> "finished".equals(u.path("status").asText()));
+                assertThat(unit.path("data").toString()).isEqualTo("{\"call\":2}");
+                JsonNode attempts = unit.path("attempts");
+                assertThat(attempts).hasSize(2);
+                assertThat(attempts.get(0).path("status").asText()).isEqualTo("retryable");
+                assertThat(attempts.get(0).path("data").toString()).isEqualTo("{\"traceback\":\"rate limited\"}");
+                assertThat(attempts.get(1).path("status").asText()).isEqualTo("finished");
+                assertThat(worker.retried()).isEqualTo(1);
+            }
+        }
     }
-  }
 
-  @Test
-  void closeGivesBackWhatStillRunsAndDeactivatesTheWorker() throws Exception {
-    String ns = "sdk-close";
-    CountDownLatch started = new CountDownLatch(1);
-    try (CoordinateClient client = client(ns)) {
-      client.setWorkSpec(WorkSpec.named("s").build()).join();
-      client.addWorkUnits("s", List.of(WorkUnit.named("u").build())).join();
-      Worker worker = Worker.builder(client).name("wc").closeTimeout(Duration.ofMillis(500)).handler(attempt -> {
-        started.countDown();
-        new CountDownLatch(1).await(); // until interrupted by close()
-        return null;
-      }).build().start();
-      started.await();
-      worker.close();
-      JsonNode unit = unit(ns, "s", "u");
-      assertThat(unit.path("status").asText()).isEqualTo("available");
-      assertThat(unit.path("attempts").get(0).path("status").asText()).isEqualTo("retryable");
-      assertThat(unit.path("attempts").get(0).path("data").toString())
-          .isEqualTo("{\"traceback\":\"the worker stopped while it ran\"}");
-      JsonNode record = app.client().get("/api/namespaces/" + ns + "/workers/wc").body();
-      assertThat(record.path("active").asBoolean()).isFalse();
-      assertThat(record.path("data").path("concurrency").asInt()).isEqualTo(1);
-      assertThat(worker.retried()).isEqualTo(1);
+    @Test
+    void anInterruptedHandlerGivesTheUnitBackNotFails() {
+        // A handler stopped with its JVM or pool (an interrupt, possibly wrapped) did not fail its unit.
+        String ns = "sdk-interrupted";
+        AtomicInteger calls = new AtomicInteger();
+        try (CoordinateClient client = client(ns)) {
+            client.setWorkSpec(WorkSpec.named("s").build()).join();
+            client.addWorkUnits("s", List.of(WorkUnit.named("u").build())).join();
+            try (Worker worker = Worker.builder(client)
+                    .name("wi")
+                    .backoff(Duration.ofMillis(100), Duration.ofMillis(200))
+                    .handler(attempt -> {
+                        if (calls.incrementAndGet() == 1) {
+                            throw new IllegalStateException(
+                                    "shutting down", new InterruptedException("sleep interrupted"));
+                        }
+                        return Map.of("call", calls.get());
+                    })
+                    .build()
+                    .start()) {
+                JsonNode unit = Poll.until(
+                        "u finished",
+                        WAIT,
+                        () -> unit(ns, "s", "u"),
+                        u -> "finished".equals(u.path("status").asText()));
+                JsonNode attempts = unit.path("attempts");
+                assertThat(attempts).hasSize(2);
+                assertThat(attempts.get(0).path("status").asText()).isEqualTo("retryable");
+                assertThat(attempts.get(0).path("data").toString())
+                        .isEqualTo("{\"traceback\":\"the handler was "
+                                + "interrupted: java.lang.IllegalStateException: shutting down\"}");
+                assertThat(worker.failed()).isEqualTo(0);
+                assertThat(worker.retried()).isEqualTo(1);
+            }
+        }
     }
-  }
 
-  @Test
-  void closeGivesBackQueuedAttemptsThatNoHandlerStarted() throws Exception {
-    String ns = "sdk-close-queued";
-    CountDownLatch started = new CountDownLatch(1);
-    AtomicReference<String> running = new AtomicReference<>();
-    try (CoordinateClient client = client(ns)) {
-      client.setWorkSpec(WorkSpec.named("s").build()).join();
-      client.addWorkUnits("s", List.of(WorkUnit.named("u1").build(), WorkUnit.named("u2").build(),
-          WorkUnit.named("u3").build())).join();
-      Worker worker = Worker.builder(client).name("wq").concurrency(1).prefetch(2)
-          .closeTimeout(Duration.ofMillis(500)).handler(attempt -> {
-            running.compareAndSet(null, attempt.workUnitName());
-            started.countDown();
-            new CountDownLatch(1).await(); // until interrupted by close()
-            return null;
-          }).build().start();
-      started.await(); // the one request asked for all three: one runs, two wait behind it
-      worker.close();
-      assertThat(worker.retried()).isEqualTo(3);
-      for (String name : List.of("u1", "u2", "u3")) {
-        JsonNode unit = unit(ns, "s", name);
-        assertThat(unit.path("status").asText()).as(name).isEqualTo("available");
-        assertThat(unit.path("attempts").get(0).path("data").path("traceback").asText()).as(name)
-            .isEqualTo(name.equals(running.get())
-                ? "the worker stopped while it ran" : "the worker stopped before it started");
-      }
+    @Test
+    void aLeaseIsRenewedWhileTheHandlerRuns() {
+        String ns = "sdk-renew";
+        try (CoordinateClient client = client(ns)) {
+            client.setWorkSpec(WorkSpec.named("s").build()).join();
+            client.addWorkUnits("s", List.of(WorkUnit.named("u").build())).join();
+            // The handler outlives two leases of 2 s: only renewals keep the attempt.
+            try (Worker worker = Worker.builder(client)
+                    .name("wl")
+                    .lease(Duration.ofSeconds(2))
+                    .handler(attempt -> {
+                        Thread.sleep(5_000);
+                        return Map.of("slow", true);
+                    })
+                    .build()
+                    .start()) {
+                JsonNode unit = Poll.until(
+                        "u finished",
+                        WAIT,
+                        () -> unit(ns, "s", "u"),
+                        u -> "finished".equals(u.path("status").asText()));
+                assertThat(unit.path("attempts")).hasSize(1);
+                assertThat(unit.path("attempts").get(0).path("status").asText()).isEqualTo("finished");
+            }
+        }
     }
-  }
+
+    @Test
+    void closeGivesBackWhatStillRunsAndDeactivatesTheWorker() throws Exception {
+        String ns = "sdk-close";
+        CountDownLatch started = new CountDownLatch(1);
+        try (CoordinateClient client = client(ns)) {
+            client.setWorkSpec(WorkSpec.named("s").build()).join();
+            client.addWorkUnits("s", List.of(WorkUnit.named("u").build())).join();
+            Worker worker = Worker.builder(client)
+                    .name("wc")
+                    .closeTimeout(Duration.ofMillis(500))
+                    .handler(attempt -> {
+                        started.countDown();
+                        new CountDownLatch(1).await(); // until interrupted by close()
+                        return null;
+                    })
+                    .build()
+                    .start();
+            started.await();
+            worker.close();
+            JsonNode unit = unit(ns, "s", "u");
+            assertThat(unit.path("status").asText()).isEqualTo("available");
+            assertThat(unit.path("attempts").get(0).path("status").asText()).isEqualTo("retryable");
+            assertThat(unit.path("attempts").get(0).path("data").toString())
+                    .isEqualTo("{\"traceback\":\"the worker stopped while it ran\"}");
+            JsonNode record =
+                    app.client().get("/api/namespaces/" + ns + "/workers/wc").body();
+            assertThat(record.path("active").asBoolean()).isFalse();
+            assertThat(record.path("data").path("concurrency").asInt()).isEqualTo(1);
+            assertThat(worker.retried()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void closeGivesBackQueuedAttemptsThatNoHandlerStarted() throws Exception {
+        String ns = "sdk-close-queued";
+        CountDownLatch started = new CountDownLatch(1);
+        AtomicReference<String> running = new AtomicReference<>();
+        try (CoordinateClient client = client(ns)) {
+            client.setWorkSpec(WorkSpec.named("s").build()).join();
+            client.addWorkUnits(
+                            "s",
+                            List.of(
+                                    WorkUnit.named("u1").build(),
+                                    WorkUnit.named("u2").build(),
+                                    WorkUnit.named("u3").build()))
+                    .join();
+            Worker worker = Worker.builder(client)
+                    .name("wq")
+                    .concurrency(1)
+                    .prefetch(2)
+                    .closeTimeout(Duration.ofMillis(500))
+                    .handler(attempt -> {
+                        running.compareAndSet(null, attempt.workUnitName());
+                        started.countDown();
+                        new CountDownLatch(1).await(); // until interrupted by close()
+                        return null;
+                    })
+                    .build()
+                    .start();
+            started.await(); // the one request asked for all three: one runs, two wait behind it
+            worker.close();
+            assertThat(worker.retried()).isEqualTo(3);
+            for (String name : List.of("u1", "u2", "u3")) {
+                JsonNode unit = unit(ns, "s", name);
+                assertThat(unit.path("status").asText()).as(name).isEqualTo("available");
+                assertThat(unit.path("attempts")
+                                .get(0)
+                                .path("data")
+                                .path("traceback")
+                                .asText())
+                        .as(name)
+                        .isEqualTo(
+                                name.equals(running.get())
+                                        ? "the worker stopped while it ran"
+                                        : "the worker stopped before it started");
+            }
+        }
+    }
 }

@@ -41,167 +41,218 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class CommentsAndCitationsTest {
 
-  /** Names of the design's spec files in capitals (as cited: "SEMANTICS §5", PROTOCOL "Events"), or their path. */
-  static final Pattern SPEC_CITATION =
-      Pattern.compile("\\b(?:PROTOCOL|SEMANTICS|CONFORMANCE)\\b|\\.\\./shared\\b|\\bshared/spec\\b");
+    /** Names of the design's spec files in capitals (as cited: "SEMANTICS §5", PROTOCOL "Events"), or their path. */
+    static final Pattern SPEC_CITATION =
+            Pattern.compile("\\b(?:PROTOCOL|SEMANTICS|CONFORMANCE)\\b|\\.\\./shared\\b|\\bshared/spec\\b");
 
-  static final List<Pattern> MEASUREMENTS = List.of(
-      Pattern.compile("~\\s*\\d"),
-      Pattern.compile("\\b\\d+(?:[.,]\\d+)?\\s*(?:kB|KB|MB|GB)\\b"),
-      Pattern.compile("\\b\\d+(?:\\.\\d+)?\\s*[-–]\\s*\\d+(?:\\.\\d+)?\\s*(?:ns|µs|ms|s|min|bytes|KiB|MiB|GiB)\\b"),
-      Pattern.compile("\\b\\d+(?:\\.\\d+)?\\s*(?:%|×|x\\b)"),
-      Pattern.compile("\\b\\d[\\d,.]*\\s*k?\\s*[a-z]+/s\\b"),
-      Pattern.compile("\\b\\d+(?:\\.\\d+)?\\s*(?:ns|µs)\\b"),
-      Pattern.compile("\\b(?:a|one)\\s+(?:third|quarter|fourth|fifth|sixth|seventh|eighth|ninth|tenth)\\s+of\\b"
-          + ".{0,40}?\\b(?:thread|cost|time|CPU|profile|writing|work)", Pattern.CASE_INSENSITIVE),
-      Pattern.compile("\\b(?:halved|doubled|tripled|(?:\\d+|two|three|several)\\s+times\\s+(?:faster|slower))\\b",
-          Pattern.CASE_INSENSITIVE),
-      Pattern.compile("\\bissue\\s+#?\\d+\\b", Pattern.CASE_INSENSITIVE));
+    static final List<Pattern> MEASUREMENTS = List.of(
+            Pattern.compile("~\\s*\\d"),
+            Pattern.compile("\\b\\d+(?:[.,]\\d+)?\\s*(?:kB|KB|MB|GB)\\b"),
+            Pattern.compile(
+                    "\\b\\d+(?:\\.\\d+)?\\s*[-–]\\s*\\d+(?:\\.\\d+)?\\s*(?:ns|µs|ms|s|min|bytes|KiB|MiB|GiB)\\b"),
+            Pattern.compile("\\b\\d+(?:\\.\\d+)?\\s*(?:%|×|x\\b)"),
+            Pattern.compile("\\b\\d[\\d,.]*\\s*k?\\s*[a-z]+/s\\b"),
+            Pattern.compile("\\b\\d+(?:\\.\\d+)?\\s*(?:ns|µs)\\b"),
+            Pattern.compile(
+                    "\\b(?:a|one)\\s+(?:third|quarter|fourth|fifth|sixth|seventh|eighth|ninth|tenth)\\s+of\\b"
+                            + ".{0,40}?\\b(?:thread|cost|time|CPU|profile|writing|work)",
+                    Pattern.CASE_INSENSITIVE),
+            Pattern.compile(
+                    "\\b(?:halved|doubled|tripled|(?:\\d+|two|three|several)\\s+times\\s+(?:faster|slower))\\b",
+                    Pattern.CASE_INSENSITIVE),
+            Pattern.compile("\\bissue\\s+#?\\d+\\b", Pattern.CASE_INSENSITIVE));
 
-  private static final Pattern CODE_CITATION = Pattern.compile("\\bdocs/([\\w-]+\\.md)(?:#([\\w-]+))?");
-  private static final Pattern MARKDOWN_LINK = Pattern.compile("\\]\\(([^)\\s#]*)(?:#([^)\\s]+))?\\)");
-  private static final Pattern HEADING = Pattern.compile("^#+\\s+(.+)$");
-  private static final Pattern HTML_ANCHOR = Pattern.compile("<a (?:id|name)=\"([^\"]+)\"");
-  private static final Path THIS_FILE = Path.of("src/test/java/io/coordinate/docs/CommentsAndCitationsTest.java");
+    private static final Pattern CODE_CITATION = Pattern.compile("\\bdocs/([\\w-]+\\.md)(?:#([\\w-]+))?");
+    private static final Pattern MARKDOWN_LINK = Pattern.compile("\\]\\(([^)\\s#]*)(?:#([^)\\s]+))?\\)");
+    private static final Pattern HEADING = Pattern.compile("^#+\\s+(.+)$");
+    private static final Pattern HTML_ANCHOR = Pattern.compile("<a (?:id|name)=\"([^\"]+)\"");
+    private static final Path THIS_FILE = Path.of("src/test/java/io/coordinate/docs/CommentsAndCitationsTest.java");
 
-  @Test
-  void nothingCitesTheSpecFilesOutsideTheProject() {
-    List<String> found = new ArrayList<>();
-    for (Path file : textFiles(Path.of("src"), Path.of("docs"), Path.of("topics"), Path.of("README.md"))) {
-      if (!file.equals(THIS_FILE)) {
-        List<String> lines = readLines(file);
-        for (int i = 0; i < lines.size(); i++) {
-          if (SPEC_CITATION.matcher(lines.get(i)).find()) {
-            found.add(file + ":" + (i + 1) + ": " + lines.get(i).strip());
-          }
+    @Test
+    void nothingCitesTheSpecFilesOutsideTheProject() {
+        List<String> found = new ArrayList<>();
+        for (Path file : textFiles(Path.of("src"), Path.of("docs"), Path.of("topics"), Path.of("README.md"))) {
+            if (!file.equals(THIS_FILE)) {
+                List<String> lines = readLines(file);
+                for (int i = 0; i < lines.size(); i++) {
+                    if (SPEC_CITATION.matcher(lines.get(i)).find()) {
+                        found.add(file + ":" + (i + 1) + ": " + lines.get(i).strip());
+                    }
+                }
+            }
         }
-      }
+        assertThat(found).as("cite docs/*.md instead").isEmpty();
     }
-    assertThat(found).as("cite docs/*.md instead").isEmpty();
-  }
 
-  @Test
-  void everyCitedDocAndAnchorExists() {
-    List<String> missing = new ArrayList<>();
-    for (Path file : textFiles(Path.of("src"), Path.of("topics"))) {
-      Matcher citation = CODE_CITATION.matcher(String.join("\n", readLines(file)));
-      while (citation.find()) {
-        check(file, Path.of("docs", citation.group(1)), citation.group(2), missing);
-      }
-    }
-    for (Path page : textFiles(Path.of("docs"), Path.of("README.md"))) {
-      if (page.toString().endsWith(".md")) {
-        Matcher link = MARKDOWN_LINK.matcher(String.join("\n", readLines(page)));
-        while (link.find()) {
-          String target = link.group(1);
-          if (!target.contains(":")) { // http:, https:, mailto: are not checked
-            check(page, target.isEmpty() ? page : page.resolveSibling(target).normalize(), link.group(2), missing);
-          }
+    @Test
+    void everyCitedDocAndAnchorExists() {
+        List<String> missing = new ArrayList<>();
+        for (Path file : textFiles(Path.of("src"), Path.of("topics"))) {
+            Matcher citation = CODE_CITATION.matcher(String.join("\n", readLines(file)));
+            while (citation.find()) {
+                check(file, Path.of("docs", citation.group(1)), citation.group(2), missing);
+            }
         }
-      }
-    }
-    assertThat(missing).isEmpty();
-  }
-
-  @Test
-  void noCommentOfTheAppHoldsAMeasuredFigure() {
-    List<String> found = new ArrayList<>();
-    for (Path file : textFiles(Path.of("src", "main", "java"))) {
-      for (JavaComments.Line line : JavaComments.of(String.join("\n", readLines(file)))) {
-        if (isMeasurement(line.text())) {
-          found.add(file + ":" + line.number() + ": " + line.text().strip());
+        for (Path page : textFiles(Path.of("docs"), Path.of("README.md"))) {
+            if (page.toString().endsWith(".md")) {
+                Matcher link = MARKDOWN_LINK.matcher(String.join("\n", readLines(page)));
+                while (link.find()) {
+                    String target = link.group(1);
+                    if (!target.contains(":")) { // http:, https:, mailto: are not checked
+                        check(
+                                page,
+                                target.isEmpty()
+                                        ? page
+                                        : page.resolveSibling(target).normalize(),
+                                link.group(2),
+                                missing);
+                    }
+                }
+            }
         }
-      }
+        assertThat(missing).isEmpty();
     }
-    assertThat(found).as("say why in the comment; the figure goes to docs/performance.md").isEmpty();
-  }
 
-  @ParameterizedTest
-  @ValueSource(strings = {"took a sixth of the stream thread", "scan to ~1,000 entries (~4 MB)",
-      "so 45 s made failover take 42-67 s", "(a fifth of a finish's cost)", "seen: a unit of 600 KB of data",
-      "the p99 at half load nearly halved", "which doubled the p99", "4% of the stream thread", "ran 2x faster",
-      "went from 29.0k to 33.9k units/s", "27.9 µs per unit", "keys of 30-50 bytes", "cost (issue 4)",
-      "a load went several times slower", "escaping strings was a third of writing an assignment"})
-  void theseAreMeasurements(String comment) {
-    assertThat(isMeasurement(comment)).isTrue();
-  }
-
-  @ParameterizedTest
-  @ValueSource(strings = {"(default 30 s)", "{@link #TOTAL_BYTES} = 256 MiB in all", "refuses above 1 MiB",
-      "a third of the session, as Kafka recommends", "escaped as 0x00 0xFF", "at most 5 s, never below the app's",
-      "(p%)", "an encoded {@code /} ({@code %2F})", "a request of 100 attempts writes 2-3 entries per index",
-      "10 [ns] 'U' [spec][unit]", "from {@code min} (100 ms), doubling up to {@code max} (5 s)"})
-  void theseAreNot(String comment) {
-    assertThat(isMeasurement(comment)).isFalse();
-  }
-
-  @Test
-  void specCitationsAreRecognised() {
-    assertThat(Stream.of("(SEMANTICS §5)", "PROTOCOL.md \"Topics\"", "(PROTOCOL \"Events\")", "CONFORMANCE.md",
-        "../shared/spec/x.md").filter(text -> SPEC_CITATION.matcher(text).find())).hasSize(5);
-    assertThat(Stream.of("ConformanceIT", "SECURITY_PROTOCOL_CONFIG", "security.protocol", "semantics")
-        .filter(text -> SPEC_CITATION.matcher(text).find())).isEmpty();
-  }
-
-  @Test
-  void anchorsAreGitHubs() {
-    assertThat(anchor("Restart after kill -9")).isEqualTo("restart-after-kill--9");
-    assertThat(anchor("Workers' reliability")).isEqualTo("workers-reliability");
-    assertThat(anchor("set_work_spec")).isEqualTo("set_work_spec");
-    assertThat(anchor("`POST /api/namespaces/{ns}/commands`")).isEqualTo("post-apinamespacesnscommands");
-  }
-
-  static boolean isMeasurement(String comment) {
-    return MEASUREMENTS.stream().anyMatch(pattern -> pattern.matcher(comment).find());
-  }
-
-  static String anchor(String heading) {
-    return heading.strip().toLowerCase(Locale.ROOT).replaceAll("[^\\p{L}\\p{N}_ -]", "").replace(' ', '-');
-  }
-
-  private static void check(Path from, Path target, String anchor, List<String> missing) {
-    if (!Files.exists(target)) {
-      missing.add(from + " links to " + target + ", which does not exist");
-    } else if (anchor != null && target.toString().endsWith(".md") && !anchors(target).contains(anchor)) {
-      missing.add(from + " links to " + target + "#" + anchor + ", which is no heading there");
+    @Test
+    void noCommentOfTheAppHoldsAMeasuredFigure() {
+        List<String> found = new ArrayList<>();
+        for (Path file : textFiles(Path.of("src", "main", "java"))) {
+            for (JavaComments.Line line : JavaComments.of(String.join("\n", readLines(file)))) {
+                if (isMeasurement(line.text())) {
+                    found.add(file + ":" + line.number() + ": " + line.text().strip());
+                }
+            }
+        }
+        assertThat(found)
+                .as("say why in the comment; the figure goes to docs/performance.md")
+                .isEmpty();
     }
-  }
 
-  private static Set<String> anchors(Path page) {
-    Set<String> anchors = new HashSet<>();
-    boolean inFence = false;
-    for (String line : readLines(page)) {
-      inFence ^= line.startsWith("```");
-      Matcher heading = HEADING.matcher(line);
-      if (!inFence && heading.matches()) {
-        anchors.add(anchor(heading.group(1)));
-      }
-      HTML_ANCHOR.matcher(line).results().forEach(match -> anchors.add(match.group(1)));
+    @ParameterizedTest
+    @ValueSource(
+            strings = {
+                "took a sixth of the stream thread",
+                "scan to ~1,000 entries (~4 MB)",
+                "so 45 s made failover take 42-67 s",
+                "(a fifth of a finish's cost)",
+                "seen: a unit of 600 KB of data",
+                "the p99 at half load nearly halved",
+                "which doubled the p99",
+                "4% of the stream thread",
+                "ran 2x faster",
+                "went from 29.0k to 33.9k units/s",
+                "27.9 µs per unit",
+                "keys of 30-50 bytes",
+                "cost (issue 4)",
+                "a load went several times slower",
+                "escaping strings was a third of writing an assignment"
+            })
+    void theseAreMeasurements(String comment) {
+        assertThat(isMeasurement(comment)).isTrue();
     }
-    return anchors;
-  }
 
-  /** The files under these paths that read as UTF-8 text, in a stable order. */
-  private static List<Path> textFiles(Path... roots) {
-    List<Path> files = new ArrayList<>();
-    for (Path root : roots) {
-      try (Stream<Path> walk = Files.walk(root)) {
-        walk.filter(Files::isRegularFile).filter(file -> readLines(file) != null).sorted().forEach(files::add);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
+    @ParameterizedTest
+    @ValueSource(
+            strings = {
+                "(default 30 s)",
+                "{@link #TOTAL_BYTES} = 256 MiB in all",
+                "refuses above 1 MiB",
+                "a third of the session, as Kafka recommends",
+                "escaped as 0x00 0xFF",
+                "at most 5 s, never below the app's",
+                "(p%)",
+                "an encoded {@code /} ({@code %2F})",
+                "a request of 100 attempts writes 2-3 entries per index",
+                "10 [ns] 'U' [spec][unit]",
+                "from {@code min} (100 ms), doubling up to {@code max} (5 s)"
+            })
+    void theseAreNot(String comment) {
+        assertThat(isMeasurement(comment)).isFalse();
     }
-    return files;
-  }
 
-  /** The file's lines, or null when it is not UTF-8 text (an image). */
-  private static List<String> readLines(Path file) {
-    try {
-      return Files.readAllLines(file);
-    } catch (MalformedInputException e) {
-      return null;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    @Test
+    void specCitationsAreRecognised() {
+        assertThat(Stream.of(
+                                "(SEMANTICS §5)",
+                                "PROTOCOL.md \"Topics\"",
+                                "(PROTOCOL \"Events\")",
+                                "CONFORMANCE.md",
+                                "../shared/spec/x.md")
+                        .filter(text -> SPEC_CITATION.matcher(text).find()))
+                .hasSize(5);
+        assertThat(Stream.of("ConformanceIT", "SECURITY_PROTOCOL_CONFIG", "security.protocol", "semantics")
+                        .filter(text -> SPEC_CITATION.matcher(text).find()))
+                .isEmpty();
     }
-  }
+
+    @Test
+    void anchorsAreGitHubs() {
+        assertThat(anchor("Restart after kill -9")).isEqualTo("restart-after-kill--9");
+        assertThat(anchor("Workers' reliability")).isEqualTo("workers-reliability");
+        assertThat(anchor("set_work_spec")).isEqualTo("set_work_spec");
+        assertThat(anchor("`POST /api/namespaces/{ns}/commands`")).isEqualTo("post-apinamespacesnscommands");
+    }
+
+    static boolean isMeasurement(String comment) {
+        return MEASUREMENTS.stream()
+                .anyMatch(pattern -> pattern.matcher(comment).find());
+    }
+
+    static String anchor(String heading) {
+        return heading.strip()
+                .toLowerCase(Locale.ROOT)
+                .replaceAll("[^\\p{L}\\p{N}_ -]", "")
+                .replace(' ', '-');
+    }
+
+    private static void check(Path from, Path target, String anchor, List<String> missing) {
+        if (!Files.exists(target)) {
+            missing.add(from + " links to " + target + ", which does not exist");
+        } else if (anchor != null
+                && target.toString().endsWith(".md")
+                && !anchors(target).contains(anchor)) {
+            missing.add(from + " links to " + target + "#" + anchor + ", which is no heading there");
+        }
+    }
+
+    private static Set<String> anchors(Path page) {
+        Set<String> anchors = new HashSet<>();
+        boolean inFence = false;
+        for (String line : readLines(page)) {
+            inFence ^= line.startsWith("```");
+            Matcher heading = HEADING.matcher(line);
+            if (!inFence && heading.matches()) {
+                anchors.add(anchor(heading.group(1)));
+            }
+            HTML_ANCHOR.matcher(line).results().forEach(match -> anchors.add(match.group(1)));
+        }
+        return anchors;
+    }
+
+    /** The files under these paths that read as UTF-8 text, in a stable order. */
+    private static List<Path> textFiles(Path... roots) {
+        List<Path> files = new ArrayList<>();
+        for (Path root : roots) {
+            try (Stream<Path> walk = Files.walk(root)) {
+                walk.filter(Files::isRegularFile)
+                        .filter(file -> readLines(file) != null)
+                        .sorted()
+                        .forEach(files::add);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        return files;
+    }
+
+    /** The file's lines, or null when it is not UTF-8 text (an image). */
+    private static List<String> readLines(Path file) {
+        try {
+            return Files.readAllLines(file);
+        } catch (MalformedInputException e) {
+            return null;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
 }

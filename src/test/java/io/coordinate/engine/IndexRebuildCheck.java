@@ -12,19 +12,19 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  */
 public final class IndexRebuildCheck implements AfterEachCallback {
 
-  private static final ThreadLocal<List<EngineHarness>> CREATED = ThreadLocal.withInitial(ArrayList::new);
+    private static final ThreadLocal<List<EngineHarness>> CREATED = ThreadLocal.withInitial(ArrayList::new);
 
-  static void created(EngineHarness harness) {
-    CREATED.get().add(harness);
-  }
-
-  @Override
-  public void afterEach(ExtensionContext context) {
-    List<EngineHarness> harnesses = new ArrayList<>(CREATED.get());
-    CREATED.get().clear();
-    if (context.getExecutionException().isPresent()) {
-      return; // the test's own failure says more
+    static void created(EngineHarness harness) {
+        CREATED.get().add(harness);
     }
-    harnesses.forEach(EngineHarness::assertIndexesRebuildable);
-  }
+
+    @Override
+    public void afterEach(ExtensionContext context) {
+        List<EngineHarness> harnesses = new ArrayList<>(CREATED.get());
+        CREATED.get().clear();
+        if (context.getExecutionException().isPresent()) {
+            return; // the test's own failure says more
+        }
+        harnesses.forEach(EngineHarness::assertIndexesRebuildable);
+    }
 }

@@ -33,77 +33,94 @@ import org.slf4j.LoggerFactory;
  */
 class KillKeepsStateIT {
 
-  private static final Logger LOG = LoggerFactory.getLogger(KillKeepsStateIT.class);
-  private static final String NS = "keep";
-  /** "restoring coordinate-state from <changelog>-<partition> offsets <start> to <end>", as RestoreLog writes it. */
-  private static final Pattern RESTORING = Pattern.compile(
-      "restoring " + Pattern.quote(StoreNames.STATE) + " from \\S+ offsets (\\d+) to (\\d+)$");
+    private static final Logger LOG = LoggerFactory.getLogger(KillKeepsStateIT.class);
+    private static final String NS = "keep";
+    /** "restoring coordinate-state from <changelog>-<partition> offsets <start> to <end>", as RestoreLog writes it. */
+    private static final Pattern RESTORING =
+            Pattern.compile("restoring " + Pattern.quote(StoreNames.STATE) + " from \\S+ offsets (\\d+) to (\\d+)$");
 
-  // Kept when the test fails: the app's log (app.log) and the broker's data tell what happened.
-  @TempDir(cleanup = CleanupMode.ON_SUCCESS) Path dir;
+    // Kept when the test fails: the app's log (app.log) and the broker's data tell what happened.
+    @TempDir(cleanup = CleanupMode.ON_SUCCESS)
+    Path dir;
 
-  @Test
-  void aRestartAfterKillRestoresOnlyTheChangelogsTail() throws Exception {
-    try (EmbeddedKafkaBroker broker = FaultSuite.broker(dir, 0)) {
-      String bootstrap = broker.bootstrapServers();
-      Path appDir = dir.resolve("app");
-      AppJvm app = AppJvm.start(bootstrap, appDir, "fault-keep");
-      try (EventLedger ledger = new EventLedger(bootstrap, Set.of(NS), Set.of(Workload.REPLICATED));
-          Workload workload = new Workload(bootstrap, NS).start()) {
-        for (int batch = 0; batch < 15; batch++) {
-          workload.addUnits(Workload.PLAIN, "u" + batch + "-", 1_000);
+    @Test
+    void aRestartAfterKillRestoresOnlyTheChangelogsTail() throws Exception {
+        try (EmbeddedKafkaBroker broker = FaultSuite.broker(dir, 0)) {
+            String bootstrap = broker.bootstrapServers();
+            Path appDir = dir.resolve("app");
+            AppJvm app = AppJvm.start(bootstrap, appDir, "fault-keep");
+            try (EventLedger ledger = new EventLedger(bootstrap, Set.of(NS), Set.of(Workload.REPLICATED));
+                    Workload workload = new Workload(bootstrap, NS).start()) {
+                for (int batch = 0; batch < 15; batch++) {
+                    workload.addUnits(Workload.PLAIN, "u" + batch + "-", 1_000);
+                }
+                for (int kill = 1; kill <= FaultSuite.KILLS; kill++) {
+                    FaultSuite.awaitProgress(
+                            ledger, workload, 1_000); // the kill lands while workers request and finish
+                    app.kill();
+                    long logBefore = Files.size(app.log());
+                    app = AppJvm.start(bootstrap, appDir, "fault-keep");
+
+                    long changelog = changelogEnd(bootstrap);
+                    assertThat(changelog).as("the records' changelog").isGreaterThan(15_000);
+                    assertThat(restoredOffsets(app.log(), logBefore))
+                            .as("offsets restored after kill %d, of %s", kill, changelog)
+                            .isLessThan(changelog / 20);
+                    List<String> restart = linesAfter(app.log(), logBefore);
+                    assertThat(restart).noneMatch(line -> line.contains("did not find checkpoint offsets"));
+                    LOG.info(
+                            "restart {}: restored {} offsets of {}; index rebuilds: {}",
+                            kill,
+                            restoredOffsets(app.log(), logBefore),
+                            changelog,
+                            restart.stream()
+                                    .filter(l -> l.contains("rebuilt the indexes"))
+                                    .toList());
+                    FaultSuite.awaitProgress(ledger, workload, 500); // and it answers commands
+                }
+                FaultSuite.assertAllFinishedOnce(ledger, workload, bootstrap, app.httpPort());
+            } finally {
+                app.close();
+            }
         }
-        for (int kill = 1; kill <= FaultSuite.KILLS; kill++) {
-          FaultSuite.awaitProgress(ledger, workload, 1_000); // the kill lands while workers request and finish
-          app.kill();
-          long logBefore = Files.size(app.log());
-          app = AppJvm.start(bootstrap, appDir, "fault-keep");
+    }
 
-          long changelog = changelogEnd(bootstrap);
-          assertThat(changelog).as("the records' changelog").isGreaterThan(15_000);
-          assertThat(restoredOffsets(app.log(), logBefore)).as("offsets restored after kill %d, of %s", kill, changelog)
-              .isLessThan(changelog / 20);
-          List<String> restart = linesAfter(app.log(), logBefore);
-          assertThat(restart).noneMatch(line -> line.contains("did not find checkpoint offsets"));
-          LOG.info("restart {}: restored {} offsets of {}; index rebuilds: {}", kill, restoredOffsets(app.log(),
-              logBefore), changelog, restart.stream().filter(l -> l.contains("rebuilt the indexes")).toList());
-          FaultSuite.awaitProgress(ledger, workload, 500); // and it answers commands
+    /**
+     * The offsets the app restored the records' store over, by its log after {@code from} bytes: a partition restored
+     * from its start counts all its offsets; one whose offset the store kept, those after it.
+     */
+    private static long restoredOffsets(Path log, long from) throws IOException {
+        long restored = 0;
+        for (String line : linesAfter(log, from)) {
+            Matcher m = RESTORING.matcher(line);
+            if (m.find()) {
+                restored += Long.parseLong(m.group(2)) - Long.parseLong(m.group(1));
+            }
         }
-        FaultSuite.assertAllFinishedOnce(ledger, workload, bootstrap, app.httpPort());
-      } finally {
-        app.close();
-      }
+        return restored;
     }
-  }
 
-  /**
-   * The offsets the app restored the records' store over, by its log after {@code from} bytes: a partition restored
-   * from its start counts all its offsets; one whose offset the store kept, those after it.
-   */
-  private static long restoredOffsets(Path log, long from) throws IOException {
-    long restored = 0;
-    for (String line : linesAfter(log, from)) {
-      Matcher m = RESTORING.matcher(line);
-      if (m.find()) {
-        restored += Long.parseLong(m.group(2)) - Long.parseLong(m.group(1));
-      }
+    /** The end offsets of the records' changelog, summed over its partitions. */
+    private static long changelogEnd(String bootstrap) throws Exception {
+        String topic = "coordinate-" + StoreNames.STATE + "-changelog";
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+            Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+            admin.describeTopics(List.of(topic))
+                    .allTopicNames()
+                    .get()
+                    .get(topic)
+                    .partitions()
+                    .forEach(p -> latest.put(new TopicPartition(topic, p.partition()), OffsetSpec.latest()));
+            return admin.listOffsets(latest).all().get().values().stream()
+                    .mapToLong(o -> o.offset())
+                    .sum();
+        }
     }
-    return restored;
-  }
 
-  /** The end offsets of the records' changelog, summed over its partitions. */
-  private static long changelogEnd(String bootstrap) throws Exception {
-    String topic = "coordinate-" + StoreNames.STATE + "-changelog";
-    try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
-      Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
-      admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic).partitions()
-          .forEach(p -> latest.put(new TopicPartition(topic, p.partition()), OffsetSpec.latest()));
-      return admin.listOffsets(latest).all().get().values().stream().mapToLong(o -> o.offset()).sum();
+    private static List<String> linesAfter(Path log, long from) throws IOException {
+        byte[] all = Files.readAllBytes(log);
+        return new String(all, (int) from, all.length - (int) from, StandardCharsets.UTF_8)
+                .lines()
+                .toList();
     }
-  }
-
-  private static List<String> linesAfter(Path log, long from) throws IOException {
-    byte[] all = Files.readAllBytes(log);
-    return new String(all, (int) from, all.length - (int) from, StandardCharsets.UTF_8).lines().toList();
-  }
 }

@@ -20,44 +20,85 @@ import org.junit.jupiter.api.Test;
 /** {@link JsonBytes} writes the bytes the mapper writes: the events' consumers see no difference. */
 class JsonBytesTest {
 
-  @Test
-  void everyCharacterOfTheFirstPlanesIsWrittenAsTheMapperWritesIt() {
-    List<String> strings = new ArrayList<>(List.of("", "plain", "unit-0001", "with \"quotes\"", "back\\slash",
-        "tab\there", "new\nline", "\u0000\u001f\u007f", "/slash/", "é ü ß", "日本語", "emoji \uD83D\uDE00 pair",
-        "lone \uD800 high", "lone \uDC00 low", "\u2028\u2029"));
-    for (char c = 0; c < 0x800; c++) {
-      strings.add("a" + c + "z");
+    @Test
+    void everyCharacterOfTheFirstPlanesIsWrittenAsTheMapperWritesIt() {
+        List<String> strings = new ArrayList<>(List.of(
+                "",
+                "plain",
+                "unit-0001",
+                "with \"quotes\"",
+                "back\\slash",
+                "tab\there",
+                "new\nline",
+                "\u0000\u001f\u007f",
+                "/slash/",
+                "é ü ß",
+                "日本語",
+                "emoji \uD83D\uDE00 pair",
+                "lone \uD800 high",
+                "lone \uDC00 low",
+                "\u2028\u2029"));
+        for (char c = 0; c < 0x800; c++) {
+            strings.add("a" + c + "z");
+        }
+        for (String text : strings) {
+            byte[] mapper = Json.bytes(Json.object().put("k", text));
+            byte[] direct = new JsonBytes(4)
+                    .punctuation('{')
+                    .name(Json.encoded("k"))
+                    .string(text)
+                    .punctuation('}')
+                    .toByteArray();
+            assertThat(new String(direct, StandardCharsets.UTF_8))
+                    .as("%s", text)
+                    .isEqualTo(new String(mapper, StandardCharsets.UTF_8));
+            assertThat(direct).as("%s", text).isEqualTo(mapper);
+        }
     }
-    for (String text : strings) {
-      byte[] mapper = Json.bytes(Json.object().put("k", text));
-      byte[] direct = new JsonBytes(4).punctuation('{').name(Json.encoded("k")).string(text).punctuation('}')
-          .toByteArray();
-      assertThat(new String(direct, StandardCharsets.UTF_8)).as("%s", text)
-          .isEqualTo(new String(mapper, StandardCharsets.UTF_8));
-      assertThat(direct).as("%s", text).isEqualTo(mapper);
-    }
-  }
 
-  @Test
-  void numbersBooleansNullsAndTreesAsTheMapperWritesThem() {
-    ObjectNode tree = Json.object();
-    tree.putArray("list").add(1).add("two").addNull();
-    List<JsonNode> values = List.of(IntNode.valueOf(0), IntNode.valueOf(7), IntNode.valueOf(-3), LongNode.valueOf(
-        Long.MAX_VALUE), LongNode.valueOf(Long.MIN_VALUE), new BigIntegerNode(BigInteger.TEN.pow(30)),
-        new BigIntegerNode(BigInteger.valueOf(42)), DoubleNode.valueOf(0.5), DoubleNode.valueOf(20.0),
-        DecimalNode.valueOf(new BigDecimal("1.50")), Json.parse("true"), Json.parse("null"), Json.parse("\"s\""),
-        tree);
-    for (JsonNode value : values) {
-      ArrayNode array = Json.MAPPER.createArrayNode().add(value);
-      byte[] direct = new JsonBytes(4).punctuation('[').value(value).punctuation(']').toByteArray();
-      assertThat(new String(direct, StandardCharsets.UTF_8)).as("%s", value)
-          .isEqualTo(new String(Json.bytes(array), StandardCharsets.UTF_8));
+    @Test
+    void numbersBooleansNullsAndTreesAsTheMapperWritesThem() {
+        ObjectNode tree = Json.object();
+        tree.putArray("list").add(1).add("two").addNull();
+        List<JsonNode> values = List.of(
+                IntNode.valueOf(0),
+                IntNode.valueOf(7),
+                IntNode.valueOf(-3),
+                LongNode.valueOf(Long.MAX_VALUE),
+                LongNode.valueOf(Long.MIN_VALUE),
+                new BigIntegerNode(BigInteger.TEN.pow(30)),
+                new BigIntegerNode(BigInteger.valueOf(42)),
+                DoubleNode.valueOf(0.5),
+                DoubleNode.valueOf(20.0),
+                DecimalNode.valueOf(new BigDecimal("1.50")),
+                Json.parse("true"),
+                Json.parse("null"),
+                Json.parse("\"s\""),
+                tree);
+        for (JsonNode value : values) {
+            ArrayNode array = Json.MAPPER.createArrayNode().add(value);
+            byte[] direct = new JsonBytes(4)
+                    .punctuation('[')
+                    .value(value)
+                    .punctuation(']')
+                    .toByteArray();
+            assertThat(new String(direct, StandardCharsets.UTF_8))
+                    .as("%s", value)
+                    .isEqualTo(new String(Json.bytes(array), StandardCharsets.UTF_8));
+        }
+        for (long number : new long[] {0, 9, 10, -1, 1234567890123L, Long.MIN_VALUE}) {
+            assertThat(new String(new JsonBytes(1).number(number).toByteArray(), StandardCharsets.UTF_8))
+                    .isEqualTo(Long.toString(number));
+        }
+        assertThat(new String(
+                        new JsonBytes(1)
+                                .bool(true)
+                                .punctuation(',')
+                                .bool(false)
+                                .punctuation(',')
+                                .string(null)
+                                .toByteArray(),
+                        StandardCharsets.UTF_8))
+                .isEqualTo("true,false,null");
     }
-    for (long number : new long[] {0, 9, 10, -1, 1234567890123L, Long.MIN_VALUE}) {
-      assertThat(new String(new JsonBytes(1).number(number).toByteArray(), StandardCharsets.UTF_8))
-          .isEqualTo(Long.toString(number));
-    }
-    assertThat(new String(new JsonBytes(1).bool(true).punctuation(',').bool(false).punctuation(',').string(null)
-        .toByteArray(), StandardCharsets.UTF_8)).isEqualTo("true,false,null");
-  }
 }

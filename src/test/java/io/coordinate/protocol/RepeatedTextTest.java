@@ -8,13 +8,13 @@ import org.junit.jupiter.api.Test;
 
 class RepeatedTextTest {
 
-  @Test
-  void keepsTheEncodedFormWhileTheTextRepeatsAndQuotesAsTheGeneratorWould() {
-    RepeatedText text = new RepeatedText();
-    SerializableString first = text.of("spec \"é\"\n");
-    assertThat(text.of(new String("spec \"é\"\n"))).isSameAs(first);
-    assertThat(new String(first.asQuotedUTF8(), StandardCharsets.UTF_8)).isEqualTo("spec \\\"é\\\"\\n");
-    assertThat(text.of("other").getValue()).isEqualTo("other");
-    assertThat(text.of(null)).isNull();
-  }
+    @Test
+    void keepsTheEncodedFormWhileTheTextRepeatsAndQuotesAsTheGeneratorWould() {
+        RepeatedText text = new RepeatedText();
+        SerializableString first = text.of("spec \"é\"\n");
+        assertThat(text.of(new String("spec \"é\"\n"))).isSameAs(first);
+        assertThat(new String(first.asQuotedUTF8(), StandardCharsets.UTF_8)).isEqualTo("spec \\\"é\\\"\\n");
+        assertThat(text.of("other").getValue()).isEqualTo("other");
+        assertThat(text.of(null)).isNull();
+    }
 }

@@ -3,8 +3,8 @@ package io.coordinate.streams;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.nio.charset.StandardCharsets;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -15,9 +15,9 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.MockProducer;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
@@ -32,282 +32,294 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class CommittedStoreTest {
 
-  private static final TopicPartition CHANGELOG = new TopicPartition("app-coordinate-state-changelog", 2);
+    private static final TopicPartition CHANGELOG = new TopicPartition("app-coordinate-state-changelog", 2);
 
-  @TempDir Path dir;
-  private final AtomicReference<Long> acknowledged = new AtomicReference<>();
-  private CommittedStore store;
+    @TempDir
+    Path dir;
 
-  @AfterEach
-  void close() {
-    if (store != null) {
-      store.close();
+    private final AtomicReference<Long> acknowledged = new AtomicReference<>();
+    private CommittedStore store;
+
+    @AfterEach
+    void close() {
+        if (store != null) {
+            store.close();
+        }
     }
-  }
 
-  private Path storeDir;
+    private Path storeDir;
 
-  /** The store on its directory as a clean close left it (a close flushes RocksDB's memtables). */
-  private CommittedStore open(TopicPartition changelog) {
-    if (store != null) {
-      store.close();
+    /** The store on its directory as a clean close left it (a close flushes RocksDB's memtables). */
+    private CommittedStore open(TopicPartition changelog) {
+        if (store != null) {
+            store.close();
+        }
+        if (storeDir == null) {
+            storeDir = dir.resolve("store");
+        }
+        store = new CommittedStore("s");
+        store.open(storeDir.toFile(), Map.of(), changelog, acknowledged::get);
+        return store;
     }
-    if (storeDir == null) {
-      storeDir = dir.resolve("store");
+
+    /**
+     * The store as kill -9 would leave it: a copy of its files taken while it is open (what the process wrote is in
+     * them, its memory is not), opened.
+     */
+    private CommittedStore crash(TopicPartition changelog) throws IOException {
+        Path image = dir.resolve("crash-" + System.nanoTime());
+        try (Stream<Path> files = Files.walk(storeDir)) {
+            for (Path file : files.toList()) {
+                Files.copy(file, image.resolve(storeDir.relativize(file).toString()));
+            }
+        }
+        store.close();
+        storeDir = image;
+        store = null;
+        return open(changelog);
     }
-    store = new CommittedStore("s");
-    store.open(storeDir.toFile(), Map.of(), changelog, acknowledged::get);
-    return store;
-  }
 
-  /**
-   * The store as kill -9 would leave it: a copy of its files taken while it is open (what the process wrote is in
-   * them, its memory is not), opened.
-   */
-  private CommittedStore crash(TopicPartition changelog) throws IOException {
-    Path image = dir.resolve("crash-" + System.nanoTime());
-    try (Stream<Path> files = Files.walk(storeDir)) {
-      for (Path file : files.toList()) {
-        Files.copy(file, image.resolve(storeDir.relativize(file).toString()));
-      }
+    private static Bytes key(String text) {
+        return Bytes.wrap(text.getBytes(StandardCharsets.UTF_8));
     }
-    store.close();
-    storeDir = image;
-    store = null;
-    return open(changelog);
-  }
 
-  private static Bytes key(String text) {
-    return Bytes.wrap(text.getBytes(StandardCharsets.UTF_8));
-  }
-
-  private static byte[] value(String text) {
-    return text.getBytes(StandardCharsets.UTF_8);
-  }
-
-  private static String text(byte[] bytes) {
-    return bytes == null ? null : new String(bytes, StandardCharsets.UTF_8);
-  }
-
-  private static List<String> entries(KeyValueIterator<Bytes, byte[]> it) {
-    List<String> out = new ArrayList<>();
-    try (it) {
-      while (it.hasNext()) {
-        KeyValue<Bytes, byte[]> kv = it.next();
-        out.add(text(kv.key.get()) + "=" + text(kv.value));
-      }
+    private static byte[] value(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
     }
-    return out;
-  }
 
-  @Test
-  void readsSeeTheLatestWriteOfEachKeyAcrossOverlaysAndFiles() {
-    open(CHANGELOG);
-    store.putAll(List.of(KeyValue.pair(key("a"), value("1")), KeyValue.pair(key("b"), value("1")),
-        KeyValue.pair(key("c"), value("1")), KeyValue.pair(key("d"), value("1"))));
-    acknowledged.set(10L);
-    store.flushCache();
-    store.settleIfCommitted(); // in the files now
-    store.put(key("b"), value("2"));
-    store.delete(key("c"));
-    store.flushCache(); // pending
-    store.put(key("d"), value("3"));
-    store.put(key("e"), value("3"));
-    store.put(key("b"), null); // current
-
-    assertThat(text(store.get(key("a")))).isEqualTo("1");
-    assertThat(store.get(key("b"))).isNull();
-    assertThat(store.get(key("c"))).isNull();
-    assertThat(text(store.get(key("d")))).isEqualTo("3");
-    assertThat(entries(store.all())).containsExactly("a=1", "d=3", "e=3");
-    assertThat(entries(store.range(key("b"), key("d")))).containsExactly("d=3");
-    assertThat(entries(store.range(key("a"), key("a")))).containsExactly("a=1");
-    assertThat(entries(store.range(key("e"), key("a")))).isEmpty();
-    assertThat(entries(store.prefixScan("d", Serdes.String().serializer()))).containsExactly("d=3");
-    assertThat(store.delete(key("d"))).isEqualTo(value("3"));
-    assertThat(entries(store.all())).containsExactly("a=1", "e=3");
-  }
-
-  @Test
-  void aSettledCommitIsInTheFilesWithItsOffsetAndLaterWritesAreNot() throws IOException {
-    open(CHANGELOG);
-    store.put(key("a"), value("1"));
-    store.put(key("b"), value("1"));
-    acknowledged.set(41L);
-    store.flushCache();
-    acknowledged.set(42L); // the commit's flush waits for every acknowledgement before the transaction commits
-    store.put(key("a"), value("2")); // the next call after the commit settles first
-    store.delete(key("b"));
-    acknowledged.set(43L);
-
-    crash(CHANGELOG); // no enforced commit: the overlays are lost
-    assertThat(store.committedOffset(CHANGELOG)).isEqualTo(42L);
-    assertThat(text(store.get(key("a")))).isEqualTo("1");
-    assertThat(text(store.get(key("b")))).isEqualTo("1");
-  }
-
-  @Test
-  void aSealedCommitThatNeverSettledIsLostWithTheProcess() throws IOException {
-    open(CHANGELOG);
-    store.put(key("a"), value("1"));
-    acknowledged.set(5L);
-    store.flushCache();
-    store.settleIfCommitted();
-    store.put(key("a"), value("2"));
-    acknowledged.set(6L);
-    store.flushCache(); // its transaction may or may not commit: a dirty close follows, or a crash
-
-    crash(CHANGELOG);
-    assertThat(store.committedOffset(CHANGELOG)).isEqualTo(5L);
-    assertThat(text(store.get(key("a")))).isEqualTo("1");
-  }
-
-  @Test
-  void theProducersCommitSettlesTheThreadsStoresAtOnce() throws IOException {
-    open(CHANGELOG);
-    CommittedStore indexes = new CommittedStore("i");
-    indexes.open(dir.resolve("indexes").toFile(), Map.of(), null, () -> null);
-    try (MockProducer<byte[], byte[]> mock = new MockProducer<>(true, null, new ByteArraySerializer(),
-        new ByteArraySerializer());
-        SettlingClientSupplier.SettlingProducer producer = new SettlingClientSupplier.SettlingProducer(mock)) {
-      producer.initTransactions();
-      producer.beginTransaction();
-      store.put(key("a"), value("1"));
-      indexes.put(key("ia"), value("1"));
-      acknowledged.set(7L);
-      store.flushCache();
-      indexes.flushCache();
-      producer.commitTransaction(); // no call to the stores after it
-
-      crash(CHANGELOG);
-      assertThat(store.committedOffset(CHANGELOG)).isEqualTo(7L);
-      assertThat(entries(store.all())).containsExactly("a=1");
-      indexes.close(); // a close drops what did not settle
-      indexes = new CommittedStore("i");
-      indexes.open(dir.resolve("indexes").toFile(), Map.of(), null, () -> null);
-      assertThat(entries(indexes.all())).containsExactly("ia=1");
-
-      producer.beginTransaction();
-      store.put(key("b"), value("1"));
-      store.flushCache();
-      mock.commitTransactionException = new ProducerFencedException("fenced"); // the commit fails: nothing settles
-      assertThatThrownBy(producer::commitTransaction).isInstanceOf(ProducerFencedException.class);
-      crash(CHANGELOG);
-      assertThat(entries(store.all())).containsExactly("a=1");
-    } finally {
-      indexes.close();
+    private static String text(byte[] bytes) {
+        return bytes == null ? null : new String(bytes, StandardCharsets.UTF_8);
     }
-  }
 
-  @Test
-  void anEnforcedCommitSettlesEverythingAtTheOffsetKafkaGives() throws IOException {
-    open(CHANGELOG);
-    store.put(key("a"), value("1"));
-    store.flushCache();
-    store.put(key("b"), value("1"));
-    store.commit(Map.of(CHANGELOG, 77L));
+    private static List<String> entries(KeyValueIterator<Bytes, byte[]> it) {
+        List<String> out = new ArrayList<>();
+        try (it) {
+            while (it.hasNext()) {
+                KeyValue<Bytes, byte[]> kv = it.next();
+                out.add(text(kv.key.get()) + "=" + text(kv.value));
+            }
+        }
+        return out;
+    }
 
-    crash(CHANGELOG);
-    assertThat(store.committedOffset(CHANGELOG)).isEqualTo(77L);
-    assertThat(entries(store.all())).containsExactly("a=1", "b=1");
-    assertThat(store.committedOffset(new TopicPartition(CHANGELOG.topic(), 3))).isNull();
-  }
+    @Test
+    void readsSeeTheLatestWriteOfEachKeyAcrossOverlaysAndFiles() {
+        open(CHANGELOG);
+        store.putAll(List.of(
+                KeyValue.pair(key("a"), value("1")),
+                KeyValue.pair(key("b"), value("1")),
+                KeyValue.pair(key("c"), value("1")),
+                KeyValue.pair(key("d"), value("1"))));
+        acknowledged.set(10L);
+        store.flushCache();
+        store.settleIfCommitted(); // in the files now
+        store.put(key("b"), value("2"));
+        store.delete(key("c"));
+        store.flushCache(); // pending
+        store.put(key("d"), value("3"));
+        store.put(key("e"), value("3"));
+        store.put(key("b"), null); // current
 
-  @Test
-  void anEmptyStoreIsRestoredFromTheStartAndOneWithDataButNoOffsetIsNotTrusted() {
-    open(CHANGELOG);
-    assertThat(store.committedOffset(CHANGELOG)).isEqualTo(ChangelogOffsets.NONE);
-    open(null); // the same files, written as a store without changelog: data, no offset
-    store.writeThrough(true);
-    store.put(key("a"), value("1"));
-    store.writeThrough(false);
-    open(CHANGELOG);
-    assertThat(store.committedOffset(CHANGELOG)).isNull();
-  }
+        assertThat(text(store.get(key("a")))).isEqualTo("1");
+        assertThat(store.get(key("b"))).isNull();
+        assertThat(store.get(key("c"))).isNull();
+        assertThat(text(store.get(key("d")))).isEqualTo("3");
+        assertThat(entries(store.all())).containsExactly("a=1", "d=3", "e=3");
+        assertThat(entries(store.range(key("b"), key("d")))).containsExactly("d=3");
+        assertThat(entries(store.range(key("a"), key("a")))).containsExactly("a=1");
+        assertThat(entries(store.range(key("e"), key("a")))).isEmpty();
+        assertThat(entries(store.prefixScan("d", Serdes.String().serializer()))).containsExactly("d=3");
+        assertThat(store.delete(key("d"))).isEqualTo(value("3"));
+        assertThat(entries(store.all())).containsExactly("a=1", "e=3");
+    }
 
-  @Test
-  void restoredBatchesAreWrittenWithTheirLastOffset() {
-    open(CHANGELOG);
-    store.restoreBatch(List.of(record(10, "a", "1"), record(11, "b", "1"), record(12, "c", "1")));
-    store.restoreBatch(List.of(record(14, "b", null), record(15, "a", "2")));
+    @Test
+    void aSettledCommitIsInTheFilesWithItsOffsetAndLaterWritesAreNot() throws IOException {
+        open(CHANGELOG);
+        store.put(key("a"), value("1"));
+        store.put(key("b"), value("1"));
+        acknowledged.set(41L);
+        store.flushCache();
+        acknowledged.set(42L); // the commit's flush waits for every acknowledgement before the transaction commits
+        store.put(key("a"), value("2")); // the next call after the commit settles first
+        store.delete(key("b"));
+        acknowledged.set(43L);
 
-    open(CHANGELOG);
-    assertThat(store.committedOffset(CHANGELOG)).isEqualTo(15L);
-    assertThat(entries(store.all())).containsExactly("a=2", "c=1");
-  }
+        crash(CHANGELOG); // no enforced commit: the overlays are lost
+        assertThat(store.committedOffset(CHANGELOG)).isEqualTo(42L);
+        assertThat(text(store.get(key("a")))).isEqualTo("1");
+        assertThat(text(store.get(key("b")))).isEqualTo("1");
+    }
 
-  @Test
-  void aCrashLosesRestoredBatchesWithTheirOffsetUntilALoggedWriteFollows() throws IOException {
-    open(CHANGELOG);
-    store.restoreBatch(List.of(record(10, "a", "1"), record(11, "b", "1")));
-    crash(CHANGELOG);
-    assertThat(store.committedOffset(CHANGELOG)).isEqualTo(ChangelogOffsets.NONE); // empty: restored again
-    assertThat(entries(store.all())).isEmpty();
+    @Test
+    void aSealedCommitThatNeverSettledIsLostWithTheProcess() throws IOException {
+        open(CHANGELOG);
+        store.put(key("a"), value("1"));
+        acknowledged.set(5L);
+        store.flushCache();
+        store.settleIfCommitted();
+        store.put(key("a"), value("2"));
+        acknowledged.set(6L);
+        store.flushCache(); // its transaction may or may not commit: a dirty close follows, or a crash
 
-    store.restoreBatch(List.of(record(10, "a", "1"), record(11, "b", "1")));
-    store.put(key("c"), value("1"));
-    acknowledged.set(12L);
-    store.flushCache();
-    store.settleIfCommitted(); // logged: the restored batch must be in the files before it
-    crash(CHANGELOG);
-    assertThat(store.committedOffset(CHANGELOG)).isEqualTo(12L);
-    assertThat(entries(store.all())).containsExactly("a=1", "b=1", "c=1");
-  }
+        crash(CHANGELOG);
+        assertThat(store.committedOffset(CHANGELOG)).isEqualTo(5L);
+        assertThat(text(store.get(key("a")))).isEqualTo("1");
+    }
 
-  private static ConsumerRecord<byte[], byte[]> record(long offset, String key, String value) {
-    return new ConsumerRecord<>(CHANGELOG.topic(), CHANGELOG.partition(), offset, key.getBytes(StandardCharsets.UTF_8),
-        value == null ? null : value(value));
-  }
+    @Test
+    void theProducersCommitSettlesTheThreadsStoresAtOnce() throws IOException {
+        open(CHANGELOG);
+        CommittedStore indexes = new CommittedStore("i");
+        indexes.open(dir.resolve("indexes").toFile(), Map.of(), null, () -> null);
+        try (MockProducer<byte[], byte[]> mock =
+                        new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer());
+                SettlingClientSupplier.SettlingProducer producer = new SettlingClientSupplier.SettlingProducer(mock)) {
+            producer.initTransactions();
+            producer.beginTransaction();
+            store.put(key("a"), value("1"));
+            indexes.put(key("ia"), value("1"));
+            acknowledged.set(7L);
+            store.flushCache();
+            indexes.flushCache();
+            producer.commitTransaction(); // no call to the stores after it
 
-  @Test
-  void queriesFromAnotherThreadReadTheOverlaysAndNeverSettle() throws Exception {
-    open(CHANGELOG);
-    store.put(key("a"), value("1"));
-    store.put(key("b"), value("1"));
-    acknowledged.set(3L);
-    store.flushCache(); // pending: the stream thread's next call would settle it, a query's must not
+            crash(CHANGELOG);
+            assertThat(store.committedOffset(CHANGELOG)).isEqualTo(7L);
+            assertThat(entries(store.all())).containsExactly("a=1");
+            indexes.close(); // a close drops what did not settle
+            indexes = new CommittedStore("i");
+            indexes.open(dir.resolve("indexes").toFile(), Map.of(), null, () -> null);
+            assertThat(entries(indexes.all())).containsExactly("ia=1");
 
-    List<String> seen = CompletableFuture.supplyAsync(() -> {
-      List<String> out = entries(store.all());
-      out.add("a:" + text(store.get(key("a"))));
-      return out;
-    }).get();
-    assertThat(seen).containsExactly("a=1", "b=1", "a:1");
+            producer.beginTransaction();
+            store.put(key("b"), value("1"));
+            store.flushCache();
+            mock.commitTransactionException =
+                    new ProducerFencedException("fenced"); // the commit fails: nothing settles
+            assertThatThrownBy(producer::commitTransaction).isInstanceOf(ProducerFencedException.class);
+            crash(CHANGELOG);
+            assertThat(entries(store.all())).containsExactly("a=1");
+        } finally {
+            indexes.close();
+        }
+    }
 
-    crash(CHANGELOG); // the query settled nothing: the files are as before the commit
-    assertThat(store.committedOffset(CHANGELOG)).isEqualTo(ChangelogOffsets.NONE);
-    assertThat(entries(store.all())).isEmpty();
-  }
+    @Test
+    void anEnforcedCommitSettlesEverythingAtTheOffsetKafkaGives() throws IOException {
+        open(CHANGELOG);
+        store.put(key("a"), value("1"));
+        store.flushCache();
+        store.put(key("b"), value("1"));
+        store.commit(Map.of(CHANGELOG, 77L));
 
-  @Test
-  void aClosedStoreRefusesQueries() {
-    open(CHANGELOG);
-    CommittedStore closed = store;
-    closed.close();
-    store = null;
-    assertThatThrownBy(() -> CompletableFuture.supplyAsync(() -> closed.get(key("a"))).join())
-        .hasMessageContaining("is closed");
-  }
+        crash(CHANGELOG);
+        assertThat(store.committedOffset(CHANGELOG)).isEqualTo(77L);
+        assertThat(entries(store.all())).containsExactly("a=1", "b=1");
+        assertThat(store.committedOffset(new TopicPartition(CHANGELOG.topic(), 3)))
+                .isNull();
+    }
 
-  @Test
-  void writesGoStraightToTheFilesOnlyWhileAStoreWithoutChangelogIsWrittenThrough() throws IOException {
-    open(null);
-    store.put(key("a"), value("1"));
-    store.writeThrough(true); // settles what waited, then writes through
-    store.putAll(List.of(KeyValue.pair(key("b"), value("1")), KeyValue.pair(key("x"), value("1"))));
-    store.delete(key("a"));
-    store.delete(key("x"));
-    store.writeThrough(false);
-    store.put(key("c"), value("1"));
-    assertThat(entries(store.all())).containsExactly("b=1", "c=1");
-    store.flushCache();
-    store.settleIfCommitted();
-    store.put(key("d"), value("1"));
+    @Test
+    void anEmptyStoreIsRestoredFromTheStartAndOneWithDataButNoOffsetIsNotTrusted() {
+        open(CHANGELOG);
+        assertThat(store.committedOffset(CHANGELOG)).isEqualTo(ChangelogOffsets.NONE);
+        open(null); // the same files, written as a store without changelog: data, no offset
+        store.writeThrough(true);
+        store.put(key("a"), value("1"));
+        store.writeThrough(false);
+        open(CHANGELOG);
+        assertThat(store.committedOffset(CHANGELOG)).isNull();
+    }
 
-    crash(null);
-    assertThat(entries(store.all())).containsExactly("b=1", "c=1");
-    open(CHANGELOG);
-    assertThatThrownBy(() -> store.writeThrough(true)).isInstanceOf(IllegalStateException.class);
-  }
+    @Test
+    void restoredBatchesAreWrittenWithTheirLastOffset() {
+        open(CHANGELOG);
+        store.restoreBatch(List.of(record(10, "a", "1"), record(11, "b", "1"), record(12, "c", "1")));
+        store.restoreBatch(List.of(record(14, "b", null), record(15, "a", "2")));
 
+        open(CHANGELOG);
+        assertThat(store.committedOffset(CHANGELOG)).isEqualTo(15L);
+        assertThat(entries(store.all())).containsExactly("a=2", "c=1");
+    }
+
+    @Test
+    void aCrashLosesRestoredBatchesWithTheirOffsetUntilALoggedWriteFollows() throws IOException {
+        open(CHANGELOG);
+        store.restoreBatch(List.of(record(10, "a", "1"), record(11, "b", "1")));
+        crash(CHANGELOG);
+        assertThat(store.committedOffset(CHANGELOG)).isEqualTo(ChangelogOffsets.NONE); // empty: restored again
+        assertThat(entries(store.all())).isEmpty();
+
+        store.restoreBatch(List.of(record(10, "a", "1"), record(11, "b", "1")));
+        store.put(key("c"), value("1"));
+        acknowledged.set(12L);
+        store.flushCache();
+        store.settleIfCommitted(); // logged: the restored batch must be in the files before it
+        crash(CHANGELOG);
+        assertThat(store.committedOffset(CHANGELOG)).isEqualTo(12L);
+        assertThat(entries(store.all())).containsExactly("a=1", "b=1", "c=1");
+    }
+
+    private static ConsumerRecord<byte[], byte[]> record(long offset, String key, String value) {
+        return new ConsumerRecord<>(
+                CHANGELOG.topic(),
+                CHANGELOG.partition(),
+                offset,
+                key.getBytes(StandardCharsets.UTF_8),
+                value == null ? null : value(value));
+    }
+
+    @Test
+    void queriesFromAnotherThreadReadTheOverlaysAndNeverSettle() throws Exception {
+        open(CHANGELOG);
+        store.put(key("a"), value("1"));
+        store.put(key("b"), value("1"));
+        acknowledged.set(3L);
+        store.flushCache(); // pending: the stream thread's next call would settle it, a query's must not
+
+        List<String> seen = CompletableFuture.supplyAsync(() -> {
+                    List<String> out = entries(store.all());
+                    out.add("a:" + text(store.get(key("a"))));
+                    return out;
+                })
+                .get();
+        assertThat(seen).containsExactly("a=1", "b=1", "a:1");
+
+        crash(CHANGELOG); // the query settled nothing: the files are as before the commit
+        assertThat(store.committedOffset(CHANGELOG)).isEqualTo(ChangelogOffsets.NONE);
+        assertThat(entries(store.all())).isEmpty();
+    }
+
+    @Test
+    void aClosedStoreRefusesQueries() {
+        open(CHANGELOG);
+        CommittedStore closed = store;
+        closed.close();
+        store = null;
+        assertThatThrownBy(() -> CompletableFuture.supplyAsync(() -> closed.get(key("a")))
+                        .join())
+                .hasMessageContaining("is closed");
+    }
+
+    @Test
+    void writesGoStraightToTheFilesOnlyWhileAStoreWithoutChangelogIsWrittenThrough() throws IOException {
+        open(null);
+        store.put(key("a"), value("1"));
+        store.writeThrough(true); // settles what waited, then writes through
+        store.putAll(List.of(KeyValue.pair(key("b"), value("1")), KeyValue.pair(key("x"), value("1"))));
+        store.delete(key("a"));
+        store.delete(key("x"));
+        store.writeThrough(false);
+        store.put(key("c"), value("1"));
+        assertThat(entries(store.all())).containsExactly("b=1", "c=1");
+        store.flushCache();
+        store.settleIfCommitted();
+        store.put(key("d"), value("1"));
+
+        crash(null);
+        assertThat(entries(store.all())).containsExactly("b=1", "c=1");
+        open(CHANGELOG);
+        assertThatThrownBy(() -> store.writeThrough(true)).isInstanceOf(IllegalStateException.class);
+    }
 }

@@ -17,25 +17,33 @@ import org.apache.kafka.streams.TopologyTestDriver;
  */
 final class TopologyDrivers {
 
-  static final Instant START = Instant.parse("2026-11-22T10:00:00Z");
-  static final TopicNames TOPICS = TopicNames.unprefixed();
+    static final Instant START = Instant.parse("2026-11-22T10:00:00Z");
+    static final TopicNames TOPICS = TopicNames.unprefixed();
 
-  private TopologyDrivers() {}
+    private TopologyDrivers() {}
 
-  /** @param partitions the commands topic's partition count the processor routes by (the driver reads partition 0) */
-  static TopologyTestDriver start(Path stateDir, int partitions) {
-    return start(stateDir, partitions, CommandObserver.NONE);
-  }
+    /** @param partitions the commands topic's partition count the processor routes by (the driver reads partition 0) */
+    static TopologyTestDriver start(Path stateDir, int partitions) {
+        return start(stateDir, partitions, CommandObserver.NONE);
+    }
 
-  /** @param metrics told of every command and time step, as the app's queue metrics are */
-  static TopologyTestDriver start(Path stateDir, int partitions, CommandObserver metrics) {
-    Properties props = new Properties();
-    props.put(StreamsConfig.APPLICATION_ID_CONFIG, "topology-test");
-    props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-    props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-    // The app's RocksDB settings (StreamsSettings): the stores run on the shared, bounded cache.
-    props.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedRocksDbMemory.class);
-    return new TopologyTestDriver(CoordinateTopology.build(TOPICS, Duration.ofSeconds(1), Duration.ofMillis(100),
-        partitions, () -> new SplittableRandom(7), metrics), props, START);
-  }
+    /** @param metrics told of every command and time step, as the app's queue metrics are */
+    static TopologyTestDriver start(Path stateDir, int partitions, CommandObserver metrics) {
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "topology-test");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+        // The app's RocksDB settings (StreamsSettings): the stores run on the shared, bounded cache.
+        props.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedRocksDbMemory.class);
+        return new TopologyTestDriver(
+                CoordinateTopology.build(
+                        TOPICS,
+                        Duration.ofSeconds(1),
+                        Duration.ofMillis(100),
+                        partitions,
+                        () -> new SplittableRandom(7),
+                        metrics),
+                props,
+                START);
+    }
 }

@@ -13,23 +13,23 @@ import org.apache.kafka.common.TopicPartition;
  */
 public final class RefusingConsumerInterceptor<K, V> implements ConsumerInterceptor<K, V> {
 
-  public static volatile boolean refuse;
+    public static volatile boolean refuse;
 
-  @Override
-  public void configure(Map<String, ?> configs) {
-    if (refuse) {
-      throw new IllegalStateException("RefusingConsumerInterceptor: no new consumer");
+    @Override
+    public void configure(Map<String, ?> configs) {
+        if (refuse) {
+            throw new IllegalStateException("RefusingConsumerInterceptor: no new consumer");
+        }
     }
-  }
 
-  @Override
-  public ConsumerRecords<K, V> onConsume(ConsumerRecords<K, V> records) {
-    return records;
-  }
+    @Override
+    public ConsumerRecords<K, V> onConsume(ConsumerRecords<K, V> records) {
+        return records;
+    }
 
-  @Override
-  public void onCommit(Map<TopicPartition, OffsetAndMetadata> offsets) {}
+    @Override
+    public void onCommit(Map<TopicPartition, OffsetAndMetadata> offsets) {}
 
-  @Override
-  public void close() {}
+    @Override
+    public void close() {}
 }

@@ -17,45 +17,48 @@ import java.time.Duration;
  */
 public final class RunningApp implements AutoCloseable {
 
-  public static final Duration TIMEOUT = Duration.ofSeconds(60);
+    public static final Duration TIMEOUT = Duration.ofSeconds(60);
 
-  private final DevEnvironment env;
-  private final KafkaCommandGateway gateway;
-  private final KafkaTestClient client;
+    private final DevEnvironment env;
+    private final KafkaCommandGateway gateway;
+    private final KafkaTestClient client;
 
-  private RunningApp(DevEnvironment env) {
-    this.env = env;
-    this.gateway = new KafkaCommandGateway(env.bootstrapServers(), TopicNames.unprefixed());
-    this.client = new KafkaTestClient(env.bootstrapServers(), env.httpPort());
-  }
+    private RunningApp(DevEnvironment env) {
+        this.env = env;
+        this.gateway = new KafkaCommandGateway(env.bootstrapServers(), TopicNames.unprefixed());
+        this.client = new KafkaTestClient(env.bootstrapServers(), env.httpPort());
+    }
 
-  public static RunningApp start(Path dataDir) throws InterruptedException {
-    return new RunningApp(DevEnvironment.start(0, 0, dataDir));
-  }
+    public static RunningApp start(Path dataDir) throws InterruptedException {
+        return new RunningApp(DevEnvironment.start(0, 0, dataDir));
+    }
 
-  /** Sends a command to {@code ns}, asserts an ok reply and returns its {@code result}. */
-  public JsonNode call(String ns, String json) {
-    JsonNode reply = gateway.submit(ns, (ObjectNode) Json.parse(json), TIMEOUT).join();
-    assertThat(reply.get("ok").asBoolean()).as("reply to %s: %s", json, reply).isTrue();
-    return reply.get("result");
-  }
+    /** Sends a command to {@code ns}, asserts an ok reply and returns its {@code result}. */
+    public JsonNode call(String ns, String json) {
+        JsonNode reply =
+                gateway.submit(ns, (ObjectNode) Json.parse(json), TIMEOUT).join();
+        assertThat(reply.get("ok").asBoolean())
+                .as("reply to %s: %s", json, reply)
+                .isTrue();
+        return reply.get("result");
+    }
 
-  public DevEnvironment env() {
-    return env;
-  }
+    public DevEnvironment env() {
+        return env;
+    }
 
-  public KafkaCommandGateway gateway() {
-    return gateway;
-  }
+    public KafkaCommandGateway gateway() {
+        return gateway;
+    }
 
-  public KafkaTestClient client() {
-    return client;
-  }
+    public KafkaTestClient client() {
+        return client;
+    }
 
-  @Override
-  public void close() {
-    client.close();
-    gateway.close();
-    env.close();
-  }
+    @Override
+    public void close() {
+        client.close();
+        gateway.close();
+        env.close();
+    }
 }

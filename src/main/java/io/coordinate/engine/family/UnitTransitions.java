@@ -13,73 +13,94 @@ import io.coordinate.engine.state.model.WorkUnitRecord;
  */
 public final class UnitTransitions {
 
-  private UnitTransitions() {}
+    private UnitTransitions() {}
 
-  /** The status of a unit without an active attempt: delayed until its not-before time, then available. */
-  public static UnitStatus restingStatus(Long notBefore, long now) {
-    return notBefore != null && now < notBefore ? UnitStatus.DELAYED : UnitStatus.AVAILABLE;
-  }
-
-  /** Starts a pending attempt of {@code worker} at the unit; the unit becomes pending. */
-  public static AttemptRecord startAttempt(
-      MutableAttemptState attempts, String ns, WorkUnitRecord unit, String worker, long lifetimeMillis, long now) {
-    return attempts.startRequested(ns, unit, attempts.nextSeq(ns), worker, now,
-        io.coordinate.protocol.Times.plusMillis(now, lifetimeMillis));
-  }
-
-  /**
-   * Ends an attempt in a final status; if it is the unit's active attempt the unit takes that status, or waits
-   * for its children, and its family's cascade runs (docs/children-and-heirs.md, see {@link Family}).
-   */
-  public static WorkUnitRecord endAttempt(
-      Family family, AttemptRecord attempt, AttemptStatus status, JsonNode data) {
-    String ns = family.namespace();
-    family.attempts.end(ns, attempt, attempt.withStatus(status, data, family.now()));
-    WorkUnitRecord unit = family.units.get(ns, attempt.spec(), attempt.unit());
-    if (unit == null || !isActive(unit, attempt)) {
-      return null;
+    /** The status of a unit without an active attempt: delayed until its not-before time, then available. */
+    public static UnitStatus restingStatus(Long notBefore, long now) {
+        return notBefore != null && now < notBefore ? UnitStatus.DELAYED : UnitStatus.AVAILABLE;
     }
-    return status == AttemptStatus.FINISHED ? family.attemptFinished(unit, data) : family.attemptFailed(unit);
-  }
 
-  /**
-   * Gives the unit back: the attempt becomes {@code status} (expired or retryable) and, if it was the unit's
-   * active attempt, the unit loses it and rests until {@code notBefore}; the children parked during it go.
-   */
-  public static void releaseAttempt(
-      Family family, AttemptRecord attempt, AttemptStatus status, JsonNode data, Long notBefore) {
-    String ns = family.namespace();
-    long now = family.now();
-    family.attempts.end(ns, attempt, attempt.withStatus(status, data, now));
-    WorkUnitRecord unit = family.units.get(ns, attempt.spec(), attempt.unit());
-    if (unit == null || !isActive(unit, attempt)) {
-      return;
+    /** Starts a pending attempt of {@code worker} at the unit; the unit becomes pending. */
+    public static AttemptRecord startAttempt(
+            MutableAttemptState attempts,
+            String ns,
+            WorkUnitRecord unit,
+            String worker,
+            long lifetimeMillis,
+            long now) {
+        return attempts.startRequested(
+                ns,
+                unit,
+                attempts.nextSeq(ns),
+                worker,
+                now,
+                io.coordinate.protocol.Times.plusMillis(now, lifetimeMillis));
     }
-    Long rest = notBefore != null ? notBefore : unit.notBefore();
-    WorkUnitRecord released = unit.toBuilder().activeAttempt(null).status(restingStatus(rest, now)).build();
-    if (notBefore != null) {
-      released = released.toBuilder().notBefore(notBefore).status(restingStatus(notBefore, now)).build();
+
+    /**
+     * Ends an attempt in a final status; if it is the unit's active attempt the unit takes that status, or waits
+     * for its children, and its family's cascade runs (docs/children-and-heirs.md, see {@link Family}).
+     */
+    public static WorkUnitRecord endAttempt(Family family, AttemptRecord attempt, AttemptStatus status, JsonNode data) {
+        String ns = family.namespace();
+        family.attempts.end(ns, attempt, attempt.withStatus(status, data, family.now()));
+        WorkUnitRecord unit = family.units.get(ns, attempt.spec(), attempt.unit());
+        if (unit == null || !isActive(unit, attempt)) {
+            return null;
+        }
+        return status == AttemptStatus.FINISHED ? family.attemptFinished(unit, data) : family.attemptFailed(unit);
     }
-    family.attemptReleased(unit, released);
-  }
 
-  /** Expires a pending attempt (by command or by the time step). */
-  public static void expire(Family family, AttemptRecord attempt) {
-    releaseAttempt(family, attempt, AttemptStatus.EXPIRED, attempt.data(), null);
-  }
+    /**
+     * Gives the unit back: the attempt becomes {@code status} (expired or retryable) and, if it was the unit's
+     * active attempt, the unit loses it and rests until {@code notBefore}; the children parked during it go.
+     */
+    public static void releaseAttempt(
+            Family family, AttemptRecord attempt, AttemptStatus status, JsonNode data, Long notBefore) {
+        String ns = family.namespace();
+        long now = family.now();
+        family.attempts.end(ns, attempt, attempt.withStatus(status, data, now));
+        WorkUnitRecord unit = family.units.get(ns, attempt.spec(), attempt.unit());
+        if (unit == null || !isActive(unit, attempt)) {
+            return;
+        }
+        Long rest = notBefore != null ? notBefore : unit.notBefore();
+        WorkUnitRecord released = unit.toBuilder()
+                .activeAttempt(null)
+                .status(restingStatus(rest, now))
+                .build();
+        if (notBefore != null) {
+            released = released.toBuilder()
+                    .notBefore(notBefore)
+                    .status(restingStatus(notBefore, now))
+                    .build();
+        }
+        family.attemptReleased(unit, released);
+    }
 
-  /**
-   * Drops the unit's active attempt (reset, re-add): the unit rests again, its history is kept, and its
-   * {@code max_retries} budget starts afresh — otherwise a unit failed for too many retries could never run
-   * again. A replicated unit starts its next round: the replicas of the last one still running are superseded
-   * (their reports change only their attempts), as a dropped attempt is.
-   */
-  public static WorkUnitRecord clearActiveAttempt(WorkUnitRecord unit, long now) {
-    return unit.toBuilder().activeAttempt(null).status(restingStatus(unit.notBefore(), now)).attemptCount(0)
-        .replication(unit.replication() == null ? null : unit.replication().next()).purgeAt(null).build();
-  }
+    /** Expires a pending attempt (by command or by the time step). */
+    public static void expire(Family family, AttemptRecord attempt) {
+        releaseAttempt(family, attempt, AttemptStatus.EXPIRED, attempt.data(), null);
+    }
 
-  public static boolean isActive(WorkUnitRecord unit, AttemptRecord attempt) {
-    return unit.activeAttempt() != null && unit.activeAttempt() == attempt.seq();
-  }
+    /**
+     * Drops the unit's active attempt (reset, re-add): the unit rests again, its history is kept, and its
+     * {@code max_retries} budget starts afresh — otherwise a unit failed for too many retries could never run
+     * again. A replicated unit starts its next round: the replicas of the last one still running are superseded
+     * (their reports change only their attempts), as a dropped attempt is.
+     */
+    public static WorkUnitRecord clearActiveAttempt(WorkUnitRecord unit, long now) {
+        return unit.toBuilder()
+                .activeAttempt(null)
+                .status(restingStatus(unit.notBefore(), now))
+                .attemptCount(0)
+                .replication(
+                        unit.replication() == null ? null : unit.replication().next())
+                .purgeAt(null)
+                .build();
+    }
+
+    public static boolean isActive(WorkUnitRecord unit, AttemptRecord attempt) {
+        return unit.activeAttempt() != null && unit.activeAttempt() == attempt.seq();
+    }
 }

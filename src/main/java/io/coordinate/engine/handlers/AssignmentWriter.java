@@ -25,75 +25,78 @@ import java.io.UncheckedIOException;
  */
 final class AssignmentWriter {
 
-  static final int MAX_BYTES = 512 * 1024;
+    static final int MAX_BYTES = 512 * 1024;
 
-  private static final SerializableString NAMESPACE = Json.encoded("namespace");
-  private static final SerializableString REQUEST_ID = Json.encoded("request_id");
-  private static final SerializableString ATTEMPTS = Json.encoded("attempts");
-  private static final SerializableString DATA = Json.encoded("data");
-  private static final SerializableString START_TIME = Json.encoded("start_time");
+    private static final SerializableString NAMESPACE = Json.encoded("namespace");
+    private static final SerializableString REQUEST_ID = Json.encoded("request_id");
+    private static final SerializableString ATTEMPTS = Json.encoded("attempts");
+    private static final SerializableString DATA = Json.encoded("data");
+    private static final SerializableString START_TIME = Json.encoded("start_time");
 
-  private final JsonListRecord record;
-  private final JsonGenerator out;
-  // a request's attempts share their spec (most often) and their start and expiration times
-  private final RepeatedText spec = new RepeatedText();
-  private final RepeatedText start = new RepeatedText();
-  private final RepeatedText expiration = new RepeatedText();
-  private int attempts;
-  /** The numbers of the attempts written, in order: what a repeat of the request writes again. */
-  private long[] seqs = new long[16];
+    private final JsonListRecord record;
+    private final JsonGenerator out;
+    // a request's attempts share their spec (most often) and their start and expiration times
+    private final RepeatedText spec = new RepeatedText();
+    private final RepeatedText start = new RepeatedText();
+    private final RepeatedText expiration = new RepeatedText();
+    private int attempts;
+    /** The numbers of the attempts written, in order: what a repeat of the request writes again. */
+    private long[] seqs = new long[16];
 
-  AssignmentWriter(String ns, String worker, String requestId, long count) {
-    record = new JsonListRecord((int) Math.min(256 + 192 * count, 64 * 1024), header -> {
-      header.writeFieldName(NAMESPACE);
-      header.writeString(ns);
-      header.writeFieldName(WORKER);
-      header.writeString(worker);
-      header.writeFieldName(REQUEST_ID);
-      header.writeString(requestId); // null: written as null
-    }, ATTEMPTS);
-    out = record.out();
-  }
-
-  void add(AttemptRecord attempt) {
-    if (attempts == seqs.length) {
-      seqs = java.util.Arrays.copyOf(seqs, 2 * attempts);
+    AssignmentWriter(String ns, String worker, String requestId, long count) {
+        record = new JsonListRecord(
+                (int) Math.min(256 + 192 * count, 64 * 1024),
+                header -> {
+                    header.writeFieldName(NAMESPACE);
+                    header.writeString(ns);
+                    header.writeFieldName(WORKER);
+                    header.writeString(worker);
+                    header.writeFieldName(REQUEST_ID);
+                    header.writeString(requestId); // null: written as null
+                },
+                ATTEMPTS);
+        out = record.out();
     }
-    seqs[attempts++] = attempt.seq();
-    try {
-      out.writeStartObject();
-      out.writeFieldName(ATTEMPT_ID);
-      out.writeString(attempt.id());
-      out.writeFieldName(WORK_SPEC_NAME);
-      out.writeString(spec.of(attempt.spec()));
-      out.writeFieldName(WORK_UNIT_NAME);
-      out.writeString(attempt.unit());
-      out.writeFieldName(DATA);
-      Json.write(out, attempt.data());
-      out.writeFieldName(START_TIME);
-      out.writeString(start.of(Times.format(attempt.startTime())));
-      out.writeFieldName(EXPIRATION_TIME);
-      out.writeString(expiration.of(Times.format(attempt.expirationTime())));
-      out.writeEndObject();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+
+    void add(AttemptRecord attempt) {
+        if (attempts == seqs.length) {
+            seqs = java.util.Arrays.copyOf(seqs, 2 * attempts);
+        }
+        seqs[attempts++] = attempt.seq();
+        try {
+            out.writeStartObject();
+            out.writeFieldName(ATTEMPT_ID);
+            out.writeString(attempt.id());
+            out.writeFieldName(WORK_SPEC_NAME);
+            out.writeString(spec.of(attempt.spec()));
+            out.writeFieldName(WORK_UNIT_NAME);
+            out.writeString(attempt.unit());
+            out.writeFieldName(DATA);
+            Json.write(out, attempt.data());
+            out.writeFieldName(START_TIME);
+            out.writeString(start.of(Times.format(attempt.startTime())));
+            out.writeFieldName(EXPIRATION_TIME);
+            out.writeString(expiration.of(Times.format(attempt.expirationTime())));
+            out.writeEndObject();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
-  }
 
-  long[] seqs() {
-    return java.util.Arrays.copyOf(seqs, attempts);
-  }
+    long[] seqs() {
+        return java.util.Arrays.copyOf(seqs, attempts);
+    }
 
-  boolean isEmpty() {
-    return attempts == 0;
-  }
+    boolean isEmpty() {
+        return attempts == 0;
+    }
 
-  /** Whether the attempts written so far fill the record: hand out no more. */
-  boolean full() {
-    return record.size() >= MAX_BYTES;
-  }
+    /** Whether the attempts written so far fill the record: hand out no more. */
+    boolean full() {
+        return record.size() >= MAX_BYTES;
+    }
 
-  byte[] bytes() {
-    return record.finish();
-  }
+    byte[] bytes() {
+        return record.finish();
+    }
 }

@@ -15,48 +15,51 @@ import java.util.List;
  */
 public final class BatchCommands {
 
-  /** Items one batch may carry. */
-  public static final int MAX_ITEMS = 10_000;
+    /** Items one batch may carry. */
+    public static final int MAX_ITEMS = 10_000;
 
-  private BatchCommands() {}
+    private BatchCommands() {}
 
-  public static void register(HandlerRegistry registry) {
-    registry.register(CommandType.FINISH_ATTEMPTS, BatchCommands::finishAttempts);
-  }
+    public static void register(HandlerRegistry registry) {
+        registry.register(CommandType.FINISH_ATTEMPTS, BatchCommands::finishAttempts);
+    }
 
-  static JsonNode finishAttempts(CommandContext ctx) {
-    List<JsonNode> items = ctx.command().requiredArray("attempts");
-    if (items.size() > MAX_ITEMS) {
-      throw new CommandRejection(io.coordinate.protocol.ErrorCode.TOO_LARGE,
-          items.size() + " attempts in one command; at most " + MAX_ITEMS);
+    static JsonNode finishAttempts(CommandContext ctx) {
+        List<JsonNode> items = ctx.command().requiredArray("attempts");
+        if (items.size() > MAX_ITEMS) {
+            throw new CommandRejection(
+                    io.coordinate.protocol.ErrorCode.TOO_LARGE,
+                    items.size() + " attempts in one command; at most " + MAX_ITEMS);
+        }
+        for (JsonNode item : items) {
+            if (!item.isObject() || !item.path("attempt_id").isTextual()) {
+                throw CommandRejection.badCommand("each item of \"attempts\" needs an \"attempt_id\" string");
+            }
+            if (item.has("data")
+                    && !item.get("data").isObject()
+                    && !item.get("data").isNull()) {
+                throw CommandRejection.badCommand("\"data\" must be an object");
+            }
+        }
+        int finished = 0;
+        ArrayNode errors = Json.MAPPER.createArrayNode();
+        for (JsonNode item : items) {
+            JsonNode data = item.get("data");
+            String attemptId = item.get("attempt_id").textValue();
+            try {
+                // as a finish_attempt of the item's attempt_id and data would, without making one per item
+                AttemptCommands.applyFinish(ctx, attemptId, data == null || data.isNull() ? null : data);
+                finished++;
+            } catch (CommandRejection e) {
+                ObjectNode error = errors.addObject();
+                error.put("attempt_id", attemptId);
+                error.put("code", e.code().code());
+                error.put("message", e.getMessage());
+            }
+        }
+        ObjectNode result = Json.object();
+        result.put("finished", finished);
+        result.set("errors", errors);
+        return result;
     }
-    for (JsonNode item : items) {
-      if (!item.isObject() || !item.path("attempt_id").isTextual()) {
-        throw CommandRejection.badCommand("each item of \"attempts\" needs an \"attempt_id\" string");
-      }
-      if (item.has("data") && !item.get("data").isObject() && !item.get("data").isNull()) {
-        throw CommandRejection.badCommand("\"data\" must be an object");
-      }
-    }
-    int finished = 0;
-    ArrayNode errors = Json.MAPPER.createArrayNode();
-    for (JsonNode item : items) {
-      JsonNode data = item.get("data");
-      String attemptId = item.get("attempt_id").textValue();
-      try {
-        // as a finish_attempt of the item's attempt_id and data would, without making one per item
-        AttemptCommands.applyFinish(ctx, attemptId, data == null || data.isNull() ? null : data);
-        finished++;
-      } catch (CommandRejection e) {
-        ObjectNode error = errors.addObject();
-        error.put("attempt_id", attemptId);
-        error.put("code", e.code().code());
-        error.put("message", e.getMessage());
-      }
-    }
-    ObjectNode result = Json.object();
-    result.put("finished", finished);
-    result.set("errors", errors);
-    return result;
-  }
 }

@@ -25,150 +25,164 @@ import java.util.random.RandomGenerator;
  */
 public final class CommandContext {
 
-  /**
-   * Where a command's records go: the engine's output, which collects them by topic. An interface, so that the
-   * handlers, which the engine calls, do not depend on the engine back.
-   */
-  public interface Records {
+    /**
+     * Where a command's records go: the engine's output, which collects them by topic. An interface, so that the
+     * handlers, which the engine calls, do not depend on the engine back.
+     */
+    public interface Records {
 
-    /** A record for {@code coordinate.results}, keyed by namespace. */
-    void result(String ns, JsonNode record);
+        /** A record for {@code coordinate.results}, keyed by namespace. */
+        void result(String ns, JsonNode record);
+
+        /**
+         * An assignment for {@code coordinate.assignments}, keyed by worker, its JSON written already; returns it as a
+         * tree, parsed only when asked for (by a reply that repeats it).
+         */
+        Supplier<JsonNode> assignment(String worker, byte[] json);
+
+        /** A follow-up command for {@code coordinate.chained}, keyed by namespace. */
+        void chained(String ns, JsonNode command);
+    }
+
+    private final Command command;
+    private final long now;
+    private final StateReader reads;
+    private final MutableNamespaceState namespaces;
+    private final MutableSpecState specs;
+    private final MutableUnitState units;
+    private final MutableAttemptState attempts;
+    private final MutableWorkerState workers;
+    private final Records output;
+    private final RandomGenerator random;
+    private Family family;
+    private Replication replication;
+    /** What the answer is made of, when a handler says (see {@link #answerIsAttempt}); else the reply's result. */
+    private Answer answer;
+
+    /** @param reads the same state read-only: what the views show, and the job trees' links */
+    public CommandContext(
+            Command command,
+            long now,
+            StateReader reads,
+            MutableNamespaceState namespaces,
+            MutableSpecState specs,
+            MutableUnitState units,
+            MutableAttemptState attempts,
+            MutableWorkerState workers,
+            Records output,
+            RandomGenerator random) {
+        this.command = command;
+        this.now = now;
+        this.reads = reads;
+        this.namespaces = namespaces;
+        this.specs = specs;
+        this.units = units;
+        this.attempts = attempts;
+        this.workers = workers;
+        this.output = output;
+        this.random = random;
+    }
+
+    public Command command() {
+        return command;
+    }
+
+    public String namespace() {
+        return command.namespace();
+    }
+
+    /** The engine's time for this command, epoch millis. Handlers never read a clock themselves. */
+    public long now() {
+        return now;
+    }
+
+    public MutableNamespaceState namespaces() {
+        return namespaces;
+    }
+
+    public MutableSpecState specs() {
+        return specs;
+    }
+
+    public MutableUnitState units() {
+        return units;
+    }
+
+    public MutableAttemptState attempts() {
+        return attempts;
+    }
+
+    public MutableWorkerState workers() {
+        return workers;
+    }
+
+    /** The views of the state as this command has changed it so far, for its reply. */
+    public StateViews views() {
+        return new StateViews(reads, namespace(), now);
+    }
+
+    /** The units of {@code spec} that {@code query} selects, by their statuses as of now. */
+    public List<WorkUnitRecord> select(UnitQuery query, String spec) {
+        return query.run(reads, namespace(), spec, now);
+    }
+
+    public RandomGenerator random() {
+        return random;
+    }
 
     /**
-     * An assignment for {@code coordinate.assignments}, keyed by worker, its JSON written already; returns it as a
-     * tree, parsed only when asked for (by a reply that repeats it).
+     * Job trees (docs/children-and-heirs.md) for this command, with {@code then} chaining to {@code coordinate.chained}.
      */
-    Supplier<JsonNode> assignment(String worker, byte[] json);
-
-    /** A follow-up command for {@code coordinate.chained}, keyed by namespace. */
-    void chained(String ns, JsonNode command);
-  }
-
-  private final Command command;
-  private final long now;
-  private final StateReader reads;
-  private final MutableNamespaceState namespaces;
-  private final MutableSpecState specs;
-  private final MutableUnitState units;
-  private final MutableAttemptState attempts;
-  private final MutableWorkerState workers;
-  private final Records output;
-  private final RandomGenerator random;
-  private Family family;
-  private Replication replication;
-  /** What the answer is made of, when a handler says (see {@link #answerIsAttempt}); else the reply's result. */
-  private Answer answer;
-
-  /** @param reads the same state read-only: what the views show, and the job trees' links */
-  public CommandContext(Command command, long now, StateReader reads, MutableNamespaceState namespaces,
-      MutableSpecState specs, MutableUnitState units, MutableAttemptState attempts, MutableWorkerState workers,
-      Records output, RandomGenerator random) {
-    this.command = command;
-    this.now = now;
-    this.reads = reads;
-    this.namespaces = namespaces;
-    this.specs = specs;
-    this.units = units;
-    this.attempts = attempts;
-    this.workers = workers;
-    this.output = output;
-    this.random = random;
-  }
-
-  public Command command() {
-    return command;
-  }
-
-  public String namespace() {
-    return command.namespace();
-  }
-
-  /** The engine's time for this command, epoch millis. Handlers never read a clock themselves. */
-  public long now() {
-    return now;
-  }
-
-  public MutableNamespaceState namespaces() {
-    return namespaces;
-  }
-
-  public MutableSpecState specs() {
-    return specs;
-  }
-
-  public MutableUnitState units() {
-    return units;
-  }
-
-  public MutableAttemptState attempts() {
-    return attempts;
-  }
-
-  public MutableWorkerState workers() {
-    return workers;
-  }
-
-  /** The views of the state as this command has changed it so far, for its reply. */
-  public StateViews views() {
-    return new StateViews(reads, namespace(), now);
-  }
-
-  /** The units of {@code spec} that {@code query} selects, by their statuses as of now. */
-  public List<WorkUnitRecord> select(UnitQuery query, String spec) {
-    return query.run(reads, namespace(), spec, now);
-  }
-
-  public RandomGenerator random() {
-    return random;
-  }
-
-  /**
-   * Job trees (docs/children-and-heirs.md) for this command, with {@code then} chaining to {@code coordinate.chained}.
-   */
-  public Family family() {
-    if (family == null) {
-      family = new Family(units, attempts, reads.family(), specs, namespace(), now,
-          (unit, data) -> Chaining.chain(this, unit, data));
+    public Family family() {
+        if (family == null) {
+            family = new Family(
+                    units,
+                    attempts,
+                    reads.family(),
+                    specs,
+                    namespace(),
+                    now,
+                    (unit, data) -> Chaining.chain(this, unit, data));
+        }
+        return family;
     }
-    return family;
-  }
 
-  /**
-   * Redundant execution (docs/replication.md) for this command: assimilated records go to {@code coordinate.results}.
-   */
-  public Replication replication() {
-    if (replication == null) {
-      replication = new Replication(family(), units, attempts, workers, specs,
-          record -> output.result(namespace(), record));
+    /**
+     * Redundant execution (docs/replication.md) for this command: assimilated records go to {@code coordinate.results}.
+     */
+    public Replication replication() {
+        if (replication == null) {
+            replication = new Replication(
+                    family(), units, attempts, workers, specs, record -> output.result(namespace(), record));
+        }
+        return replication;
     }
-    return replication;
-  }
 
-  /**
-   * The answer is the view of this attempt (an attempt command's): a repeat of the command's {@code request_id}
-   * writes the view again rather than the engine keeping its JSON.
-   */
-  public void answerIsAttempt(long seq) {
-    answer = Answer.attempt(0, seq);
-  }
+    /**
+     * The answer is the view of this attempt (an attempt command's): a repeat of the command's {@code request_id}
+     * writes the view again rather than the engine keeping its JSON.
+     */
+    public void answerIsAttempt(long seq) {
+        answer = Answer.attempt(0, seq);
+    }
 
-  /** The answer is the assignment of these attempts ({@code request_attempts}), in this order. */
-  public void answerIsAssignment(long[] seqs) {
-    answer = Answer.attempts(0, seqs);
-  }
+    /** The answer is the assignment of these attempts ({@code request_attempts}), in this order. */
+    public void answerIsAssignment(long[] seqs) {
+        answer = Answer.attempts(0, seqs);
+    }
 
-  /** What a handler said its answer is made of, or null: what the engine keeps for a repeat of the command. */
-  public Answer answer() {
-    return answer;
-  }
+    /** What a handler said its answer is made of, or null: what the engine keeps for a repeat of the command. */
+    public Answer answer() {
+        return answer;
+    }
 
-  /** Emits an assignment (keyed by worker, its JSON written already) for {@code request_attempts}. */
-  public Supplier<JsonNode> assignment(String worker, byte[] json) {
-    return output.assignment(worker, json);
-  }
+    /** Emits an assignment (keyed by worker, its JSON written already) for {@code request_attempts}. */
+    public Supplier<JsonNode> assignment(String worker, byte[] json) {
+        return output.assignment(worker, json);
+    }
 
-  /** Emits a follow-up command on {@code coordinate.chained}. */
-  public void chained(ObjectNode command) {
-    output.chained(command.get("namespace").asText(), command);
-  }
+    /** Emits a follow-up command on {@code coordinate.chained}. */
+    public void chained(ObjectNode command) {
+        output.chained(command.get("namespace").asText(), command);
+    }
 }

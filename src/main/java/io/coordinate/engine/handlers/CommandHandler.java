@@ -9,5 +9,5 @@ import com.fasterxml.jackson.databind.JsonNode;
 @FunctionalInterface
 public interface CommandHandler {
 
-  JsonNode handle(CommandContext ctx);
+    JsonNode handle(CommandContext ctx);
 }

@@ -8,16 +8,16 @@ import io.coordinate.protocol.Json;
 /** {@code destroy_namespace}: the name is free afterwards; its next command starts an empty namespace. */
 public final class NamespaceCommands {
 
-  private NamespaceCommands() {}
+    private NamespaceCommands() {}
 
-  public static void register(HandlerRegistry registry) {
-    registry.register(CommandType.DESTROY_NAMESPACE, NamespaceCommands::destroy);
-  }
+    public static void register(HandlerRegistry registry) {
+        registry.register(CommandType.DESTROY_NAMESPACE, NamespaceCommands::destroy);
+    }
 
-  static JsonNode destroy(CommandContext ctx) {
-    ctx.namespaces().destroy(ctx.namespace());
-    ObjectNode result = Json.object();
-    result.put("destroyed", ctx.namespace());
-    return result;
-  }
+    static JsonNode destroy(CommandContext ctx) {
+        ctx.namespaces().destroy(ctx.namespace());
+        ObjectNode result = Json.object();
+        result.put("destroyed", ctx.namespace());
+        return result;
+    }
 }

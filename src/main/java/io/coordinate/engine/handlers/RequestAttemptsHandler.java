@@ -37,176 +37,187 @@ import java.util.function.Supplier;
  */
 public final class RequestAttemptsHandler {
 
-  public static final double DEFAULT_LIFETIME_SECONDS = 900;
+    public static final double DEFAULT_LIFETIME_SECONDS = 900;
 
-  private RequestAttemptsHandler() {}
+    private RequestAttemptsHandler() {}
 
-  public static void register(HandlerRegistry registry) {
-    registry.register(CommandType.REQUEST_ATTEMPTS, RequestAttemptsHandler::requestAttempts);
-  }
-
-  static JsonNode requestAttempts(CommandContext ctx) {
-    Command command = ctx.command();
-    String worker = command.requiredString("worker");
-    // As in the reference, a count of 0 asks for one unit; a negative or fractional count is refused.
-    long count = Math.max(1, command.optionalWholeNumber("count", 1, 0, Limits.MAX_COUNT));
-    double lifetime = command.optionalNumber("lifetime", DEFAULT_LIFETIME_SECONDS, Limits.MIN_LEASE_SECONDS,
-        Limits.MAX_LEASE_SECONDS);
-    WorkRequest request = new WorkRequest(command.optionalStringList("work_specs"),
-        command.optionalStringList("runtimes"), command.optionalNumber("available_gb", 0, -Limits.MAX_GB,
-        Limits.MAX_GB));
-    WorkerCommands.touch(ctx, worker);
-
-    AssignmentWriter assignment = new AssignmentWriter(ctx.namespace(), worker, command.requestId(), count);
-    Set<String> nothingForHost = new HashSet<>();
-    // A batch whose every unit was auto-failed by max_retries is fetched again
-    // (docs/reference.md#how-the-spec-is-chosen).
-    while (assignment.isEmpty()) {
-      List<SpecLoad> loads = loads(ctx);
-      loads.removeIf(load -> nothingForHost.contains(load.name()));
-      SpecLoad chosen = Scheduler.choose(loads, request, ctx.now(), ctx.random());
-      if (chosen == null) {
-        break;
-      }
-      HandOut handedOut =
-          handOut(ctx, chosen, worker, count, Times.secondsToMillis(lifetime), assignment);
-      if (handedOut == HandOut.NOTHING) {
-        break;
-      }
-      if (handedOut == HandOut.NOTHING_FOR_THIS_HOST) {
-        // every available unit of this replicated spec has a replica on the worker's host: not a candidate
-        nothingForHost.add(chosen.name());
-      }
+    public static void register(HandlerRegistry registry) {
+        registry.register(CommandType.REQUEST_ATTEMPTS, RequestAttemptsHandler::requestAttempts);
     }
-    Supplier<JsonNode> assigned = ctx.assignment(worker, assignment.bytes());
-    ctx.answerIsAssignment(assignment.seqs());
-    // the reply repeats the assignment: parsed back only when one is asked for
-    return command.replyTo() == null ? null : assigned.get();
-  }
 
-  /**
-   * The assignment of these attempts again, as they are now (a renewal since shows its new expiration; an attempt
-   * deleted with its unit since is left out): the answer to a repeat of a request's {@code request_id}.
-   */
-  public static byte[] assignment(AttemptState attempts, String ns, String worker, String requestId, long[] seqs) {
-    AssignmentWriter assignment = new AssignmentWriter(ns, worker, requestId, seqs.length);
-    for (long seq : seqs) {
-      AttemptRecord attempt = attempts.get(ns, seq);
-      if (attempt != null) {
-        assignment.add(attempt);
-      }
-    }
-    return assignment.bytes();
-  }
+    static JsonNode requestAttempts(CommandContext ctx) {
+        Command command = ctx.command();
+        String worker = command.requiredString("worker");
+        // As in the reference, a count of 0 asks for one unit; a negative or fractional count is refused.
+        long count = Math.max(1, command.optionalWholeNumber("count", 1, 0, Limits.MAX_COUNT));
+        double lifetime = command.optionalNumber(
+                "lifetime", DEFAULT_LIFETIME_SECONDS, Limits.MIN_LEASE_SECONDS, Limits.MAX_LEASE_SECONDS);
+        WorkRequest request = new WorkRequest(
+                command.optionalStringList("work_specs"),
+                command.optionalStringList("runtimes"),
+                command.optionalNumber("available_gb", 0, -Limits.MAX_GB, Limits.MAX_GB));
+        WorkerCommands.touch(ctx, worker);
 
-  private static List<SpecLoad> loads(CommandContext ctx) {
-    List<SpecLoad> loads = new ArrayList<>();
-    for (WorkSpecRecord spec : ctx.specs().list(ctx.namespace())) {
-      loads.add(new SpecLoad(spec.name(), spec.meta(),
-          ctx.units().count(ctx.namespace(), spec.name(), UnitStatus.AVAILABLE),
-          ctx.units().count(ctx.namespace(), spec.name(), UnitStatus.PENDING)));
-    }
-    return loads;
-  }
-
-  /** What {@link #handOut} did. */
-  private enum HandOut {
-    /** Attempts started, or units auto-failed (they count as tried). */
-    TRIED,
-    /** Nothing to try: the caller stops. */
-    NOTHING,
-    /** A replicated spec with available units, all of them with a replica on this host already. */
-    NOTHING_FOR_THIS_HOST
-  }
-
-  /**
-   * Starts attempts at up to {@code min(count, max_getwork, max_running − pending)} units of the spec, fewer if
-   * the assignment fills its record first ({@link AssignmentWriter#full}).
-   */
-  private static HandOut handOut(CommandContext ctx, SpecLoad spec, String worker, long count, long lifetimeMillis,
-      AssignmentWriter assignment) {
-    MutableUnitState units = ctx.units();
-    String ns = ctx.namespace();
-    long limit = count;
-    if (spec.meta().maxAttemptsReturned() > 0) {
-      limit = Math.min(limit, spec.meta().maxAttemptsReturned());
-    }
-    if (spec.meta().maxRunning() > 0) {
-      limit = Math.min(limit, spec.meta().maxRunning() - spec.pending());
-    }
-    if (limit <= 0) {
-      return HandOut.NOTHING;
-    }
-    int max = (int) Math.min(limit, Integer.MAX_VALUE);
-    boolean replicated = spec.meta().replication() != null;
-    String host = replicated ? ctx.replication().host(worker) : null;
-    Map<String, WorkUnitRecord> read = new HashMap<>();
-    List<String> names = !replicated ? units.bestAvailable(ns, spec.name(), max)
-        // a host never gets two replicas of one unit: skip those it has, up to a bound (see docs/replication.md)
-        : units.bestAvailable(ns, spec.name(), max, Replication.MAX_UNITS_SKIPPED, name -> {
-          WorkUnitRecord unit = units.get(ns, spec.name(), name);
-          read.put(name, unit);
-          return Replication.canTake(unit, host);
-        });
-    if (names.isEmpty()) {
-      if (!Scheduler.canStartContinuous(spec, ctx.now())) {
-        return replicated && spec.available() > 0 ? HandOut.NOTHING_FOR_THIS_HOST : HandOut.NOTHING;
-      }
-      names = List.of(createContinuousUnit(ctx, spec));
-    }
-    int tried = 0;
-    for (String name : names) {
-      if (assignment.full()) {
-        break; // the rest stay available, for the next request
-      }
-      WorkUnitRecord unit = read.containsKey(name) ? read.get(name) : units.available(ns, spec.name(), name);
-      long maxRetries = spec.meta().maxRetries();
-      if (replicated || Replication.roundUnderWay(unit)) {
-        String replicaHost = host != null ? host : ctx.replication().host(worker);
-        if (Replication.canTake(unit, replicaHost)) {
-          tried++;
-          AttemptRecord replica = ctx.replication().start(unit, worker, replicaHost, lifetimeMillis);
-          if (replica != null) {
-            assignment.add(replica); // null: it could not be sent, and failed
-          }
+        AssignmentWriter assignment = new AssignmentWriter(ctx.namespace(), worker, command.requestId(), count);
+        Set<String> nothingForHost = new HashSet<>();
+        // A batch whose every unit was auto-failed by max_retries is fetched again
+        // (docs/reference.md#how-the-spec-is-chosen).
+        while (assignment.isEmpty()) {
+            List<SpecLoad> loads = loads(ctx);
+            loads.removeIf(load -> nothingForHost.contains(load.name()));
+            SpecLoad chosen = Scheduler.choose(loads, request, ctx.now(), ctx.random());
+            if (chosen == null) {
+                break;
+            }
+            HandOut handedOut = handOut(ctx, chosen, worker, count, Times.secondsToMillis(lifetime), assignment);
+            if (handedOut == HandOut.NOTHING) {
+                break;
+            }
+            if (handedOut == HandOut.NOTHING_FOR_THIS_HOST) {
+                // every available unit of this replicated spec has a replica on the worker's host: not a candidate
+                nothingForHost.add(chosen.name());
+            }
         }
-        continue;
-      }
-      tried++;
-      if (maxRetries > 0 && unit.attemptCount() >= maxRetries) {
-        autoFail(ctx, unit, worker, lifetimeMillis);
-      } else {
-        assignment.add(UnitTransitions.startAttempt(ctx.attempts(), ns, unit, worker, lifetimeMillis, ctx.now()));
-      }
+        Supplier<JsonNode> assigned = ctx.assignment(worker, assignment.bytes());
+        ctx.answerIsAssignment(assignment.seqs());
+        // the reply repeats the assignment: parsed back only when one is asked for
+        return command.replyTo() == null ? null : assigned.get();
     }
-    return tried > 0 ? HandOut.TRIED : HandOut.NOTHING_FOR_THIS_HOST;
-  }
 
-  /** The N+1th attempt of a unit with {@code max_retries} N is created failed, and fails the unit. */
-  private static void autoFail(CommandContext ctx, WorkUnitRecord unit, String worker, long lifetimeMillis) {
-    AttemptRecord attempt =
-        UnitTransitions.startAttempt(ctx.attempts(), ctx.namespace(), unit, worker, lifetimeMillis, ctx.now());
-    ObjectNode data = Json.object();
-    data.put("traceback", "too many retries");
-    UnitTransitions.endAttempt(ctx.family(), attempt, AttemptStatus.FAILED, data);
-  }
-
-  /** A continuous spec's new unit: named after the time, data {}, and the next one not before interval. */
-  private static String createContinuousUnit(CommandContext ctx, SpecLoad load) {
-    long now = ctx.now();
-    String name = String.format("%d.%03d", Math.floorDiv(now, 1000), Math.floorMod(now, 1000));
-    WorkUnitRecord before = ctx.units().get(ctx.namespace(), load.name(), name);
-    WorkUnitRecord unit =
-        WorkUnitRecord.builder(load.name(), name).data(Json.object())
-        .attemptCount(before == null ? 0 : before.attemptCount()).build();
-    if (before == null) {
-      ctx.units().add(ctx.namespace(), unit);
-    } else {
-      ctx.units().replace(ctx.namespace(), before, unit);
+    /**
+     * The assignment of these attempts again, as they are now (a renewal since shows its new expiration; an attempt
+     * deleted with its unit since is left out): the answer to a repeat of a request's {@code request_id}.
+     */
+    public static byte[] assignment(AttemptState attempts, String ns, String worker, String requestId, long[] seqs) {
+        AssignmentWriter assignment = new AssignmentWriter(ns, worker, requestId, seqs.length);
+        for (long seq : seqs) {
+            AttemptRecord attempt = attempts.get(ns, seq);
+            if (attempt != null) {
+                assignment.add(attempt);
+            }
+        }
+        return assignment.bytes();
     }
-    WorkSpecRecord spec = ctx.specs().get(ctx.namespace(), load.name());
-    long next = Times.plus(now, spec.meta().interval());
-    ctx.specs().write(ctx.namespace(), spec, spec.withMeta(spec.meta().withNextContinuous(next)));
-    return name;
-  }
+
+    private static List<SpecLoad> loads(CommandContext ctx) {
+        List<SpecLoad> loads = new ArrayList<>();
+        for (WorkSpecRecord spec : ctx.specs().list(ctx.namespace())) {
+            loads.add(new SpecLoad(
+                    spec.name(),
+                    spec.meta(),
+                    ctx.units().count(ctx.namespace(), spec.name(), UnitStatus.AVAILABLE),
+                    ctx.units().count(ctx.namespace(), spec.name(), UnitStatus.PENDING)));
+        }
+        return loads;
+    }
+
+    /** What {@link #handOut} did. */
+    private enum HandOut {
+        /** Attempts started, or units auto-failed (they count as tried). */
+        TRIED,
+        /** Nothing to try: the caller stops. */
+        NOTHING,
+        /** A replicated spec with available units, all of them with a replica on this host already. */
+        NOTHING_FOR_THIS_HOST
+    }
+
+    /**
+     * Starts attempts at up to {@code min(count, max_getwork, max_running − pending)} units of the spec, fewer if
+     * the assignment fills its record first ({@link AssignmentWriter#full}).
+     */
+    private static HandOut handOut(
+            CommandContext ctx,
+            SpecLoad spec,
+            String worker,
+            long count,
+            long lifetimeMillis,
+            AssignmentWriter assignment) {
+        MutableUnitState units = ctx.units();
+        String ns = ctx.namespace();
+        long limit = count;
+        if (spec.meta().maxAttemptsReturned() > 0) {
+            limit = Math.min(limit, spec.meta().maxAttemptsReturned());
+        }
+        if (spec.meta().maxRunning() > 0) {
+            limit = Math.min(limit, spec.meta().maxRunning() - spec.pending());
+        }
+        if (limit <= 0) {
+            return HandOut.NOTHING;
+        }
+        int max = (int) Math.min(limit, Integer.MAX_VALUE);
+        boolean replicated = spec.meta().replication() != null;
+        String host = replicated ? ctx.replication().host(worker) : null;
+        Map<String, WorkUnitRecord> read = new HashMap<>();
+        List<String> names = !replicated
+                ? units.bestAvailable(ns, spec.name(), max)
+                // a host never gets two replicas of one unit: skip those it has, up to a bound (see
+                // docs/replication.md)
+                : units.bestAvailable(ns, spec.name(), max, Replication.MAX_UNITS_SKIPPED, name -> {
+                    WorkUnitRecord unit = units.get(ns, spec.name(), name);
+                    read.put(name, unit);
+                    return Replication.canTake(unit, host);
+                });
+        if (names.isEmpty()) {
+            if (!Scheduler.canStartContinuous(spec, ctx.now())) {
+                return replicated && spec.available() > 0 ? HandOut.NOTHING_FOR_THIS_HOST : HandOut.NOTHING;
+            }
+            names = List.of(createContinuousUnit(ctx, spec));
+        }
+        int tried = 0;
+        for (String name : names) {
+            if (assignment.full()) {
+                break; // the rest stay available, for the next request
+            }
+            WorkUnitRecord unit = read.containsKey(name) ? read.get(name) : units.available(ns, spec.name(), name);
+            long maxRetries = spec.meta().maxRetries();
+            if (replicated || Replication.roundUnderWay(unit)) {
+                String replicaHost = host != null ? host : ctx.replication().host(worker);
+                if (Replication.canTake(unit, replicaHost)) {
+                    tried++;
+                    AttemptRecord replica = ctx.replication().start(unit, worker, replicaHost, lifetimeMillis);
+                    if (replica != null) {
+                        assignment.add(replica); // null: it could not be sent, and failed
+                    }
+                }
+                continue;
+            }
+            tried++;
+            if (maxRetries > 0 && unit.attemptCount() >= maxRetries) {
+                autoFail(ctx, unit, worker, lifetimeMillis);
+            } else {
+                assignment.add(
+                        UnitTransitions.startAttempt(ctx.attempts(), ns, unit, worker, lifetimeMillis, ctx.now()));
+            }
+        }
+        return tried > 0 ? HandOut.TRIED : HandOut.NOTHING_FOR_THIS_HOST;
+    }
+
+    /** The N+1th attempt of a unit with {@code max_retries} N is created failed, and fails the unit. */
+    private static void autoFail(CommandContext ctx, WorkUnitRecord unit, String worker, long lifetimeMillis) {
+        AttemptRecord attempt =
+                UnitTransitions.startAttempt(ctx.attempts(), ctx.namespace(), unit, worker, lifetimeMillis, ctx.now());
+        ObjectNode data = Json.object();
+        data.put("traceback", "too many retries");
+        UnitTransitions.endAttempt(ctx.family(), attempt, AttemptStatus.FAILED, data);
+    }
+
+    /** A continuous spec's new unit: named after the time, data {}, and the next one not before interval. */
+    private static String createContinuousUnit(CommandContext ctx, SpecLoad load) {
+        long now = ctx.now();
+        String name = String.format("%d.%03d", Math.floorDiv(now, 1000), Math.floorMod(now, 1000));
+        WorkUnitRecord before = ctx.units().get(ctx.namespace(), load.name(), name);
+        WorkUnitRecord unit = WorkUnitRecord.builder(load.name(), name)
+                .data(Json.object())
+                .attemptCount(before == null ? 0 : before.attemptCount())
+                .build();
+        if (before == null) {
+            ctx.units().add(ctx.namespace(), unit);
+        } else {
+            ctx.units().replace(ctx.namespace(), before, unit);
+        }
+        WorkSpecRecord spec = ctx.specs().get(ctx.namespace(), load.name());
+        long next = Times.plus(now, spec.meta().interval());
+        ctx.specs().write(ctx.namespace(), spec, spec.withMeta(spec.meta().withNextContinuous(next)));
+        return name;
+    }
 }

@@ -20,131 +20,149 @@ import java.util.List;
 /** {@code add_work_units}, {@code prioritize_work_units}, {@code delete_work_units}, {@code reset_work_units}. */
 public final class WorkUnitCommands {
 
-  /** Units one command may carry: a larger batch must be split (error {@code too_large}). */
-  public static final int MAX_UNITS_PER_COMMAND = 100_000;
+    /** Units one command may carry: a larger batch must be split (error {@code too_large}). */
+    public static final int MAX_UNITS_PER_COMMAND = 100_000;
 
-  private WorkUnitCommands() {}
+    private WorkUnitCommands() {}
 
-  public static void register(HandlerRegistry registry) {
-    registry.register(CommandType.ADD_WORK_UNITS, WorkUnitCommands::addWorkUnits);
-    registry.register(CommandType.PRIORITIZE_WORK_UNITS, WorkUnitCommands::prioritizeWorkUnits);
-    registry.register(CommandType.DELETE_WORK_UNITS, WorkUnitCommands::deleteWorkUnits);
-    registry.register(CommandType.RESET_WORK_UNITS, WorkUnitCommands::resetWorkUnits);
-  }
-
-  /**
-   * Adds units or replaces them. A replaced unit takes the new data, priority and not-before time; it keeps
-   * its attempt history; it stays pending if it was, and otherwise rests again (a finished or failed unit
-   * becomes available). A unit with a parent or predecessor, or one that has children or heirs, is placed in
-   * its job tree by {@link io.coordinate.engine.family.Family#add}; units are applied in order, so a unit may name an
-   * earlier one of the same command.
-   */
-  static JsonNode addWorkUnits(CommandContext ctx) {
-    WorkSpecRecord spec = Lookups.spec(ctx, ctx.command().requiredString("work_spec_name"));
-    List<JsonNode> items = ctx.command().requiredArray("work_units");
-    if (items.size() > MAX_UNITS_PER_COMMAND) {
-      throw new CommandRejection(ErrorCode.TOO_LARGE,
-          items.size() + " units in one command; at most " + MAX_UNITS_PER_COMMAND);
+    public static void register(HandlerRegistry registry) {
+        registry.register(CommandType.ADD_WORK_UNITS, WorkUnitCommands::addWorkUnits);
+        registry.register(CommandType.PRIORITIZE_WORK_UNITS, WorkUnitCommands::prioritizeWorkUnits);
+        registry.register(CommandType.DELETE_WORK_UNITS, WorkUnitCommands::deleteWorkUnits);
+        registry.register(CommandType.RESET_WORK_UNITS, WorkUnitCommands::resetWorkUnits);
     }
-    List<NewUnit> units = new ArrayList<>(items.size());
-    for (JsonNode item : items) {
-      units.add(NewUnit.parse(item, spec.name(), ctx.now(), ctx.random()));
-    }
-    String ns = ctx.namespace();
-    ctx.units().prefetch(ns, spec.name(), units.stream().map(NewUnit::name).toList());
-    ArrayNode names = Json.MAPPER.createArrayNode();
-    for (NewUnit unit : units) {
-      WorkUnitRecord before = ctx.units().get(ns, spec.name(), unit.name());
-      WorkUnitRecord after;
-      if (before == null) {
-        after = WorkUnitRecord.builder(spec.name(), unit.name()).data(unit.data()).priority(unit.priority())
-            .notBefore(unit.notBefore()).status(UnitTransitions.restingStatus(unit.notBefore(), ctx.now())).build();
-      } else {
-        after = WorkUnitRecord.builder(spec.name(), unit.name()).data(unit.data()).priority(unit.priority())
-            .notBefore(unit.notBefore()).status(before.status()).activeAttempt(before.activeAttempt())
-            .attemptCount(before.attemptCount()).replication(before.replication()).build();
-        if (Replication.roundUnderWay(before)) {
-          // its replicas keep running; the replicas handed out from now on get the new data
-          if (before.status() != UnitStatus.PENDING) {
-            after = after.toBuilder().status(UnitTransitions.restingStatus(after.notBefore(), ctx.now())).build();
-          }
-        } else if (before.status() != UnitStatus.PENDING) {
-          after = UnitTransitions.clearActiveAttempt(after, ctx.now()); // a decided replicated unit: a new round
+
+    /**
+     * Adds units or replaces them. A replaced unit takes the new data, priority and not-before time; it keeps
+     * its attempt history; it stays pending if it was, and otherwise rests again (a finished or failed unit
+     * becomes available). A unit with a parent or predecessor, or one that has children or heirs, is placed in
+     * its job tree by {@link io.coordinate.engine.family.Family#add}; units are applied in order, so a unit may name an
+     * earlier one of the same command.
+     */
+    static JsonNode addWorkUnits(CommandContext ctx) {
+        WorkSpecRecord spec = Lookups.spec(ctx, ctx.command().requiredString("work_spec_name"));
+        List<JsonNode> items = ctx.command().requiredArray("work_units");
+        if (items.size() > MAX_UNITS_PER_COMMAND) {
+            throw new CommandRejection(
+                    ErrorCode.TOO_LARGE, items.size() + " units in one command; at most " + MAX_UNITS_PER_COMMAND);
         }
-      }
-      if (unit.parent() != null || unit.predecessor() != null || (before != null && before.family() != null)) {
-        ctx.family().add(before, after, unit.parent(), unit.predecessor());
-      } else if (before == null) {
-        ctx.units().add(ns, after);
-      } else {
-        ctx.units().replace(ns, before, after);
-      }
-      names.add(unit.name());
+        List<NewUnit> units = new ArrayList<>(items.size());
+        for (JsonNode item : items) {
+            units.add(NewUnit.parse(item, spec.name(), ctx.now(), ctx.random()));
+        }
+        String ns = ctx.namespace();
+        ctx.units().prefetch(ns, spec.name(), units.stream().map(NewUnit::name).toList());
+        ArrayNode names = Json.MAPPER.createArrayNode();
+        for (NewUnit unit : units) {
+            WorkUnitRecord before = ctx.units().get(ns, spec.name(), unit.name());
+            WorkUnitRecord after;
+            if (before == null) {
+                after = WorkUnitRecord.builder(spec.name(), unit.name())
+                        .data(unit.data())
+                        .priority(unit.priority())
+                        .notBefore(unit.notBefore())
+                        .status(UnitTransitions.restingStatus(unit.notBefore(), ctx.now()))
+                        .build();
+            } else {
+                after = WorkUnitRecord.builder(spec.name(), unit.name())
+                        .data(unit.data())
+                        .priority(unit.priority())
+                        .notBefore(unit.notBefore())
+                        .status(before.status())
+                        .activeAttempt(before.activeAttempt())
+                        .attemptCount(before.attemptCount())
+                        .replication(before.replication())
+                        .build();
+                if (Replication.roundUnderWay(before)) {
+                    // its replicas keep running; the replicas handed out from now on get the new data
+                    if (before.status() != UnitStatus.PENDING) {
+                        after = after.toBuilder()
+                                .status(UnitTransitions.restingStatus(after.notBefore(), ctx.now()))
+                                .build();
+                    }
+                } else if (before.status() != UnitStatus.PENDING) {
+                    after = UnitTransitions.clearActiveAttempt(
+                            after, ctx.now()); // a decided replicated unit: a new round
+                }
+            }
+            if (unit.parent() != null || unit.predecessor() != null || (before != null && before.family() != null)) {
+                ctx.family().add(before, after, unit.parent(), unit.predecessor());
+            } else if (before == null) {
+                ctx.units().add(ns, after);
+            } else {
+                ctx.units().replace(ns, before, after);
+            }
+            names.add(unit.name());
+        }
+        ObjectNode result = Json.object();
+        result.put("added", units.size());
+        result.set("work_unit_names", names);
+        return result;
     }
-    ObjectNode result = Json.object();
-    result.put("added", units.size());
-    result.set("work_unit_names", names);
-    return result;
-  }
 
-  /** Sets ({@code priority}) or adds to ({@code adjustment}) the priority of the matching units. */
-  static JsonNode prioritizeWorkUnits(CommandContext ctx) {
-    WorkSpecRecord spec = Lookups.spec(ctx, ctx.command().requiredString("work_spec_name"));
-    UnitQuery query = UnitQuery.parse(ctx.command().get("query"));
-    boolean absolute = ctx.command().has("priority");
-    if (!absolute && !ctx.command().has("adjustment")) {
-      throw CommandRejection.badCommand("give \"priority\" or \"adjustment\"");
+    /** Sets ({@code priority}) or adds to ({@code adjustment}) the priority of the matching units. */
+    static JsonNode prioritizeWorkUnits(CommandContext ctx) {
+        WorkSpecRecord spec = Lookups.spec(ctx, ctx.command().requiredString("work_spec_name"));
+        UnitQuery query = UnitQuery.parse(ctx.command().get("query"));
+        boolean absolute = ctx.command().has("priority");
+        if (!absolute && !ctx.command().has("adjustment")) {
+            throw CommandRejection.badCommand("give \"priority\" or \"adjustment\"");
+        }
+        // an adjustment may span the whole range both ways; the sum is brought back within it
+        double value = absolute
+                ? ctx.command().optionalNumber("priority", 0, -Limits.MAX_PRIORITY, Limits.MAX_PRIORITY)
+                : ctx.command().optionalNumber("adjustment", 0, -2 * Limits.MAX_PRIORITY, 2 * Limits.MAX_PRIORITY);
+        int changed = 0;
+        for (WorkUnitRecord unit : ctx.select(query, spec.name())) {
+            double priority = absolute ? value : Limits.clampPriority(unit.priority() + value);
+            ctx.units()
+                    .update(
+                            ctx.namespace(),
+                            unit,
+                            unit.toBuilder().priority(priority).build());
+            changed++;
+        }
+        return count("prioritized", changed);
     }
-    // an adjustment may span the whole range both ways; the sum is brought back within it
-    double value = absolute ? ctx.command().optionalNumber("priority", 0, -Limits.MAX_PRIORITY, Limits.MAX_PRIORITY)
-        : ctx.command().optionalNumber("adjustment", 0, -2 * Limits.MAX_PRIORITY, 2 * Limits.MAX_PRIORITY);
-    int changed = 0;
-    for (WorkUnitRecord unit : ctx.select(query, spec.name())) {
-      double priority = absolute ? value : Limits.clampPriority(unit.priority() + value);
-      ctx.units().update(ctx.namespace(), unit, unit.toBuilder().priority(priority).build());
-      changed++;
-    }
-    return count("prioritized", changed);
-  }
 
-  static JsonNode deleteWorkUnits(CommandContext ctx) {
-    WorkSpecRecord spec = Lookups.spec(ctx, ctx.command().requiredString("work_spec_name"));
-    UnitQuery query = UnitQuery.parse(ctx.command().get("query"));
-    int deleted = 0;
-    for (WorkUnitRecord unit : ctx.select(query, spec.name())) {
-      if (unit.family() != null) {
-        deleted += ctx.family().delete(UnitRef.of(unit)); // with its tree of children; counts them all
-      } else {
-        ctx.units().delete(ctx.namespace(), unit);
-        deleted++;
-      }
+    static JsonNode deleteWorkUnits(CommandContext ctx) {
+        WorkSpecRecord spec = Lookups.spec(ctx, ctx.command().requiredString("work_spec_name"));
+        UnitQuery query = UnitQuery.parse(ctx.command().get("query"));
+        int deleted = 0;
+        for (WorkUnitRecord unit : ctx.select(query, spec.name())) {
+            if (unit.family() != null) {
+                deleted += ctx.family().delete(UnitRef.of(unit)); // with its tree of children; counts them all
+            } else {
+                ctx.units().delete(ctx.namespace(), unit);
+                deleted++;
+            }
+        }
+        return count("deleted", deleted);
     }
-    return count("deleted", deleted);
-  }
 
-  /** Drops the active attempt of the matching units so that they run again; history is kept. */
-  static JsonNode resetWorkUnits(CommandContext ctx) {
-    WorkSpecRecord spec = Lookups.spec(ctx, ctx.command().requiredString("work_spec_name"));
-    UnitQuery query = UnitQuery.parse(ctx.command().get("query"));
-    int reset = 0;
-    for (WorkUnitRecord unit : ctx.select(query, spec.name())) {
-      if (unit.family() != null) {
-        ctx.family().reset(UnitRef.of(unit));
-        reset++;
-        continue;
-      }
-      WorkUnitRecord after = UnitTransitions.clearActiveAttempt(unit, ctx.now());
-      if (!after.equals(unit)) {
-        ctx.units().reset(ctx.namespace(), unit, after);
-      }
-      reset++;
+    /** Drops the active attempt of the matching units so that they run again; history is kept. */
+    static JsonNode resetWorkUnits(CommandContext ctx) {
+        WorkSpecRecord spec = Lookups.spec(ctx, ctx.command().requiredString("work_spec_name"));
+        UnitQuery query = UnitQuery.parse(ctx.command().get("query"));
+        int reset = 0;
+        for (WorkUnitRecord unit : ctx.select(query, spec.name())) {
+            if (unit.family() != null) {
+                ctx.family().reset(UnitRef.of(unit));
+                reset++;
+                continue;
+            }
+            WorkUnitRecord after = UnitTransitions.clearActiveAttempt(unit, ctx.now());
+            if (!after.equals(unit)) {
+                ctx.units().reset(ctx.namespace(), unit, after);
+            }
+            reset++;
+        }
+        return count("reset", reset);
     }
-    return count("reset", reset);
-  }
 
-  private static ObjectNode count(String field, int n) {
-    ObjectNode result = Json.object();
-    result.put(field, n);
-    return result;
-  }
+    private static ObjectNode count(String field, int n) {
+        ObjectNode result = Json.object();
+        result.put(field, n);
+        return result;
+    }
 }

@@ -15,49 +15,52 @@ import io.coordinate.protocol.Times;
  */
 public final class Assimilation {
 
-  private Assimilation() {}
+    private Assimilation() {}
 
-  /**
-   * @param canonical the canonical replica's attempt; null when the round failed
-   */
-  public static ObjectNode record(String ns, WorkUnitRecord unit, AttemptRecord canonical, long now) {
-    ReplicationState round = unit.replication();
-    ObjectNode record = Json.object();
-    record.put("namespace", ns);
-    record.put("work_spec_name", unit.spec());
-    record.put("work_unit_name", unit.name());
-    record.put("time", Times.format(now));
-    record.put("round", round.round());
-    if (canonical != null) {
-      record.set("canonical_result", canonical.data() == null || canonical.data().get("result") == null
-          ? Json.MAPPER.nullNode() : canonical.data().get("result"));
-      record.put("canonical_attempt_id", canonical.id());
+    /**
+     * @param canonical the canonical replica's attempt; null when the round failed
+     */
+    public static ObjectNode record(String ns, WorkUnitRecord unit, AttemptRecord canonical, long now) {
+        ReplicationState round = unit.replication();
+        ObjectNode record = Json.object();
+        record.put("namespace", ns);
+        record.put("work_spec_name", unit.spec());
+        record.put("work_unit_name", unit.name());
+        record.put("time", Times.format(now));
+        record.put("round", round.round());
+        if (canonical != null) {
+            record.set(
+                    "canonical_result",
+                    canonical.data() == null || canonical.data().get("result") == null
+                            ? Json.MAPPER.nullNode()
+                            : canonical.data().get("result"));
+            record.put("canonical_attempt_id", canonical.id());
+        }
+        record.put("error_mask", round.errorMask());
+        record.set("replicas", replicas(round));
+        return record;
     }
-    record.put("error_mask", round.errorMask());
-    record.set("replicas", replicas(round));
-    return record;
-  }
 
-  public static ArrayNode replicas(ReplicationState round) {
-    ArrayNode list = Json.MAPPER.createArrayNode();
-    for (Replica replica : round.replicas()) {
-      list.add(replica(replica));
+    public static ArrayNode replicas(ReplicationState round) {
+        ArrayNode list = Json.MAPPER.createArrayNode();
+        for (Replica replica : round.replicas()) {
+            list.add(replica(replica));
+        }
+        return list;
     }
-    return list;
-  }
 
-  /** {@code {"attempt_id", "worker", "host", "outcome", "validate_state"}}; a running replica's outcome is null. */
-  public static ObjectNode replica(Replica replica) {
-    ObjectNode node = Json.object();
-    node.put("attempt_id", replica.id());
-    node.put("worker", replica.worker());
-    node.put("host", replica.host());
-    if (replica.outcome() == null) {
-      node.putNull("outcome");
-    } else {
-      node.put("outcome", replica.outcome().wireName());
+    /** {@code {"attempt_id", "worker", "host", "outcome", "validate_state"}}; a running replica's outcome is null. */
+    public static ObjectNode replica(Replica replica) {
+        ObjectNode node = Json.object();
+        node.put("attempt_id", replica.id());
+        node.put("worker", replica.worker());
+        node.put("host", replica.host());
+        if (replica.outcome() == null) {
+            node.putNull("outcome");
+        } else {
+            node.put("outcome", replica.outcome().wireName());
+        }
+        node.put("validate_state", replica.validateState().wireName());
+        return node;
     }
-    node.put("validate_state", replica.validateState().wireName());
-    return node;
-  }
 }

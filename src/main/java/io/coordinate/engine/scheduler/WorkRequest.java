@@ -8,5 +8,5 @@ import java.util.List;
  */
 public record WorkRequest(List<String> workSpecs, List<String> runtimes, double availableGb) {
 
-  public static final WorkRequest ANY = new WorkRequest(null, null, 0);
+    public static final WorkRequest ANY = new WorkRequest(null, null, 0);
 }

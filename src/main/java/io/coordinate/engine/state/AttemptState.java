@@ -6,14 +6,14 @@ import java.util.List;
 /** Attempts, by number, by unit and by worker. */
 public interface AttemptState {
 
-  AttemptRecord get(String ns, long seq);
+    AttemptRecord get(String ns, long seq);
 
-  /** A unit's attempts, oldest first. */
-  List<AttemptRecord> ofUnit(String ns, String spec, String unit);
+    /** A unit's attempts, oldest first. */
+    List<AttemptRecord> ofUnit(String ns, String spec, String unit);
 
-  /** A worker's pending attempts, oldest first. */
-  List<AttemptRecord> activeOfWorker(String ns, String worker);
+    /** A worker's pending attempts, oldest first. */
+    List<AttemptRecord> activeOfWorker(String ns, String worker);
 
-  /** A worker's attempts, oldest first. */
-  List<AttemptRecord> ofWorker(String ns, String worker);
+    /** A worker's attempts, oldest first. */
+    List<AttemptRecord> ofWorker(String ns, String worker);
 }

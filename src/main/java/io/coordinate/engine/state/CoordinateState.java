@@ -8,24 +8,24 @@ package io.coordinate.engine.state;
  */
 public interface CoordinateState extends StateReader {
 
-  @Override
-  MutableNamespaceState namespaces();
+    @Override
+    MutableNamespaceState namespaces();
 
-  @Override
-  MutableSpecState specs();
+    @Override
+    MutableSpecState specs();
 
-  @Override
-  MutableUnitState units();
+    @Override
+    MutableUnitState units();
 
-  @Override
-  MutableAttemptState attempts();
+    @Override
+    MutableAttemptState attempts();
 
-  @Override
-  MutableWorkerState workers();
+    @Override
+    MutableWorkerState workers();
 
-  @Override
-  MutableTimeIndexState timeIndexes();
+    @Override
+    MutableTimeIndexState timeIndexes();
 
-  @Override
-  MutableAnswerState answers();
+    @Override
+    MutableAnswerState answers();
 }

@@ -10,16 +10,16 @@ import java.util.List;
  */
 public interface FamilyState {
 
-  /** A parent's children in one state, in (spec, name) order (parked: by attempt first), at most {@code limit}. */
-  List<UnitRef> children(String ns, UnitRef parent, ChildState state, int limit);
+    /** A parent's children in one state, in (spec, name) order (parked: by attempt first), at most {@code limit}. */
+    List<UnitRef> children(String ns, UnitRef parent, ChildState state, int limit);
 
-  /** The children parked under one attempt of the parent (0: while it had none). */
-  List<UnitRef> childrenParkedUnder(String ns, UnitRef parent, long attemptSeq);
+    /** The children parked under one attempt of the parent (0: while it had none). */
+    List<UnitRef> childrenParkedUnder(String ns, UnitRef parent, long attemptSeq);
 
-  List<UnitRef> heirs(String ns, UnitRef predecessor, int limit);
+    List<UnitRef> heirs(String ns, UnitRef predecessor, int limit);
 
-  /** How many children the unit has in this state: a counter, never a scan. */
-  long childCount(String ns, UnitRef parent, ChildState state);
+    /** How many children the unit has in this state: a counter, never a scan. */
+    long childCount(String ns, UnitRef parent, ChildState state);
 
-  long heirCount(String ns, UnitRef predecessor);
+    long heirCount(String ns, UnitRef predecessor);
 }

@@ -5,28 +5,28 @@ import io.coordinate.engine.state.model.WorkUnitRecord;
 
 public interface MutableAttemptState extends AttemptState {
 
-  /** The next attempt number of the namespace; numbers are never reused, not even after a destroy. */
-  long nextSeq(String ns);
+    /** The next attempt number of the namespace; numbers are never reused, not even after a destroy. */
+    long nextSeq(String ns);
 
-  /**
-   * Starts {@code attempt} at a unit, which moves from {@code before} (as stored) to {@code after}. Events:
-   * {@code attempt_started}, then {@code unit_status_changed} if the unit's status moved.
-   */
-  void start(String ns, WorkUnitRecord before, WorkUnitRecord after, AttemptRecord attempt);
+    /**
+     * Starts {@code attempt} at a unit, which moves from {@code before} (as stored) to {@code after}. Events:
+     * {@code attempt_started}, then {@code unit_status_changed} if the unit's status moved.
+     */
+    void start(String ns, WorkUnitRecord before, WorkUnitRecord after, AttemptRecord attempt);
 
-  /**
-   * A request's start of attempt {@code seq} of {@code worker} at {@code before}, a unit not pending on any
-   * attempt: the unit becomes pending on it ({@link WorkUnitRecord#startedOn}, {@link AttemptRecord#started}).
-   */
-  AttemptRecord startRequested(
-      String ns, WorkUnitRecord before, long seq, String worker, long startTime, long expirationTime);
+    /**
+     * A request's start of attempt {@code seq} of {@code worker} at {@code before}, a unit not pending on any
+     * attempt: the unit becomes pending on it ({@link WorkUnitRecord#startedOn}, {@link AttemptRecord#started}).
+     */
+    AttemptRecord startRequested(
+            String ns, WorkUnitRecord before, long seq, String worker, long startTime, long expirationTime);
 
-  /**
-   * Ends a pending (or failed) attempt: {@code ended} is it finished, failed, retryable or expired. Event: that of
-   * its status. Its unit's move is the unit state's.
-   */
-  void end(String ns, AttemptRecord attempt, AttemptRecord ended);
+    /**
+     * Ends a pending (or failed) attempt: {@code ended} is it finished, failed, retryable or expired. Event: that of
+     * its status. Its unit's move is the unit state's.
+     */
+    void end(String ns, AttemptRecord attempt, AttemptRecord ended);
 
-  /** A pending attempt's lease (and data) changed. Event: {@code attempt_renewed}. */
-  void renew(String ns, AttemptRecord attempt, AttemptRecord renewed);
+    /** A pending attempt's lease (and data) changed. Event: {@code attempt_renewed}. */
+    void renew(String ns, AttemptRecord attempt, AttemptRecord renewed);
 }

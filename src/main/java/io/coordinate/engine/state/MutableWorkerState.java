@@ -4,5 +4,5 @@ import io.coordinate.engine.state.model.WorkerRecord;
 
 public interface MutableWorkerState extends WorkerState {
 
-  void write(String ns, WorkerRecord before, WorkerRecord after);
+    void write(String ns, WorkerRecord before, WorkerRecord after);
 }

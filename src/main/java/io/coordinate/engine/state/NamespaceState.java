@@ -6,7 +6,7 @@ import java.util.List;
 /** Namespaces: each holds its own specs, units, attempts and workers. */
 public interface NamespaceState {
 
-  NamespaceRecord get(String ns);
+    NamespaceRecord get(String ns);
 
-  List<String> list();
+    List<String> list();
 }

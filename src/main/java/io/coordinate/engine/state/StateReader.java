@@ -6,19 +6,19 @@ package io.coordinate.engine.state;
  */
 public interface StateReader {
 
-  NamespaceState namespaces();
+    NamespaceState namespaces();
 
-  SpecState specs();
+    SpecState specs();
 
-  UnitState units();
+    UnitState units();
 
-  AttemptState attempts();
+    AttemptState attempts();
 
-  WorkerState workers();
+    WorkerState workers();
 
-  FamilyState family();
+    FamilyState family();
 
-  TimeIndexState timeIndexes();
+    TimeIndexState timeIndexes();
 
-  AnswerState answers();
+    AnswerState answers();
 }

@@ -10,15 +10,15 @@ import java.util.List;
  */
 public interface TimeIndexState {
 
-  /** Delayed units whose not-before time is at or before {@code now}: due for release. */
-  List<TimeIndexKeys.DelayedUnitKey> dueDelayedUnits(long now, int limit);
+    /** Delayed units whose not-before time is at or before {@code now}: due for release. */
+    List<TimeIndexKeys.DelayedUnitKey> dueDelayedUnits(long now, int limit);
 
-  /** Pending attempts whose expiration is strictly before {@code now} ({@code expiration == now} is alive). */
-  List<TimeIndexKeys.AttemptDeadlineKey> dueAttemptDeadlines(long now, int limit);
+    /** Pending attempts whose expiration is strictly before {@code now} ({@code expiration == now} is alive). */
+    List<TimeIndexKeys.AttemptDeadlineKey> dueAttemptDeadlines(long now, int limit);
 
-  /** Finished or failed units whose purge time is at or before {@code now}. */
-  List<TimeIndexKeys.PurgeKey> duePurges(long now, int limit);
+    /** Finished or failed units whose purge time is at or before {@code now}. */
+    List<TimeIndexKeys.PurgeKey> duePurges(long now, int limit);
 
-  /** Kept answers whose expiry is at or before {@code now}: due to be forgotten. */
-  List<AnswerKeys.AnswerKey> dueAnswers(long now, int limit);
+    /** Kept answers whose expiry is at or before {@code now}: due to be forgotten. */
+    List<AnswerKeys.AnswerKey> dueAnswers(long now, int limit);
 }

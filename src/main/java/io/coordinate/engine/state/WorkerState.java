@@ -6,12 +6,12 @@ import java.util.List;
 /** Workers and their parent/child tree. */
 public interface WorkerState {
 
-  WorkerRecord get(String ns, String name);
+    WorkerRecord get(String ns, String name);
 
-  List<WorkerRecord> list(String ns);
+    List<WorkerRecord> list(String ns);
 
-  /** Workers in name order, strictly after {@code afterName} (null = from the start), at most {@code limit}. */
-  List<WorkerRecord> list(String ns, String afterName, int limit);
+    /** Workers in name order, strictly after {@code afterName} (null = from the start), at most {@code limit}. */
+    List<WorkerRecord> list(String ns, String afterName, int limit);
 
-  List<String> children(String ns, String parent);
+    List<String> children(String ns, String parent);
 }

@@ -6,11 +6,13 @@ package io.coordinate.streams.topics;
  */
 public final class KafkaUnreachableException extends RuntimeException {
 
-  public KafkaUnreachableException(String bootstrapServers, String reason, Throwable cause) {
-    super("cannot reach Kafka at " + bootstrapServers + ": " + oneLine(reason), cause);
-  }
+    public KafkaUnreachableException(String bootstrapServers, String reason, Throwable cause) {
+        super("cannot reach Kafka at " + bootstrapServers + ": " + oneLine(reason), cause);
+    }
 
-  private static String oneLine(String reason) {
-    return reason == null ? "no answer" : reason.replaceAll("\\s*[\\r\\n]+\\s*", " ").strip();
-  }
+    private static String oneLine(String reason) {
+        return reason == null
+                ? "no answer"
+                : reason.replaceAll("\\s*[\\r\\n]+\\s*", " ").strip();
+    }
 }

@@ -27,89 +27,89 @@ import java.util.TreeMap;
  */
 public record TopicDefinition(String name, int partitions, short replicationFactor, Map<String, String> configs) {
 
-  private static final String CONFIG_PREFIX = "config.";
+    private static final String CONFIG_PREFIX = "config.";
 
-  public TopicDefinition {
-    if (name == null || name.isBlank()) {
-      throw new IllegalArgumentException("topic name missing");
+    public TopicDefinition {
+        if (name == null || name.isBlank()) {
+            throw new IllegalArgumentException("topic name missing");
+        }
+        if (partitions < 1) {
+            throw new IllegalArgumentException(name + ": partitions must be >= 1, was " + partitions);
+        }
+        if (replicationFactor < 1) {
+            throw new IllegalArgumentException(name + ": replication.factor must be >= 1, was " + replicationFactor);
+        }
+        configs = Collections.unmodifiableMap(new TreeMap<>(configs)); // sorted: stable logs and commands
     }
-    if (partitions < 1) {
-      throw new IllegalArgumentException(name + ": partitions must be >= 1, was " + partitions);
+
+    public static TopicDefinition load(Path file) throws IOException {
+        try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            return parse(read(reader), file.toString());
+        }
     }
-    if (replicationFactor < 1) {
-      throw new IllegalArgumentException(name + ": replication.factor must be >= 1, was " + replicationFactor);
+
+    public static TopicDefinition load(InputStream in, String source) throws IOException {
+        return parse(read(new InputStreamReader(in, StandardCharsets.UTF_8)), source);
     }
-    configs = Collections.unmodifiableMap(new TreeMap<>(configs)); // sorted: stable logs and commands
-  }
 
-  public static TopicDefinition load(Path file) throws IOException {
-    try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-      return parse(read(reader), file.toString());
+    public static TopicDefinition parse(String text) {
+        try {
+            return parse(read(new StringReader(text)), "<string>");
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
     }
-  }
 
-  public static TopicDefinition load(InputStream in, String source) throws IOException {
-    return parse(read(new InputStreamReader(in, StandardCharsets.UTF_8)), source);
-  }
-
-  public static TopicDefinition parse(String text) {
-    try {
-      return parse(read(new StringReader(text)), "<string>");
-    } catch (IOException e) {
-      throw new IllegalStateException(e);
+    /** Unknown keys are rejected: a typo (say {@code partition=}) must not silently fall back to a default. */
+    static TopicDefinition parse(Properties props, String source) {
+        Map<String, String> configs = new TreeMap<>();
+        for (String key : props.stringPropertyNames()) {
+            String value = props.getProperty(key).trim();
+            if (key.startsWith(CONFIG_PREFIX) && key.length() > CONFIG_PREFIX.length()) {
+                configs.put(key.substring(CONFIG_PREFIX.length()), value);
+            } else if (!key.equals("name") && !key.equals("partitions") && !key.equals("replication.factor")) {
+                throw new IllegalArgumentException(source + ": unknown key '" + key + "'");
+            }
+        }
+        try {
+            return new TopicDefinition(
+                    required(props, "name", source),
+                    Integer.parseInt(required(props, "partitions", source)),
+                    Short.parseShort(required(props, "replication.factor", source)),
+                    configs);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(source + ": " + e.getMessage(), e);
+        }
     }
-  }
 
-  /** Unknown keys are rejected: a typo (say {@code partition=}) must not silently fall back to a default. */
-  static TopicDefinition parse(Properties props, String source) {
-    Map<String, String> configs = new TreeMap<>();
-    for (String key : props.stringPropertyNames()) {
-      String value = props.getProperty(key).trim();
-      if (key.startsWith(CONFIG_PREFIX) && key.length() > CONFIG_PREFIX.length()) {
-        configs.put(key.substring(CONFIG_PREFIX.length()), value);
-      } else if (!key.equals("name") && !key.equals("partitions") && !key.equals("replication.factor")) {
-        throw new IllegalArgumentException(source + ": unknown key '" + key + "'");
-      }
+    /** The name with the deployment's topic prefix applied. */
+    public String prefixedName(String prefix) {
+        return (prefix == null ? "" : prefix) + name;
     }
-    try {
-      return new TopicDefinition(
-          required(props, "name", source),
-          Integer.parseInt(required(props, "partitions", source)),
-          Short.parseShort(required(props, "replication.factor", source)),
-          configs);
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(source + ": " + e.getMessage(), e);
+
+    /** Production runs more brokers than the files' dev value of 1. */
+    public TopicDefinition withReplicationFactor(short factor) {
+        return new TopicDefinition(name, partitions, factor, configs);
     }
-  }
 
-  /** The name with the deployment's topic prefix applied. */
-  public String prefixedName(String prefix) {
-    return (prefix == null ? "" : prefix) + name;
-  }
-
-  /** Production runs more brokers than the files' dev value of 1. */
-  public TopicDefinition withReplicationFactor(short factor) {
-    return new TopicDefinition(name, partitions, factor, configs);
-  }
-
-  /** The same topic with one more topic-level config (or another value for it). */
-  public TopicDefinition withConfig(String key, String value) {
-    Map<String, String> more = new TreeMap<>(configs);
-    more.put(key, value);
-    return new TopicDefinition(name, partitions, replicationFactor, more);
-  }
-
-  private static Properties read(Reader reader) throws IOException {
-    Properties props = new Properties();
-    props.load(reader);
-    return props;
-  }
-
-  private static String required(Properties props, String key, String source) {
-    String value = props.getProperty(key);
-    if (value == null || value.isBlank()) {
-      throw new IllegalArgumentException(source + ": '" + key + "' missing");
+    /** The same topic with one more topic-level config (or another value for it). */
+    public TopicDefinition withConfig(String key, String value) {
+        Map<String, String> more = new TreeMap<>(configs);
+        more.put(key, value);
+        return new TopicDefinition(name, partitions, replicationFactor, more);
     }
-    return value.trim();
-  }
+
+    private static Properties read(Reader reader) throws IOException {
+        Properties props = new Properties();
+        props.load(reader);
+        return props;
+    }
+
+    private static String required(Properties props, String key, String source) {
+        String value = props.getProperty(key);
+        if (value == null || value.isBlank()) {
+            throw new IllegalArgumentException(source + ": '" + key + "' missing");
+        }
+        return value.trim();
+    }
 }

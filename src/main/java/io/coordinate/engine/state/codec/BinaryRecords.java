@@ -7,6 +7,7 @@ import static io.coordinate.engine.state.codec.FieldMask.has;
 import static io.coordinate.engine.state.codec.ReplicationCodec.readReplication;
 import static io.coordinate.engine.state.codec.ReplicationCodec.writeReplication;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.coordinate.engine.state.model.AttemptRecord;
 import io.coordinate.engine.state.model.AttemptStatus;
 import io.coordinate.engine.state.model.ChildState;
@@ -14,18 +15,8 @@ import io.coordinate.engine.state.model.ReplicationState;
 import io.coordinate.engine.state.model.UnitFamily;
 import io.coordinate.engine.state.model.UnitStatus;
 import io.coordinate.engine.state.model.WorkUnitRecord;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.BooleanNode;
-import com.fasterxml.jackson.databind.node.DecimalNode;
-import com.fasterxml.jackson.databind.node.IntNode;
-import com.fasterxml.jackson.databind.node.LongNode;
-import com.fasterxml.jackson.databind.node.NullNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.databind.node.TextNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.math.BigInteger;
 
 /**
  * The stored form of the two records on the hot path, {@link WorkUnitRecord} and {@link AttemptRecord}, written
@@ -86,210 +77,227 @@ import java.math.BigInteger;
  */
 public final class BinaryRecords {
 
-  static final byte FORMAT = (byte) 0xFE; // reserved in Smile: not a token either, should a header be omitted
-  static final byte VERSION = 2;
-  /** The oldest version still read. */
-  private static final byte FIRST_VERSION = 1;
+    static final byte FORMAT = (byte) 0xFE; // reserved in Smile: not a token either, should a header be omitted
+    static final byte VERSION = 2;
+    /** The oldest version still read. */
+    private static final byte FIRST_VERSION = 1;
 
-  /** Deeper JSON goes whole to Smile, whose nesting limits apply to it as before; it bounds the recursion here. */
-  static final int MAX_DEPTH = 100;
+    /** Deeper JSON goes whole to Smile, whose nesting limits apply to it as before; it bounds the recursion here. */
+    static final int MAX_DEPTH = 100;
 
+    // values() copies the array on every call
+    private static final UnitStatus[] UNIT_STATUSES = UnitStatus.values();
 
+    private static final int U_SPEC = 1;
+    private static final int U_NAME = 1 << 1;
+    private static final int U_DATA = 1 << 2;
+    private static final int U_NOT_BEFORE = 1 << 3;
+    private static final int U_STATUS = 1 << 4;
+    private static final int U_ACTIVE_ATTEMPT = 1 << 5;
+    private static final int U_FAMILY = 1 << 6;
+    private static final int U_REPLICATION = 1 << 7;
+    private static final int U_PURGE_AT = 1 << 8;
+    private static final int U_AVAILABLE_SINCE = 1 << 9;
 
-  // values() copies the array on every call
-  private static final UnitStatus[] UNIT_STATUSES = UnitStatus.values();
+    private static final int A_SPEC = 1;
+    private static final int A_UNIT = 1 << 1;
+    private static final int A_WORKER = 1 << 2;
+    private static final int A_STATUS = 1 << 3;
+    private static final int A_DATA = 1 << 4;
+    private static final int A_END_TIME = 1 << 5;
+    private static final int A_REPLICA = 1 << 6;
 
-  private static final int U_SPEC = 1;
-  private static final int U_NAME = 1 << 1;
-  private static final int U_DATA = 1 << 2;
-  private static final int U_NOT_BEFORE = 1 << 3;
-  private static final int U_STATUS = 1 << 4;
-  private static final int U_ACTIVE_ATTEMPT = 1 << 5;
-  private static final int U_FAMILY = 1 << 6;
-  private static final int U_REPLICATION = 1 << 7;
-  private static final int U_PURGE_AT = 1 << 8;
-  private static final int U_AVAILABLE_SINCE = 1 << 9;
+    static final int J_OBJECT = '{';
+    static final int J_ARRAY = '[';
+    static final int J_TEXT = '"';
+    static final int J_TRUE = 't';
+    static final int J_FALSE = 'f';
+    static final int J_NULL = 'n';
+    static final int J_INTEGER = 'i';
+    static final int J_DECIMAL = 'd';
+    static final int J_BIG_DECIMAL = 'D';
+    static final int J_SMILE = 'S';
 
-  private static final int A_SPEC = 1;
-  private static final int A_UNIT = 1 << 1;
-  private static final int A_WORKER = 1 << 2;
-  private static final int A_STATUS = 1 << 3;
-  private static final int A_DATA = 1 << 4;
-  private static final int A_END_TIME = 1 << 5;
-  private static final int A_REPLICA = 1 << 6;
+    private BinaryRecords() {}
 
-  static final int J_OBJECT = '{';
-  static final int J_ARRAY = '[';
-  static final int J_TEXT = '"';
-  static final int J_TRUE = 't';
-  static final int J_FALSE = 'f';
-  static final int J_NULL = 'n';
-  static final int J_INTEGER = 'i';
-  static final int J_DECIMAL = 'd';
-  static final int J_BIG_DECIMAL = 'D';
-  static final int J_SMILE = 'S';
-
-  private BinaryRecords() {}
-
-  static boolean isBinary(byte[] value) {
-    return value.length > 0 && value[0] == FORMAT;
-  }
-
-  static byte[] encode(WorkUnitRecord unit) {
-    try {
-      return writeUnit(unit);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    static boolean isBinary(byte[] value) {
+        return value.length > 0 && value[0] == FORMAT;
     }
-  }
 
-  static byte[] encode(AttemptRecord attempt) {
-    try {
-      return writeAttempt(attempt);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    static byte[] encode(WorkUnitRecord unit) {
+        try {
+            return writeUnit(unit);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
-  }
 
-  /** Reads a value that {@link #isBinary} as {@code type}: one of the two records this class writes. */
-  static <T> T decode(byte[] value, Class<T> type) {
-    if (type != WorkUnitRecord.class && type != AttemptRecord.class) {
-      throw new IllegalArgumentException("no binary format for " + type.getSimpleName());
+    static byte[] encode(AttemptRecord attempt) {
+        try {
+            return writeAttempt(attempt);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
-    BinaryIn in = new BinaryIn(value);
-    try {
-      in.byte8(); // FORMAT
-      int version = in.byte8();
-      if (version < FIRST_VERSION || version > VERSION) {
-        throw new IOException("unknown version " + version);
-      }
-      Object record = type == WorkUnitRecord.class ? readUnit(in) : readAttempt(in);
-      if (in.remaining() != 0) {
-        throw new IOException(in.remaining() + " bytes after the record");
-      }
-      return type.cast(record);
-    } catch (IOException | IndexOutOfBoundsException | NumberFormatException e) { // past the end, empty BigInteger
-      throw new UncheckedIOException("corrupt " + type.getSimpleName() + " value",
-          e instanceof IOException io ? io : new IOException(e));
+
+    /** Reads a value that {@link #isBinary} as {@code type}: one of the two records this class writes. */
+    static <T> T decode(byte[] value, Class<T> type) {
+        if (type != WorkUnitRecord.class && type != AttemptRecord.class) {
+            throw new IllegalArgumentException("no binary format for " + type.getSimpleName());
+        }
+        BinaryIn in = new BinaryIn(value);
+        try {
+            in.byte8(); // FORMAT
+            int version = in.byte8();
+            if (version < FIRST_VERSION || version > VERSION) {
+                throw new IOException("unknown version " + version);
+            }
+            Object record = type == WorkUnitRecord.class ? readUnit(in) : readAttempt(in);
+            if (in.remaining() != 0) {
+                throw new IOException(in.remaining() + " bytes after the record");
+            }
+            return type.cast(record);
+        } catch (IOException | IndexOutOfBoundsException | NumberFormatException e) { // past the end, empty BigInteger
+            throw new UncheckedIOException(
+                    "corrupt " + type.getSimpleName() + " value",
+                    e instanceof IOException io ? io : new IOException(e));
+        }
     }
-  }
 
-  private static byte[] writeUnit(WorkUnitRecord unit) throws IOException {
-    BinaryOut out = new BinaryOut();
-    int mask = bit(unit.spec(), U_SPEC) | bit(unit.name(), U_NAME) | bit(unit.data(), U_DATA)
-        | bit(unit.notBefore(), U_NOT_BEFORE) | bit(unit.status(), U_STATUS)
-        | bit(unit.activeAttempt(), U_ACTIVE_ATTEMPT) | bit(unit.family(), U_FAMILY)
-        | bit(unit.replication(), U_REPLICATION) | bit(unit.purgeAt(), U_PURGE_AT)
-        | bit(unit.availableSince(), U_AVAILABLE_SINCE);
-    out.header();
-    out.byte8(mask >>> 8);
-    out.byte8(mask);
-    out.string(unit.spec());
-    out.string(unit.name());
-    out.json(unit.data());
-    out.fixed64(Double.doubleToRawLongBits(unit.priority()));
-    out.varlong(unit.notBefore());
-    if (unit.status() != null) {
-      out.byte8(unit.status().code());
+    private static byte[] writeUnit(WorkUnitRecord unit) throws IOException {
+        BinaryOut out = new BinaryOut();
+        int mask = bit(unit.spec(), U_SPEC)
+                | bit(unit.name(), U_NAME)
+                | bit(unit.data(), U_DATA)
+                | bit(unit.notBefore(), U_NOT_BEFORE)
+                | bit(unit.status(), U_STATUS)
+                | bit(unit.activeAttempt(), U_ACTIVE_ATTEMPT)
+                | bit(unit.family(), U_FAMILY)
+                | bit(unit.replication(), U_REPLICATION)
+                | bit(unit.purgeAt(), U_PURGE_AT)
+                | bit(unit.availableSince(), U_AVAILABLE_SINCE);
+        out.header();
+        out.byte8(mask >>> 8);
+        out.byte8(mask);
+        out.string(unit.spec());
+        out.string(unit.name());
+        out.json(unit.data());
+        out.fixed64(Double.doubleToRawLongBits(unit.priority()));
+        out.varlong(unit.notBefore());
+        if (unit.status() != null) {
+            out.byte8(unit.status().code());
+        }
+        out.varlong(unit.activeAttempt());
+        out.varlong(unit.attemptCount());
+        if (unit.family() != null) {
+            writeFamily(out, unit.family());
+        }
+        if (unit.replication() != null) {
+            writeReplication(out, unit.replication());
+        }
+        out.varlong(unit.purgeAt());
+        out.varlong(unit.availableSince());
+        return out.toBytes();
     }
-    out.varlong(unit.activeAttempt());
-    out.varlong(unit.attemptCount());
-    if (unit.family() != null) {
-      writeFamily(out, unit.family());
+
+    private static byte[] writeAttempt(AttemptRecord attempt) throws IOException {
+        BinaryOut out = new BinaryOut();
+        int mask = bit(attempt.spec(), A_SPEC)
+                | bit(attempt.unit(), A_UNIT)
+                | bit(attempt.worker(), A_WORKER)
+                | bit(attempt.status(), A_STATUS)
+                | bit(attempt.data(), A_DATA)
+                | bit(attempt.endTime(), A_END_TIME)
+                | (attempt.isReplica() ? A_REPLICA : 0);
+        out.header();
+        out.byte8(mask);
+        out.varlong(attempt.seq());
+        out.string(attempt.spec());
+        out.string(attempt.unit());
+        out.string(attempt.worker());
+        if (attempt.status() != null) {
+            out.byte8(attemptStatusCode(attempt.status()));
+        }
+        out.json(attempt.data());
+        out.varlong(attempt.startTime());
+        out.varlong(attempt.expirationTime());
+        out.varlong(attempt.endTime());
+        return out.toBytes();
     }
-    if (unit.replication() != null) {
-      writeReplication(out, unit.replication());
+
+    private static WorkUnitRecord readUnit(BinaryIn in) throws IOException {
+        int mask = in.byte8() << 8 | in.byte8();
+        String spec = has(mask, U_SPEC) ? in.string() : null;
+        String name = has(mask, U_NAME) ? in.string() : null;
+        JsonNode data = has(mask, U_DATA) ? in.json() : null;
+        double priority = Double.longBitsToDouble(in.fixed64());
+        Long notBefore = has(mask, U_NOT_BEFORE) ? in.varlong() : null;
+        UnitStatus status = has(mask, U_STATUS) ? unitStatus(in.byte8()) : null;
+        Long activeAttempt = has(mask, U_ACTIVE_ATTEMPT) ? in.varlong() : null;
+        int attemptCount = in.varint();
+        UnitFamily family = has(mask, U_FAMILY) ? readFamily(in) : null;
+        ReplicationState replication = has(mask, U_REPLICATION) ? readReplication(in) : null;
+        Long purgeAt = has(mask, U_PURGE_AT) ? in.varlong() : null;
+        Long availableSince = has(mask, U_AVAILABLE_SINCE) ? in.varlong() : null;
+        return new WorkUnitRecord(
+                spec,
+                name,
+                data,
+                priority,
+                notBefore,
+                status,
+                activeAttempt,
+                attemptCount,
+                family,
+                replication,
+                purgeAt,
+                availableSince);
     }
-    out.varlong(unit.purgeAt());
-    out.varlong(unit.availableSince());
-    return out.toBytes();
-  }
 
-  private static byte[] writeAttempt(AttemptRecord attempt) throws IOException {
-    BinaryOut out = new BinaryOut();
-    int mask = bit(attempt.spec(), A_SPEC) | bit(attempt.unit(), A_UNIT) | bit(attempt.worker(), A_WORKER)
-        | bit(attempt.status(), A_STATUS) | bit(attempt.data(), A_DATA) | bit(attempt.endTime(), A_END_TIME)
-        | (attempt.isReplica() ? A_REPLICA : 0);
-    out.header();
-    out.byte8(mask);
-    out.varlong(attempt.seq());
-    out.string(attempt.spec());
-    out.string(attempt.unit());
-    out.string(attempt.worker());
-    if (attempt.status() != null) {
-      out.byte8(attemptStatusCode(attempt.status()));
+    private static AttemptRecord readAttempt(BinaryIn in) throws IOException {
+        int mask = in.byte8();
+        long seq = in.varlong();
+        String spec = has(mask, A_SPEC) ? in.string() : null;
+        String unit = has(mask, A_UNIT) ? in.string() : null;
+        String worker = has(mask, A_WORKER) ? in.string() : null;
+        AttemptStatus status = has(mask, A_STATUS) ? attemptStatus(in.byte8()) : null;
+        JsonNode data = has(mask, A_DATA) ? in.json() : null;
+        long startTime = in.varlong();
+        long expirationTime = in.varlong();
+        Long endTime = has(mask, A_END_TIME) ? in.varlong() : null;
+        return new AttemptRecord(
+                seq, spec, unit, worker, status, data, startTime, expirationTime, endTime, has(mask, A_REPLICA));
     }
-    out.json(attempt.data());
-    out.varlong(attempt.startTime());
-    out.varlong(attempt.expirationTime());
-    out.varlong(attempt.endTime());
-    return out.toBytes();
-  }
 
-  private static WorkUnitRecord readUnit(BinaryIn in) throws IOException {
-    int mask = in.byte8() << 8 | in.byte8();
-    String spec = has(mask, U_SPEC) ? in.string() : null;
-    String name = has(mask, U_NAME) ? in.string() : null;
-    JsonNode data = has(mask, U_DATA) ? in.json() : null;
-    double priority = Double.longBitsToDouble(in.fixed64());
-    Long notBefore = has(mask, U_NOT_BEFORE) ? in.varlong() : null;
-    UnitStatus status = has(mask, U_STATUS) ? unitStatus(in.byte8()) : null;
-    Long activeAttempt = has(mask, U_ACTIVE_ATTEMPT) ? in.varlong() : null;
-    int attemptCount = in.varint();
-    UnitFamily family = has(mask, U_FAMILY) ? readFamily(in) : null;
-    ReplicationState replication = has(mask, U_REPLICATION) ? readReplication(in) : null;
-    Long purgeAt = has(mask, U_PURGE_AT) ? in.varlong() : null;
-    Long availableSince = has(mask, U_AVAILABLE_SINCE) ? in.varlong() : null;
-    return new WorkUnitRecord(spec, name, data, priority, notBefore, status, activeAttempt, attemptCount, family,
-        replication, purgeAt, availableSince);
-  }
+    // AttemptStatus has no stored code of its own: these are its. Never reuse one.
 
-  private static AttemptRecord readAttempt(BinaryIn in) throws IOException {
-    int mask = in.byte8();
-    long seq = in.varlong();
-    String spec = has(mask, A_SPEC) ? in.string() : null;
-    String unit = has(mask, A_UNIT) ? in.string() : null;
-    String worker = has(mask, A_WORKER) ? in.string() : null;
-    AttemptStatus status = has(mask, A_STATUS) ? attemptStatus(in.byte8()) : null;
-    JsonNode data = has(mask, A_DATA) ? in.json() : null;
-    long startTime = in.varlong();
-    long expirationTime = in.varlong();
-    Long endTime = has(mask, A_END_TIME) ? in.varlong() : null;
-    return new AttemptRecord(seq, spec, unit, worker, status, data, startTime, expirationTime, endTime,
-        has(mask, A_REPLICA));
-  }
-
-  // AttemptStatus has no stored code of its own: these are its. Never reuse one.
-
-  private static int attemptStatusCode(AttemptStatus status) {
-    return switch (status) {
-      case PENDING -> 'p';
-      case FINISHED -> 'f';
-      case FAILED -> 'x';
-      case EXPIRED -> 'e';
-      case RETRYABLE -> 'r';
-    };
-  }
-
-  private static AttemptStatus attemptStatus(int code) throws IOException {
-    return switch (code) {
-      case 'p' -> AttemptStatus.PENDING;
-      case 'f' -> AttemptStatus.FINISHED;
-      case 'x' -> AttemptStatus.FAILED;
-      case 'e' -> AttemptStatus.EXPIRED;
-      case 'r' -> AttemptStatus.RETRYABLE;
-      default -> throw new IOException("unknown attempt status code " + code);
-    };
-  }
-
-  private static UnitStatus unitStatus(int code) throws IOException {
-    for (UnitStatus status : UNIT_STATUSES) {
-      if (status.code() == code) {
-        return status;
-      }
+    private static int attemptStatusCode(AttemptStatus status) {
+        return switch (status) {
+            case PENDING -> 'p';
+            case FINISHED -> 'f';
+            case FAILED -> 'x';
+            case EXPIRED -> 'e';
+            case RETRYABLE -> 'r';
+        };
     }
-    throw new IOException("unknown unit status code " + code);
-  }
 
+    private static AttemptStatus attemptStatus(int code) throws IOException {
+        return switch (code) {
+            case 'p' -> AttemptStatus.PENDING;
+            case 'f' -> AttemptStatus.FINISHED;
+            case 'x' -> AttemptStatus.FAILED;
+            case 'e' -> AttemptStatus.EXPIRED;
+            case 'r' -> AttemptStatus.RETRYABLE;
+            default -> throw new IOException("unknown attempt status code " + code);
+        };
+    }
 
+    private static UnitStatus unitStatus(int code) throws IOException {
+        for (UnitStatus status : UNIT_STATUSES) {
+            if (status.code() == code) {
+                return status;
+            }
+        }
+        throw new IOException("unknown unit status code " + code);
+    }
 }

@@ -9,57 +9,61 @@ import java.util.Objects;
  */
 final class KeyPrefixes {
 
-  private KeyPrefixes() {}
+    private KeyPrefixes() {}
 
-  /** A top-level family's key: its tag, then the parts the caller adds. */
-  static KeyWriter top(KeyFamily family) {
-    return new KeyWriter().tag(family.tag());
-  }
-
-  /** {@code 10 [ns]}: every key of the namespace's data starts so. */
-  static KeyWriter namespace(String ns) {
-    return namespace(MEMO.get(), ns);
-  }
-
-  /** {@code 10 [ns] tag}: a namespace family's key, before its parts. */
-  static KeyWriter namespace(String ns, KeyFamily family) {
-    return namespace(ns).tag(family.tag());
-  }
-
-  /** {@code 10 [ns] tag [spec]}: the start of a spec's units, available units, counts and attempt lists. */
-  static KeyWriter spec(String ns, KeyFamily family, String spec) {
-    Memo memo = MEMO.get();
-    int slot = family.ordinal();
-    Prefix last = memo.spec[slot];
-    if (last == null || !last.matches(ns, spec)) {
-      last = new Prefix(ns, spec, namespace(memo, ns).tag(family.tag()).string(spec).toBytes());
-      memo.spec[slot] = last;
+    /** A top-level family's key: its tag, then the parts the caller adds. */
+    static KeyWriter top(KeyFamily family) {
+        return new KeyWriter().tag(family.tag());
     }
-    return new KeyWriter(last.bytes);
-  }
 
-  private static KeyWriter namespace(Memo memo, String ns) {
-    Prefix last = memo.namespace;
-    if (last == null || !last.matches(ns, null)) {
-      last = new Prefix(ns, null, new KeyWriter().tag(KeySpace.NAMESPACE_DATA).string(ns).toBytes());
-      memo.namespace = last;
+    /** {@code 10 [ns]}: every key of the namespace's data starts so. */
+    static KeyWriter namespace(String ns) {
+        return namespace(MEMO.get(), ns);
     }
-    return new KeyWriter(last.bytes);
-  }
 
-  /** An encoded key prefix and the names it encodes. */
-  private record Prefix(String ns, String spec, byte[] bytes) {
-    boolean matches(String ns, String spec) {
-      return this.ns.equals(ns) && Objects.equals(this.spec, spec);
+    /** {@code 10 [ns] tag}: a namespace family's key, before its parts. */
+    static KeyWriter namespace(String ns, KeyFamily family) {
+        return namespace(ns).tag(family.tag());
     }
-  }
 
-  /** The last prefixes one thread encoded: each thread keeps its own, so none sees another's. */
-  private static final class Memo {
-    Prefix namespace;
-    final Prefix[] spec = new Prefix[KeyFamily.values().length];
-  }
+    /** {@code 10 [ns] tag [spec]}: the start of a spec's units, available units, counts and attempt lists. */
+    static KeyWriter spec(String ns, KeyFamily family, String spec) {
+        Memo memo = MEMO.get();
+        int slot = family.ordinal();
+        Prefix last = memo.spec[slot];
+        if (last == null || !last.matches(ns, spec)) {
+            last = new Prefix(
+                    ns, spec, namespace(memo, ns).tag(family.tag()).string(spec).toBytes());
+            memo.spec[slot] = last;
+        }
+        return new KeyWriter(last.bytes);
+    }
 
-  // Encoding the names again for every key of a command cost the engine a visible share of its time per unit.
-  private static final ThreadLocal<Memo> MEMO = ThreadLocal.withInitial(Memo::new);
+    private static KeyWriter namespace(Memo memo, String ns) {
+        Prefix last = memo.namespace;
+        if (last == null || !last.matches(ns, null)) {
+            last = new Prefix(
+                    ns,
+                    null,
+                    new KeyWriter().tag(KeySpace.NAMESPACE_DATA).string(ns).toBytes());
+            memo.namespace = last;
+        }
+        return new KeyWriter(last.bytes);
+    }
+
+    /** An encoded key prefix and the names it encodes. */
+    private record Prefix(String ns, String spec, byte[] bytes) {
+        boolean matches(String ns, String spec) {
+            return this.ns.equals(ns) && Objects.equals(this.spec, spec);
+        }
+    }
+
+    /** The last prefixes one thread encoded: each thread keeps its own, so none sees another's. */
+    private static final class Memo {
+        Prefix namespace;
+        final Prefix[] spec = new Prefix[KeyFamily.values().length];
+    }
+
+    // Encoding the names again for every key of a command cost the engine a visible share of its time per unit.
+    private static final ThreadLocal<Memo> MEMO = ThreadLocal.withInitial(Memo::new);
 }

@@ -12,26 +12,26 @@ import java.util.Arrays;
  * elsewhere, a LongNode(7), say, may not read back as itself, so writes are not remembered).
  */
 final class LastJson {
-  byte[] encoded = new byte[0];
-  JsonNode node;
+    byte[] encoded = new byte[0];
+    JsonNode node;
 
-  /** Kept only if small: a unit's data may be up to a MiB, which each thread would hold a copy of. */
-  static final int MAX_BYTES = 4096;
+    /** Kept only if small: a unit's data may be up to a MiB, which each thread would hold a copy of. */
+    static final int MAX_BYTES = 4096;
 
-  void remember(byte[] bytes, int from, int to, JsonNode value) {
-    if (to - from <= MAX_BYTES) {
-      encoded = Arrays.copyOfRange(bytes, from, to);
-      node = value;
+    void remember(byte[] bytes, int from, int to, JsonNode value) {
+        if (to - from <= MAX_BYTES) {
+            encoded = Arrays.copyOfRange(bytes, from, to);
+            node = value;
+        }
     }
-  }
 
-  /**
-   * One per thread, never shared: the codec is called statically from everywhere (records, rebuilds, queries), so
-   * there is no instance that one thread owns to keep it in.
-   */
-  private static final ThreadLocal<LastJson> MINE = ThreadLocal.withInitial(LastJson::new);
+    /**
+     * One per thread, never shared: the codec is called statically from everywhere (records, rebuilds, queries), so
+     * there is no instance that one thread owns to keep it in.
+     */
+    private static final ThreadLocal<LastJson> MINE = ThreadLocal.withInitial(LastJson::new);
 
-  static LastJson mine() {
-    return MINE.get();
-  }
+    static LastJson mine() {
+        return MINE.get();
+    }
 }

@@ -22,62 +22,68 @@ import java.util.Arrays;
  */
 public final class UnitValue {
 
-  public static final byte WITH_ATTEMPT = (byte) 0xFD;
-  static final byte VERSION = (byte) 0x81;
+    public static final byte WITH_ATTEMPT = (byte) 0xFD;
+    static final byte VERSION = (byte) 0x81;
 
-  private UnitValue() {}
+    private UnitValue() {}
 
-  public static boolean hasAttempt(byte[] stored) {
-    return stored != null && stored.length > 0 && stored[0] == WITH_ATTEMPT;
-  }
-
-  /** The unit record's own value. */
-  public static byte[] unit(byte[] stored) {
-    if (!hasAttempt(stored)) {
-      return stored;
+    public static boolean hasAttempt(byte[] stored) {
+        return stored != null && stored.length > 0 && stored[0] == WITH_ATTEMPT;
     }
-    int at = lengthAt(stored);
-    int length = ByteBuffer.wrap(stored, at, 4).getInt();
-    return Arrays.copyOfRange(stored, at + 4, at + 4 + length);
-  }
 
-  /** The seq of the attempt held, or -1. */
-  public static long attemptSeq(byte[] stored) {
-    if (!hasAttempt(stored)) {
-      return -1;
+    /** The unit record's own value. */
+    public static byte[] unit(byte[] stored) {
+        if (!hasAttempt(stored)) {
+            return stored;
+        }
+        int at = lengthAt(stored);
+        int length = ByteBuffer.wrap(stored, at, 4).getInt();
+        return Arrays.copyOfRange(stored, at + 4, at + 4 + length);
     }
-    int at = lengthAt(stored);
-    int length = ByteBuffer.wrap(stored, at, 4).getInt();
-    return ByteBuffer.wrap(stored, at + 4 + length, 8).getLong();
-  }
 
-  /** The attempt's value, or null when the unit holds none. */
-  public static byte[] attempt(byte[] stored) {
-    if (!hasAttempt(stored)) {
-      return null;
+    /** The seq of the attempt held, or -1. */
+    public static long attemptSeq(byte[] stored) {
+        if (!hasAttempt(stored)) {
+            return -1;
+        }
+        int at = lengthAt(stored);
+        int length = ByteBuffer.wrap(stored, at, 4).getInt();
+        return ByteBuffer.wrap(stored, at + 4 + length, 8).getLong();
     }
-    int at = lengthAt(stored);
-    int length = ByteBuffer.wrap(stored, at, 4).getInt();
-    return Arrays.copyOfRange(stored, at + 4 + length + 8, stored.length);
-  }
 
-  /** Where the unit's length is: after the version byte, or right after {@code FD} in the first layout. */
-  private static int lengthAt(byte[] stored) {
-    if (stored[1] == VERSION) {
-      return 2;
+    /** The attempt's value, or null when the unit holds none. */
+    public static byte[] attempt(byte[] stored) {
+        if (!hasAttempt(stored)) {
+            return null;
+        }
+        int at = lengthAt(stored);
+        int length = ByteBuffer.wrap(stored, at, 4).getInt();
+        return Arrays.copyOfRange(stored, at + 4 + length + 8, stored.length);
     }
-    if (stored[1] != 0) {
-      throw new IllegalStateException("a unit's value of an unknown layout version: " + (stored[1] & 0xFF)
-          + " (written by a later version of the app?)");
-    }
-    return 1;
-  }
 
-  public static byte[] of(byte[] unit, long attemptSeq, byte[] attempt) {
-    if (attempt == null) {
-      return unit;
+    /** Where the unit's length is: after the version byte, or right after {@code FD} in the first layout. */
+    private static int lengthAt(byte[] stored) {
+        if (stored[1] == VERSION) {
+            return 2;
+        }
+        if (stored[1] != 0) {
+            throw new IllegalStateException("a unit's value of an unknown layout version: " + (stored[1] & 0xFF)
+                    + " (written by a later version of the app?)");
+        }
+        return 1;
     }
-    return ByteBuffer.allocate(2 + 4 + unit.length + 8 + attempt.length).put(WITH_ATTEMPT).put(VERSION)
-        .putInt(unit.length).put(unit).putLong(attemptSeq).put(attempt).array();
-  }
+
+    public static byte[] of(byte[] unit, long attemptSeq, byte[] attempt) {
+        if (attempt == null) {
+            return unit;
+        }
+        return ByteBuffer.allocate(2 + 4 + unit.length + 8 + attempt.length)
+                .put(WITH_ATTEMPT)
+                .put(VERSION)
+                .putInt(unit.length)
+                .put(unit)
+                .putLong(attemptSeq)
+                .put(attempt)
+                .array();
+    }
 }

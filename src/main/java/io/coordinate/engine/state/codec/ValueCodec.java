@@ -1,11 +1,11 @@
 package io.coordinate.engine.state.codec;
 
-import io.coordinate.engine.state.model.AttemptRecord;
-import io.coordinate.engine.state.model.WorkUnitRecord;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.dataformat.smile.databind.SmileMapper;
+import io.coordinate.engine.state.model.AttemptRecord;
+import io.coordinate.engine.state.model.WorkUnitRecord;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -18,58 +18,57 @@ import java.nio.ByteBuffer;
  */
 public final class ValueCodec {
 
-  static final ObjectMapper SMILE =
-      SmileMapper.builder()
-          .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
-          .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-          .nodeFactory(JsonNodeFactory.withExactBigDecimals(true))
-          .build();
+    static final ObjectMapper SMILE = SmileMapper.builder()
+            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .nodeFactory(JsonNodeFactory.withExactBigDecimals(true))
+            .build();
 
-  public static final byte[] EMPTY = new byte[0];
+    public static final byte[] EMPTY = new byte[0];
 
-  private ValueCodec() {}
+    private ValueCodec() {}
 
-  public static byte[] encode(Object value) {
-    if (value instanceof WorkUnitRecord unit) {
-      return BinaryRecords.encode(unit);
+    public static byte[] encode(Object value) {
+        if (value instanceof WorkUnitRecord unit) {
+            return BinaryRecords.encode(unit);
+        }
+        if (value instanceof AttemptRecord attempt) {
+            return BinaryRecords.encode(attempt);
+        }
+        return encodeSmile(value);
     }
-    if (value instanceof AttemptRecord attempt) {
-      return BinaryRecords.encode(attempt);
-    }
-    return encodeSmile(value);
-  }
 
-  /** The Smile form of any value: for the other records, and what earlier versions wrote for all of them. */
-  public static byte[] encodeSmile(Object value) {
-    try {
-      return SMILE.writeValueAsBytes(value);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    /** The Smile form of any value: for the other records, and what earlier versions wrote for all of them. */
+    public static byte[] encodeSmile(Object value) {
+        try {
+            return SMILE.writeValueAsBytes(value);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
-  }
 
-  public static <T> T decode(byte[] bytes, Class<T> type) {
-    if (bytes == null) {
-      return null;
+    public static <T> T decode(byte[] bytes, Class<T> type) {
+        if (bytes == null) {
+            return null;
+        }
+        if (UnitValue.hasAttempt(bytes)) {
+            bytes = UnitValue.unit(bytes); // a unit's value with its latest attempt: the unit part
+        }
+        if (BinaryRecords.isBinary(bytes)) {
+            return BinaryRecords.decode(bytes, type);
+        }
+        try {
+            return SMILE.readValue(bytes, type);
+        } catch (IOException e) {
+            throw new UncheckedIOException("corrupt " + type.getSimpleName() + " value", e);
+        }
     }
-    if (UnitValue.hasAttempt(bytes)) {
-      bytes = UnitValue.unit(bytes); // a unit's value with its latest attempt: the unit part
-    }
-    if (BinaryRecords.isBinary(bytes)) {
-      return BinaryRecords.decode(bytes, type);
-    }
-    try {
-      return SMILE.readValue(bytes, type);
-    } catch (IOException e) {
-      throw new UncheckedIOException("corrupt " + type.getSimpleName() + " value", e);
-    }
-  }
 
-  public static byte[] encodeLong(long value) {
-    return ByteBuffer.allocate(8).putLong(value).array();
-  }
+    public static byte[] encodeLong(long value) {
+        return ByteBuffer.allocate(8).putLong(value).array();
+    }
 
-  public static long decodeLong(byte[] bytes) {
-    return bytes == null ? 0 : ByteBuffer.wrap(bytes).getLong();
-  }
+    public static long decodeLong(byte[] bytes) {
+        return bytes == null ? 0 : ByteBuffer.wrap(bytes).getLong();
+    }
 }

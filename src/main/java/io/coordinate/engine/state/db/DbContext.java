@@ -17,80 +17,81 @@ import java.util.function.Function;
  */
 final class DbContext {
 
-  final ReadableKeyValueStore store;
-  /** null in a reader */
-  final KeyValueStore writable;
-  /** where index scans may start (the engine's); null = always from the start */
-  final ScanHints hints;
-  /** the attempt indexes kept by block, changed in memory until {@link #flushBlocks}; null in a reader */
-  final AttemptBlocks blocks;
-  /** specs decoded by earlier commands (the engine's), or null */
-  final DecodedSpecs decodedSpecs;
-  StateListener listener = StateListener.NONE;
-  /**
-   * The time of the command or time step these writes belong to (the engine's), which a unit that becomes available
-   * takes as its {@code availableSince}; null where writes only derive (a rebuild) or no time is given (tests).
-   */
-  Long now;
+    final ReadableKeyValueStore store;
+    /** null in a reader */
+    final KeyValueStore writable;
+    /** where index scans may start (the engine's); null = always from the start */
+    final ScanHints hints;
+    /** the attempt indexes kept by block, changed in memory until {@link #flushBlocks}; null in a reader */
+    final AttemptBlocks blocks;
+    /** specs decoded by earlier commands (the engine's), or null */
+    final DecodedSpecs decodedSpecs;
 
-  private DbContext(ReadableKeyValueStore store, KeyValueStore writable, ScanHints hints, DecodedSpecs decodedSpecs) {
-    this.store = store;
-    this.writable = writable;
-    this.hints = hints;
-    this.decodedSpecs = decodedSpecs;
-    this.blocks = writable == null ? null : new AttemptBlocks(writable);
-  }
+    StateListener listener = StateListener.NONE;
+    /**
+     * The time of the command or time step these writes belong to (the engine's), which a unit that becomes available
+     * takes as its {@code availableSince}; null where writes only derive (a rebuild) or no time is given (tests).
+     */
+    Long now;
 
-  static DbContext reader(ReadableKeyValueStore store) {
-    return new DbContext(store, null, null, null);
-  }
-
-  static DbContext writer(KeyValueStore store, ScanHints hints, DecodedSpecs decodedSpecs) {
-    return new DbContext(store, store, hints, decodedSpecs);
-  }
-
-  /** Writes the attempt blocks' changes, so that a scan of the attempt indexes sees them. */
-  void flushBlocks() {
-    if (blocks != null) {
-      blocks.flush();
+    private DbContext(ReadableKeyValueStore store, KeyValueStore writable, ScanHints hints, DecodedSpecs decodedSpecs) {
+        this.store = store;
+        this.writable = writable;
+        this.hints = hints;
+        this.decodedSpecs = decodedSpecs;
+        this.blocks = writable == null ? null : new AttemptBlocks(writable);
     }
-  }
 
-  <T> List<T> collect(byte[] prefix, int limit, Function<KeyValueIterator.Entry, T> map) {
-    return collect(prefix, KeySpace.prefixEnd(prefix), limit, map);
-  }
-
-  <T> List<T> collect(byte[] from, byte[] to, int limit, Function<KeyValueIterator.Entry, T> map) {
-    List<T> out = new ArrayList<>();
-    if (limit <= 0) {
-      return out;
+    static DbContext reader(ReadableKeyValueStore store) {
+        return new DbContext(store, null, null, null);
     }
-    try (KeyValueIterator it = store.range(from, to)) {
-      while (it.hasNext() && out.size() < limit) {
-        out.add(map.apply(it.next()));
-      }
-    }
-    return out;
-  }
 
-  void deleteRange(byte[] prefix) {
-    for (byte[] key : collect(prefix, Integer.MAX_VALUE, KeyValueIterator.Entry::key)) {
-      writable.delete(key);
+    static DbContext writer(KeyValueStore store, ScanHints hints, DecodedSpecs decodedSpecs) {
+        return new DbContext(store, store, hints, decodedSpecs);
     }
-  }
 
-  /** Adds to a stored counter; a counter at zero is deleted. */
-  void addToCounter(byte[] key, long delta) {
-    long value = ValueCodec.decodeLong(store.get(key)) + delta;
-    if (value == 0) {
-      writable.delete(key);
-    } else {
-      writable.put(key, ValueCodec.encodeLong(value));
+    /** Writes the attempt blocks' changes, so that a scan of the attempt indexes sees them. */
+    void flushBlocks() {
+        if (blocks != null) {
+            blocks.flush();
+        }
     }
-  }
 
-  /** The smallest key strictly greater than {@code key}. */
-  static byte[] successor(byte[] key) {
-    return Arrays.copyOf(key, key.length + 1);
-  }
+    <T> List<T> collect(byte[] prefix, int limit, Function<KeyValueIterator.Entry, T> map) {
+        return collect(prefix, KeySpace.prefixEnd(prefix), limit, map);
+    }
+
+    <T> List<T> collect(byte[] from, byte[] to, int limit, Function<KeyValueIterator.Entry, T> map) {
+        List<T> out = new ArrayList<>();
+        if (limit <= 0) {
+            return out;
+        }
+        try (KeyValueIterator it = store.range(from, to)) {
+            while (it.hasNext() && out.size() < limit) {
+                out.add(map.apply(it.next()));
+            }
+        }
+        return out;
+    }
+
+    void deleteRange(byte[] prefix) {
+        for (byte[] key : collect(prefix, Integer.MAX_VALUE, KeyValueIterator.Entry::key)) {
+            writable.delete(key);
+        }
+    }
+
+    /** Adds to a stored counter; a counter at zero is deleted. */
+    void addToCounter(byte[] key, long delta) {
+        long value = ValueCodec.decodeLong(store.get(key)) + delta;
+        if (value == 0) {
+            writable.delete(key);
+        } else {
+            writable.put(key, ValueCodec.encodeLong(value));
+        }
+    }
+
+    /** The smallest key strictly greater than {@code key}. */
+    static byte[] successor(byte[] key) {
+        return Arrays.copyOf(key, key.length + 1);
+    }
 }

@@ -12,65 +12,65 @@ import java.util.Map;
 /** Work specs. */
 final class DbSpecState implements MutableSpecState {
 
-  private final DbContext db;
-  private final DbState state;
-  /**
-   * Specs already read: a command reads its spec once per unit it touches. A {@link DbState} lives for one command
-   * or one query, so this never outlives a change.
-   */
-  private final Map<SpecKey, WorkSpecRecord> read = new HashMap<>();
+    private final DbContext db;
+    private final DbState state;
+    /**
+     * Specs already read: a command reads its spec once per unit it touches. A {@link DbState} lives for one command
+     * or one query, so this never outlives a change.
+     */
+    private final Map<SpecKey, WorkSpecRecord> read = new HashMap<>();
 
-  DbSpecState(DbContext db, DbState state) {
-    this.db = db;
-    this.state = state;
-  }
-
-  @Override
-  public WorkSpecRecord get(String ns, String name) {
-    SpecKey key = new SpecKey(ns, name);
-    WorkSpecRecord spec = read.get(key);
-    if (spec == null) {
-      byte[] specKey = SpecKeys.spec(ns, name);
-      spec = decode(specKey, db.store.get(specKey));
-      if (spec != null) {
-        read.put(key, spec);
-      }
+    DbSpecState(DbContext db, DbState state) {
+        this.db = db;
+        this.state = state;
     }
-    return spec;
-  }
 
-  @Override
-  public List<WorkSpecRecord> list(String ns) {
-    return db.collect(SpecKeys.allSpecs(ns), Integer.MAX_VALUE, e -> decode(e.key(), e.value()));
-  }
-
-  private WorkSpecRecord decode(byte[] key, byte[] stored) {
-    return db.decodedSpecs == null
-        ? ValueCodec.decode(stored, WorkSpecRecord.class)
-        : db.decodedSpecs.decode(key, stored);
-  }
-
-  /** Forgets the specs read so far: a spec or its namespace changed. */
-  void forget() {
-    read.clear();
-  }
-
-  @Override
-  public void write(String ns, WorkSpecRecord before, WorkSpecRecord after) {
-    forget();
-    db.writable.put(SpecKeys.spec(ns, after.name()), ValueCodec.encode(after));
-    db.listener.specChanged(ns, before, after);
-  }
-
-  @Override
-  public void delete(String ns, WorkSpecRecord spec) {
-    forget();
-    String name = spec.name();
-    for (WorkUnitRecord unit : state.units.list(ns, name, null, Integer.MAX_VALUE)) {
-      state.attempts.deleteOfUnit(ns, unit);
+    @Override
+    public WorkSpecRecord get(String ns, String name) {
+        SpecKey key = new SpecKey(ns, name);
+        WorkSpecRecord spec = read.get(key);
+        if (spec == null) {
+            byte[] specKey = SpecKeys.spec(ns, name);
+            spec = decode(specKey, db.store.get(specKey));
+            if (spec != null) {
+                read.put(key, spec);
+            }
+        }
+        return spec;
     }
-    state.units.deleteAllOf(ns, name);
-    db.writable.delete(SpecKeys.spec(ns, name));
-    db.listener.specChanged(ns, spec, null);
-  }
+
+    @Override
+    public List<WorkSpecRecord> list(String ns) {
+        return db.collect(SpecKeys.allSpecs(ns), Integer.MAX_VALUE, e -> decode(e.key(), e.value()));
+    }
+
+    private WorkSpecRecord decode(byte[] key, byte[] stored) {
+        return db.decodedSpecs == null
+                ? ValueCodec.decode(stored, WorkSpecRecord.class)
+                : db.decodedSpecs.decode(key, stored);
+    }
+
+    /** Forgets the specs read so far: a spec or its namespace changed. */
+    void forget() {
+        read.clear();
+    }
+
+    @Override
+    public void write(String ns, WorkSpecRecord before, WorkSpecRecord after) {
+        forget();
+        db.writable.put(SpecKeys.spec(ns, after.name()), ValueCodec.encode(after));
+        db.listener.specChanged(ns, before, after);
+    }
+
+    @Override
+    public void delete(String ns, WorkSpecRecord spec) {
+        forget();
+        String name = spec.name();
+        for (WorkUnitRecord unit : state.units.list(ns, name, null, Integer.MAX_VALUE)) {
+            state.attempts.deleteOfUnit(ns, unit);
+        }
+        state.units.deleteAllOf(ns, name);
+        db.writable.delete(SpecKeys.spec(ns, name));
+        db.listener.specChanged(ns, spec, null);
+    }
 }

@@ -1,7 +1,6 @@
 package io.coordinate.engine.state.db;
 
 import io.coordinate.engine.state.MutableUnitState;
-import io.coordinate.storage.ByteKey;
 import io.coordinate.engine.state.codec.KeySpace;
 import io.coordinate.engine.state.codec.TimeIndexKeys;
 import io.coordinate.engine.state.codec.UnitKeys;
@@ -10,6 +9,7 @@ import io.coordinate.engine.state.codec.ValueCodec;
 import io.coordinate.engine.state.model.AttemptRecord;
 import io.coordinate.engine.state.model.UnitStatus;
 import io.coordinate.engine.state.model.WorkUnitRecord;
+import io.coordinate.storage.ByteKey;
 import io.coordinate.storage.KeyValueIterator;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -29,368 +29,370 @@ import java.util.function.Predicate;
  */
 final class DbUnitState implements MutableUnitState {
 
-  private final DbContext db;
-  private final DbState state;
-  private final UnitCounts counts;
-  private final AvailableSince availableSince;
-  /**
-   * The units that the scans of one spec's available index listed (the spec last scanned), by their name's
-   * instance, with their keys: a request then reads each unit it hands out by a key built once.
-   */
-  private final Map<String, byte[]> scannedUnitKeys = new IdentityHashMap<>();
-  private String scannedNs;
-  private String scannedSpec;
+    private final DbContext db;
+    private final DbState state;
+    private final UnitCounts counts;
+    private final AvailableSince availableSince;
+    /**
+     * The units that the scans of one spec's available index listed (the spec last scanned), by their name's
+     * instance, with their keys: a request then reads each unit it hands out by a key built once.
+     */
+    private final Map<String, byte[]> scannedUnitKeys = new IdentityHashMap<>();
 
-  DbUnitState(DbContext db, DbState state) {
-    this.db = db;
-    this.state = state;
-    this.counts = new UnitCounts(db);
-    this.availableSince = new AvailableSince(db, state);
-  }
+    private String scannedNs;
+    private String scannedSpec;
 
-  // --- reads ---
-
-  @Override
-  public WorkUnitRecord get(String ns, String spec, String name) {
-    return ValueCodec.decode(db.store.get(UnitKeys.unit(ns, spec, name)), WorkUnitRecord.class);
-  }
-
-  @Override
-  public WorkUnitRecord available(String ns, String spec, String name) {
-    return ValueCodec.decode(db.store.get(scannedUnitKey(ns, spec, name)), WorkUnitRecord.class);
-  }
-
-  @Override
-  public List<WorkUnitRecord> list(String ns, String spec, String afterName, int limit) {
-    byte[] prefix = UnitKeys.units(ns, spec);
-    byte[] from = afterName == null ? prefix : DbContext.successor(UnitKeys.unit(ns, spec, afterName));
-    return db.collect(from, KeySpace.prefixEnd(prefix), limit,
-        e -> ValueCodec.decode(e.value(), WorkUnitRecord.class));
-  }
-
-  @Override
-  public Map<UnitStatus, Long> counts(String ns, String spec) {
-    return counts.of(ns, spec);
-  }
-
-  @Override
-  public long count(String ns, String spec, UnitStatus status) {
-    return counts.of(ns, spec, status);
-  }
-
-  /** See {@link AvailableSince#oldest}. */
-  @Override
-  public Long oldestAvailableSince(String ns, String spec, long now) {
-    if (db.writable != null) {
-      counts.flush(); // this command's moves, summed in memory so far
+    DbUnitState(DbContext db, DbState state) {
+        this.db = db;
+        this.state = state;
+        this.counts = new UnitCounts(db);
+        this.availableSince = new AvailableSince(db, state);
     }
-    return availableSince.oldest(ns, spec, now);
-  }
 
-  @Override
-  public void prefetch(String ns, String spec, List<String> names) {
-    List<byte[]> keys = new ArrayList<>(names.size());
-    for (String name : names) {
-      keys.add(UnitKeys.unit(ns, spec, name));
+    // --- reads ---
+
+    @Override
+    public WorkUnitRecord get(String ns, String spec, String name) {
+        return ValueCodec.decode(db.store.get(UnitKeys.unit(ns, spec, name)), WorkUnitRecord.class);
     }
-    if (keys.size() < 2) {
-      return;
+
+    @Override
+    public WorkUnitRecord available(String ns, String spec, String name) {
+        return ValueCodec.decode(db.store.get(scannedUnitKey(ns, spec, name)), WorkUnitRecord.class);
     }
-    keys.sort(Arrays::compareUnsigned);
-    Map<ByteKey, byte[]> found = new HashMap<>();
-    try (KeyValueIterator it = db.store.range(keys.get(0), DbContext.successor(keys.get(keys.size() - 1)))) {
-      for (int budget = 2 * keys.size(); it.hasNext(); budget--) {
-        if (budget == 0) {
-          return; // the keys are spread among others: read each by key
+
+    @Override
+    public List<WorkUnitRecord> list(String ns, String spec, String afterName, int limit) {
+        byte[] prefix = UnitKeys.units(ns, spec);
+        byte[] from = afterName == null ? prefix : DbContext.successor(UnitKeys.unit(ns, spec, afterName));
+        return db.collect(
+                from, KeySpace.prefixEnd(prefix), limit, e -> ValueCodec.decode(e.value(), WorkUnitRecord.class));
+    }
+
+    @Override
+    public Map<UnitStatus, Long> counts(String ns, String spec) {
+        return counts.of(ns, spec);
+    }
+
+    @Override
+    public long count(String ns, String spec, UnitStatus status) {
+        return counts.of(ns, spec, status);
+    }
+
+    /** See {@link AvailableSince#oldest}. */
+    @Override
+    public Long oldestAvailableSince(String ns, String spec, long now) {
+        if (db.writable != null) {
+            counts.flush(); // this command's moves, summed in memory so far
         }
-        KeyValueIterator.Entry entry = it.next();
-        found.put(new ByteKey(entry.key()), entry.value());
-      }
+        return availableSince.oldest(ns, spec, now);
     }
-    for (byte[] key : keys) {
-      db.store.known(key, found.get(new ByteKey(key)));
-    }
-  }
 
-  @Override
-  public List<String> bestAvailable(String ns, String spec, int limit) {
-    return bestAvailable(ns, spec, limit, 0, name -> true);
-  }
-
-  @Override
-  public List<String> bestAvailable(String ns, String spec, int limit, int maxSkipped, Predicate<String> accept) {
-    byte[] prefix = UnitKeys.availableUnits(ns, spec);
-    byte[] end = KeySpace.prefixEnd(prefix);
-    List<String> names = new ArrayList<>();
-    byte[] first = end;
-    long budget = (long) limit + maxSkipped;
-    byte[] start = db.hints == null ? prefix : db.hints.availableScanStart(ns, spec, prefix);
-    try (KeyValueIterator it = db.store.range(start, end)) {
-      while (it.hasNext() && names.size() < limit && budget-- > 0) {
-        KeyValueIterator.Entry entry = it.next();
-        if (first == end) {
-          first = entry.key();
+    @Override
+    public void prefetch(String ns, String spec, List<String> names) {
+        List<byte[]> keys = new ArrayList<>(names.size());
+        for (String name : names) {
+            keys.add(UnitKeys.unit(ns, spec, name));
         }
-        String name = availableUnit(ns, spec, entry);
-        if (accept.test(name)) {
-          names.add(name);
+        if (keys.size() < 2) {
+            return;
         }
-      }
-    }
-    if (db.hints != null) {
-      db.hints.scanned(ns, spec, first);
-    }
-    return names;
-  }
-
-  /**
-   * The unit of an available-index entry. The entry carries the unit's stored value when the unit holds no attempt
-   * (see {@link #writeIndexes}): the store is told, so that reading the unit costs no lookup.
-   */
-  private String availableUnit(String ns, String spec, KeyValueIterator.Entry entry) {
-    String name = UnitKeys.availableUnitName(entry.key(), ns, spec);
-    byte[] unitKey = UnitKeys.unit(ns, spec, name);
-    if (entry.value().length > 0) {
-      db.store.known(unitKey, entry.value());
-    }
-    if (!ns.equals(scannedNs) || !spec.equals(scannedSpec)) {
-      scannedUnitKeys.clear();
-      scannedNs = ns;
-      scannedSpec = spec;
-    }
-    scannedUnitKeys.put(name, unitKey);
-    return name;
-  }
-
-  /** The key of a unit that the last scan listed, {@code name} being the instance it returned; else built. */
-  private byte[] scannedUnitKey(String ns, String spec, String name) {
-    byte[] key = ns.equals(scannedNs) && spec.equals(scannedSpec) ? scannedUnitKeys.get(name) : null;
-    return key != null ? key : UnitKeys.unit(ns, spec, name);
-  }
-
-  // --- transitions ---
-
-  @Override
-  public void add(String ns, WorkUnitRecord unit) {
-    db.listener.unitAdded(ns, write(ns, null, unit, null));
-  }
-
-  @Override
-  public void replace(String ns, WorkUnitRecord before, WorkUnitRecord after) {
-    if (before.status() != after.status()) {
-      moved(ns, before, after, null);
-    } else {
-      update(ns, before, after);
-    }
-  }
-
-  @Override
-  public void update(String ns, WorkUnitRecord before, WorkUnitRecord after) {
-    assert before.status() == after.status() : "an update keeps the status";
-    db.listener.unitUpdated(ns, write(ns, before, after, null));
-  }
-
-  @Override
-  public void finish(String ns, WorkUnitRecord before, WorkUnitRecord after) {
-    assert after.status() == UnitStatus.FINISHED || after.status() == UnitStatus.WAITING : after.status();
-    moved(ns, before, after, null);
-  }
-
-  @Override
-  public void fail(String ns, WorkUnitRecord before, WorkUnitRecord after) {
-    assert after.status() == UnitStatus.FAILED : after.status();
-    moved(ns, before, after, null);
-  }
-
-  @Override
-  public void release(String ns, WorkUnitRecord before, WorkUnitRecord after) {
-    assert after.status() == UnitStatus.AVAILABLE || after.status() == UnitStatus.DELAYED
-        || after.status() == UnitStatus.BLOCKED : after.status();
-    moved(ns, before, after, null);
-  }
-
-  @Override
-  public void reset(String ns, WorkUnitRecord before, WorkUnitRecord after) {
-    moved(ns, before, after, null);
-  }
-
-  @Override
-  public void relink(String ns, WorkUnitRecord before, WorkUnitRecord after) {
-    assert before.status() == after.status() : "a move in a job tree keeps the status";
-    write(ns, before, after, null);
-  }
-
-  @Override
-  public void changeRound(String ns, WorkUnitRecord before, WorkUnitRecord after, List<ReplicaChange> changed) {
-    WorkUnitRecord written = moved(ns, before, after, null);
-    for (ReplicaChange change : changed) {
-      db.listener.replicaUpdated(ns, written, change.replica(), change.validated());
-    }
-  }
-
-  @Override
-  public void assimilate(String ns, WorkUnitRecord before, WorkUnitRecord after) {
-    db.listener.unitAssimilated(ns, write(ns, before, after, null));
-  }
-
-  @Override
-  public void delete(String ns, WorkUnitRecord unit) {
-    write(ns, Objects.requireNonNull(unit), null, null);
-    db.listener.unitDeleted(ns, unit);
-  }
-
-  /**
-   * An attempt's start at the unit: {@code attempt} is the attempt for the unit's record to hold from now on (the
-   * one it held went to a record of its own, {@link DbAttemptState#start}).
-   */
-  void start(String ns, WorkUnitRecord before, WorkUnitRecord after, AttemptRecord attempt) {
-    moved(ns, before, after, attempt);
-  }
-
-  /** A stored unit's indexes, derived again by {@link IndexRebuild}: no event. */
-  void derive(String ns, WorkUnitRecord unit) {
-    write(ns, null, unit, null);
-  }
-
-  /** Writes the unit; its event is {@code unit_status_changed} if its status moved, else none. */
-  private WorkUnitRecord moved(String ns, WorkUnitRecord before, WorkUnitRecord after, AttemptRecord attempt) {
-    WorkUnitRecord written = write(ns, before, after, attempt);
-    if (before.status() != after.status()) {
-      db.listener.unitStatusChanged(ns, before.status(), written);
-    }
-    return written;
-  }
-
-  /**
-   * The one write of a unit's record ({@code after == null}: its deletion) with every index, count and job-tree
-   * entry of it; returns the record written. The transitions above tell the listener.
-   */
-  private WorkUnitRecord write(String ns, WorkUnitRecord before, WorkUnitRecord after, AttemptRecord attempt) {
-    if (after != null) {
-      after = availableSince.of(ns, before, after);
-    }
-    WorkUnitRecord any = after != null ? after : before;
-    String spec = any.spec();
-    String name = any.name();
-    if (before != null) {
-      if (before.status() == UnitStatus.AVAILABLE) {
-        db.writable.delete(UnitKeys.available(ns, spec, before.priority(), name));
-        if (!AvailableSince.stays(before, after)) {
-          counts.moveSince(ns, spec, before.availableSince(), -1);
+        keys.sort(Arrays::compareUnsigned);
+        Map<ByteKey, byte[]> found = new HashMap<>();
+        try (KeyValueIterator it = db.store.range(keys.get(0), DbContext.successor(keys.get(keys.size() - 1)))) {
+            for (int budget = 2 * keys.size(); it.hasNext(); budget--) {
+                if (budget == 0) {
+                    return; // the keys are spread among others: read each by key
+                }
+                KeyValueIterator.Entry entry = it.next();
+                found.put(new ByteKey(entry.key()), entry.value());
+            }
         }
-      }
-      if (before.status() == UnitStatus.DELAYED) {
-        db.writable.delete(TimeIndexKeys.delayedUnit(before.notBefore(), ns, spec, name));
-      }
-      if (purges(before)) {
-        db.writable.delete(TimeIndexKeys.purge(before.purgeAt(), ns, spec, name));
-      }
-      counts.move(ns, spec, before.status(), -1);
+        for (byte[] key : keys) {
+            db.store.known(key, found.get(new ByteKey(key)));
+        }
     }
-    byte[] unitKey = UnitKeys.unit(ns, spec, name);
-    if (after != null) {
-      byte[] value;
-      if (attempt != null) {
-        value = UnitValue.of(ValueCodec.encode(after), attempt.seq(), ValueCodec.encode(attempt));
-      } else {
-        // keep the attempt the unit holds (a new unit, or one a rebuild derives: read already, to add it)
-        byte[] stored = db.store.get(unitKey);
-        value = UnitValue.of(ValueCodec.encode(after), UnitValue.attemptSeq(stored), UnitValue.attempt(stored));
-      }
-      db.writable.put(unitKey, value);
-      if (UnitValue.hasAttempt(value)) {
-        keepCarried(ns, before, after, UnitValue.attemptSeq(value), value);
-      }
-      writeIndexes(ns, before, after, value);
-      counts.move(ns, spec, after.status(), +1);
-    } else {
-      state.attempts.deleteOfUnit(ns, before);
-      db.writable.delete(unitKey);
+
+    @Override
+    public List<String> bestAvailable(String ns, String spec, int limit) {
+        return bestAvailable(ns, spec, limit, 0, name -> true);
     }
-    state.family.unitChanged(ns, before, after);
-    return after;
-  }
 
-  /** The entries of the unit's status in the available, available-since, delayed and purge indexes. */
-  private void writeIndexes(String ns, WorkUnitRecord before, WorkUnitRecord after, byte[] value) {
-    String spec = after.spec();
-    String name = after.name();
-    if (after.status() == UnitStatus.AVAILABLE) {
-      if (before == null || before.status() != UnitStatus.AVAILABLE || !AvailableSince.stays(before, after)) {
-        counts.moveSince(ns, spec, after.availableSince(), +1);
-      }
-      byte[] key = UnitKeys.available(ns, spec, after.priority(), name);
-      // The entry carries the unit's value, so that a request reads the units it hands out with its index scan
-      // (a RocksDB lookup less per unit). Only while the unit holds no attempt: every change of such a value is
-      // made here (DbAttemptState changes only values that hold one). Empty: read the unit.
-      db.writable.put(key, UnitValue.hasAttempt(value) ? ValueCodec.EMPTY : value);
-      if (db.hints != null) {
-        db.hints.inserted(ns, spec, key);
-      }
+    @Override
+    public List<String> bestAvailable(String ns, String spec, int limit, int maxSkipped, Predicate<String> accept) {
+        byte[] prefix = UnitKeys.availableUnits(ns, spec);
+        byte[] end = KeySpace.prefixEnd(prefix);
+        List<String> names = new ArrayList<>();
+        byte[] first = end;
+        long budget = (long) limit + maxSkipped;
+        byte[] start = db.hints == null ? prefix : db.hints.availableScanStart(ns, spec, prefix);
+        try (KeyValueIterator it = db.store.range(start, end)) {
+            while (it.hasNext() && names.size() < limit && budget-- > 0) {
+                KeyValueIterator.Entry entry = it.next();
+                if (first == end) {
+                    first = entry.key();
+                }
+                String name = availableUnit(ns, spec, entry);
+                if (accept.test(name)) {
+                    names.add(name);
+                }
+            }
+        }
+        if (db.hints != null) {
+            db.hints.scanned(ns, spec, first);
+        }
+        return names;
     }
-    if (after.status() == UnitStatus.DELAYED) {
-      long notBefore = Objects.requireNonNull(after.notBefore(), "delayed needs notBefore");
-      db.writable.put(TimeIndexKeys.delayedUnit(notBefore, ns, spec, name), ValueCodec.EMPTY);
-      if (db.hints != null) {
-        db.hints.delayedInserted(notBefore);
-      }
+
+    /**
+     * The unit of an available-index entry. The entry carries the unit's stored value when the unit holds no attempt
+     * (see {@link #writeIndexes}): the store is told, so that reading the unit costs no lookup.
+     */
+    private String availableUnit(String ns, String spec, KeyValueIterator.Entry entry) {
+        String name = UnitKeys.availableUnitName(entry.key(), ns, spec);
+        byte[] unitKey = UnitKeys.unit(ns, spec, name);
+        if (entry.value().length > 0) {
+            db.store.known(unitKey, entry.value());
+        }
+        if (!ns.equals(scannedNs) || !spec.equals(scannedSpec)) {
+            scannedUnitKeys.clear();
+            scannedNs = ns;
+            scannedSpec = spec;
+        }
+        scannedUnitKeys.put(name, unitKey);
+        return name;
     }
-    if (purges(after)) {
-      db.writable.put(TimeIndexKeys.purge(after.purgeAt(), ns, spec, name), ValueCodec.EMPTY);
-      if (db.hints != null) {
-        db.hints.purgeInserted(after.purgeAt());
-      }
+
+    /** The key of a unit that the last scan listed, {@code name} being the instance it returned; else built. */
+    private byte[] scannedUnitKey(String ns, String spec, String name) {
+        byte[] key = ns.equals(scannedNs) && spec.equals(scannedSpec) ? scannedUnitKeys.get(name) : null;
+        return key != null ? key : UnitKeys.unit(ns, spec, name);
     }
-  }
 
-  /**
-   * Whether the units entry of attempt {@code seq} carries its unit's stored value: while the unit is pending on
-   * that attempt, so that the attempt's finish, failure or renewal reads it with the entry.
-   */
-  static boolean carries(WorkUnitRecord unit, long seq) {
-    return unit != null && unit.status() == UnitStatus.PENDING && unit.activeAttempt() != null
-        && unit.activeAttempt() == seq;
-  }
+    // --- transitions ---
 
-  /**
-   * Keeps the units entries carrying the unit's stored value exactly while it is pending on the attempt that value
-   * holds: the entry of the attempt held now carries the new value (or none), and the entry of an attempt the value
-   * no longer holds (a start moved it to a record of its own) carries none.
-   */
-  private void keepCarried(String ns, WorkUnitRecord before, WorkUnitRecord after, long held, byte[] value) {
-    // before is the unit as stored: an entry carries a value only if that record says so (a new unit, and each
-    // unit a rebuild derives, had none)
-    Long previous = before == null ? null : before.activeAttempt();
-    if (previous != null && previous != held && carries(before, previous)) {
-      db.blocks.setUnitValue(ns, previous, null);
+    @Override
+    public void add(String ns, WorkUnitRecord unit) {
+        db.listener.unitAdded(ns, write(ns, null, unit, null));
     }
-    boolean carried = carries(after, held);
-    if (carried || carries(before, held)) {
-      db.blocks.setUnitValue(ns, held, carried ? value : null);
+
+    @Override
+    public void replace(String ns, WorkUnitRecord before, WorkUnitRecord after) {
+        if (before.status() != after.status()) {
+            moved(ns, before, after, null);
+        } else {
+            update(ns, before, after);
+        }
     }
-  }
 
-  /** A purge time only counts for a finished or failed unit: any other status keeps it out of the index. */
-  private static boolean purges(WorkUnitRecord unit) {
-    return unit.purgeAt() != null && (unit.status() == UnitStatus.FINISHED || unit.status() == UnitStatus.FAILED);
-  }
+    @Override
+    public void update(String ns, WorkUnitRecord before, WorkUnitRecord after) {
+        assert before.status() == after.status() : "an update keeps the status";
+        db.listener.unitUpdated(ns, write(ns, before, after, null));
+    }
 
-  /** Deletes every unit of a spec with its index entries and counts (their attempts went first). */
-  void deleteAllOf(String ns, String spec) {
-    db.deleteRange(UnitKeys.units(ns, spec));
-    db.deleteRange(UnitKeys.availableUnits(ns, spec));
-    db.deleteRange(UnitKeys.availableSinceUnits(ns, spec));
-    db.deleteRange(UnitKeys.counts(ns, spec));
-    counts.forget(ns, spec);
-  }
+    @Override
+    public void finish(String ns, WorkUnitRecord before, WorkUnitRecord after) {
+        assert after.status() == UnitStatus.FINISHED || after.status() == UnitStatus.WAITING : after.status();
+        moved(ns, before, after, null);
+    }
 
-  /** Writes the counts' moves of this command (see {@link UnitCounts}). */
-  void flushCounts() {
-    counts.flush();
-  }
+    @Override
+    public void fail(String ns, WorkUnitRecord before, WorkUnitRecord after) {
+        assert after.status() == UnitStatus.FAILED : after.status();
+        moved(ns, before, after, null);
+    }
 
-  /** Drops the counts' moves of a spec ({@code spec == null}: of every spec of the namespace) that went. */
-  void forgetCounts(String ns, String spec) {
-    counts.forget(ns, spec);
-  }
+    @Override
+    public void release(String ns, WorkUnitRecord before, WorkUnitRecord after) {
+        assert after.status() == UnitStatus.AVAILABLE
+                        || after.status() == UnitStatus.DELAYED
+                        || after.status() == UnitStatus.BLOCKED
+                : after.status();
+        moved(ns, before, after, null);
+    }
+
+    @Override
+    public void reset(String ns, WorkUnitRecord before, WorkUnitRecord after) {
+        moved(ns, before, after, null);
+    }
+
+    @Override
+    public void relink(String ns, WorkUnitRecord before, WorkUnitRecord after) {
+        assert before.status() == after.status() : "a move in a job tree keeps the status";
+        write(ns, before, after, null);
+    }
+
+    @Override
+    public void changeRound(String ns, WorkUnitRecord before, WorkUnitRecord after, List<ReplicaChange> changed) {
+        WorkUnitRecord written = moved(ns, before, after, null);
+        for (ReplicaChange change : changed) {
+            db.listener.replicaUpdated(ns, written, change.replica(), change.validated());
+        }
+    }
+
+    @Override
+    public void assimilate(String ns, WorkUnitRecord before, WorkUnitRecord after) {
+        db.listener.unitAssimilated(ns, write(ns, before, after, null));
+    }
+
+    @Override
+    public void delete(String ns, WorkUnitRecord unit) {
+        write(ns, Objects.requireNonNull(unit), null, null);
+        db.listener.unitDeleted(ns, unit);
+    }
+
+    /**
+     * An attempt's start at the unit: {@code attempt} is the attempt for the unit's record to hold from now on (the
+     * one it held went to a record of its own, {@link DbAttemptState#start}).
+     */
+    void start(String ns, WorkUnitRecord before, WorkUnitRecord after, AttemptRecord attempt) {
+        moved(ns, before, after, attempt);
+    }
+
+    /** A stored unit's indexes, derived again by {@link IndexRebuild}: no event. */
+    void derive(String ns, WorkUnitRecord unit) {
+        write(ns, null, unit, null);
+    }
+
+    /** Writes the unit; its event is {@code unit_status_changed} if its status moved, else none. */
+    private WorkUnitRecord moved(String ns, WorkUnitRecord before, WorkUnitRecord after, AttemptRecord attempt) {
+        WorkUnitRecord written = write(ns, before, after, attempt);
+        if (before.status() != after.status()) {
+            db.listener.unitStatusChanged(ns, before.status(), written);
+        }
+        return written;
+    }
+
+    /** The one write of a unit's record (null: deleted) with its indexes, counts and tree entries; no event. */
+    private WorkUnitRecord write(String ns, WorkUnitRecord before, WorkUnitRecord after, AttemptRecord attempt) {
+        if (after != null) {
+            after = availableSince.of(ns, before, after);
+        }
+        WorkUnitRecord any = after != null ? after : before;
+        String spec = any.spec();
+        String name = any.name();
+        if (before != null) {
+            if (before.status() == UnitStatus.AVAILABLE) {
+                db.writable.delete(UnitKeys.available(ns, spec, before.priority(), name));
+                if (!AvailableSince.stays(before, after)) {
+                    counts.moveSince(ns, spec, before.availableSince(), -1);
+                }
+            }
+            if (before.status() == UnitStatus.DELAYED) {
+                db.writable.delete(TimeIndexKeys.delayedUnit(before.notBefore(), ns, spec, name));
+            }
+            if (purges(before)) {
+                db.writable.delete(TimeIndexKeys.purge(before.purgeAt(), ns, spec, name));
+            }
+            counts.move(ns, spec, before.status(), -1);
+        }
+        byte[] unitKey = UnitKeys.unit(ns, spec, name);
+        if (after != null) {
+            byte[] value;
+            if (attempt != null) {
+                value = UnitValue.of(ValueCodec.encode(after), attempt.seq(), ValueCodec.encode(attempt));
+            } else {
+                // keep the attempt the unit holds (a new unit, or one a rebuild derives: read already, to add it)
+                byte[] stored = db.store.get(unitKey);
+                value = UnitValue.of(ValueCodec.encode(after), UnitValue.attemptSeq(stored), UnitValue.attempt(stored));
+            }
+            db.writable.put(unitKey, value);
+            if (UnitValue.hasAttempt(value)) {
+                keepCarried(ns, before, after, UnitValue.attemptSeq(value), value);
+            }
+            writeIndexes(ns, before, after, value);
+            counts.move(ns, spec, after.status(), +1);
+        } else {
+            state.attempts.deleteOfUnit(ns, before);
+            db.writable.delete(unitKey);
+        }
+        state.family.unitChanged(ns, before, after);
+        return after;
+    }
+
+    /** The entries of the unit's status in the available, available-since, delayed and purge indexes. */
+    private void writeIndexes(String ns, WorkUnitRecord before, WorkUnitRecord after, byte[] value) {
+        String spec = after.spec();
+        String name = after.name();
+        if (after.status() == UnitStatus.AVAILABLE) {
+            if (before == null || before.status() != UnitStatus.AVAILABLE || !AvailableSince.stays(before, after)) {
+                counts.moveSince(ns, spec, after.availableSince(), +1);
+            }
+            byte[] key = UnitKeys.available(ns, spec, after.priority(), name);
+            // The entry carries the unit's value, so that a request reads the units it hands out with its index scan
+            // (a RocksDB lookup less per unit). Only while the unit holds no attempt: every change of such a value is
+            // made here (DbAttemptState changes only values that hold one). Empty: read the unit.
+            db.writable.put(key, UnitValue.hasAttempt(value) ? ValueCodec.EMPTY : value);
+            if (db.hints != null) {
+                db.hints.inserted(ns, spec, key);
+            }
+        }
+        if (after.status() == UnitStatus.DELAYED) {
+            long notBefore = Objects.requireNonNull(after.notBefore(), "delayed needs notBefore");
+            db.writable.put(TimeIndexKeys.delayedUnit(notBefore, ns, spec, name), ValueCodec.EMPTY);
+            if (db.hints != null) {
+                db.hints.delayedInserted(notBefore);
+            }
+        }
+        if (purges(after)) {
+            db.writable.put(TimeIndexKeys.purge(after.purgeAt(), ns, spec, name), ValueCodec.EMPTY);
+            if (db.hints != null) {
+                db.hints.purgeInserted(after.purgeAt());
+            }
+        }
+    }
+
+    /**
+     * Whether the units entry of attempt {@code seq} carries its unit's stored value: while the unit is pending on
+     * that attempt, so that the attempt's finish, failure or renewal reads it with the entry.
+     */
+    static boolean carries(WorkUnitRecord unit, long seq) {
+        return unit != null
+                && unit.status() == UnitStatus.PENDING
+                && unit.activeAttempt() != null
+                && unit.activeAttempt() == seq;
+    }
+
+    /**
+     * Keeps the units entries carrying the unit's stored value exactly while it is pending on the attempt that value
+     * holds: the entry of the attempt held now carries the new value (or none), and the entry of an attempt the value
+     * no longer holds (a start moved it to a record of its own) carries none.
+     */
+    private void keepCarried(String ns, WorkUnitRecord before, WorkUnitRecord after, long held, byte[] value) {
+        // before is the unit as stored: an entry carries a value only if that record says so (a new unit, and each
+        // unit a rebuild derives, had none)
+        Long previous = before == null ? null : before.activeAttempt();
+        if (previous != null && previous != held && carries(before, previous)) {
+            db.blocks.setUnitValue(ns, previous, null);
+        }
+        boolean carried = carries(after, held);
+        if (carried || carries(before, held)) {
+            db.blocks.setUnitValue(ns, held, carried ? value : null);
+        }
+    }
+
+    /** A purge time only counts for a finished or failed unit: any other status keeps it out of the index. */
+    private static boolean purges(WorkUnitRecord unit) {
+        return unit.purgeAt() != null && (unit.status() == UnitStatus.FINISHED || unit.status() == UnitStatus.FAILED);
+    }
+
+    /** Deletes every unit of a spec with its index entries and counts (their attempts went first). */
+    void deleteAllOf(String ns, String spec) {
+        db.deleteRange(UnitKeys.units(ns, spec));
+        db.deleteRange(UnitKeys.availableUnits(ns, spec));
+        db.deleteRange(UnitKeys.availableSinceUnits(ns, spec));
+        db.deleteRange(UnitKeys.counts(ns, spec));
+        counts.forget(ns, spec);
+    }
+
+    /** Writes the counts' moves of this command (see {@link UnitCounts}). */
+    void flushCounts() {
+        counts.flush();
+    }
+
+    /** Drops the counts' moves of a spec ({@code spec == null}: of every spec of the namespace) that went. */
+    void forgetCounts(String ns, String spec) {
+        counts.forget(ns, spec);
+    }
 }

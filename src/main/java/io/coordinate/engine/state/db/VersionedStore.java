@@ -22,62 +22,63 @@ import java.util.List;
  */
 public final class VersionedStore implements BatchWrites {
 
-  private final SplitStore store;
-  private long version;
+    private final SplitStore store;
+    private long version;
 
-  public VersionedStore(KeyValueStore records, KeyValueStore indexes) {
-    this.store = new SplitStore(records, indexes);
-    this.version = IndexRebuild.stateVersion(records);
-  }
-
-  /** The version of the last batch written (as stored in both stores); for tests, the engine never asks. */
-  public long version() {
-    return version;
-  }
-
-  @Override
-  public byte[] get(byte[] key) {
-    return store.get(key);
-  }
-
-  @Override
-  public KeyValueIterator range(byte[] from, byte[] to) {
-    return store.range(from, to);
-  }
-
-  @Override
-  public void known(byte[] key, byte[] value) {
-    store.known(key, value);
-  }
-
-  /** The writes, in key order, and the next versions in their place among them. */
-  @Override
-  public void putAll(List<KeyValueIterator.Entry> writes) {
-    if (writes.isEmpty()) {
-      return;
+    public VersionedStore(KeyValueStore records, KeyValueStore indexes) {
+        this.store = new SplitStore(records, indexes);
+        this.version = IndexRebuild.stateVersion(records);
     }
-    long next = version + 1;
-    store.putAll(withVersions(writes, IndexRebuild.versionWrites(next)));
-    version = next;
-  }
 
-  /**
-   * {@code writes} (ascending keys) with {@code versions} (ascending, not among the writes' keys) merged in order:
-   * the stores below take a sorted batch as it is.
-   */
-  static List<KeyValueIterator.Entry> withVersions(
-      List<KeyValueIterator.Entry> writes, List<KeyValueIterator.Entry> versions) {
-    List<KeyValueIterator.Entry> merged = new ArrayList<>(writes.size() + versions.size());
-    int next = 0;
-    for (KeyValueIterator.Entry write : writes) {
-      while (next < versions.size() && Arrays.compareUnsigned(versions.get(next).key(), write.key()) < 0) {
-        merged.add(versions.get(next++));
-      }
-      merged.add(write);
+    /** The version of the last batch written (as stored in both stores); for tests, the engine never asks. */
+    public long version() {
+        return version;
     }
-    while (next < versions.size()) {
-      merged.add(versions.get(next++));
+
+    @Override
+    public byte[] get(byte[] key) {
+        return store.get(key);
     }
-    return merged;
-  }
+
+    @Override
+    public KeyValueIterator range(byte[] from, byte[] to) {
+        return store.range(from, to);
+    }
+
+    @Override
+    public void known(byte[] key, byte[] value) {
+        store.known(key, value);
+    }
+
+    /** The writes, in key order, and the next versions in their place among them. */
+    @Override
+    public void putAll(List<KeyValueIterator.Entry> writes) {
+        if (writes.isEmpty()) {
+            return;
+        }
+        long next = version + 1;
+        store.putAll(withVersions(writes, IndexRebuild.versionWrites(next)));
+        version = next;
+    }
+
+    /**
+     * {@code writes} (ascending keys) with {@code versions} (ascending, not among the writes' keys) merged in order:
+     * the stores below take a sorted batch as it is.
+     */
+    static List<KeyValueIterator.Entry> withVersions(
+            List<KeyValueIterator.Entry> writes, List<KeyValueIterator.Entry> versions) {
+        List<KeyValueIterator.Entry> merged = new ArrayList<>(writes.size() + versions.size());
+        int next = 0;
+        for (KeyValueIterator.Entry write : writes) {
+            while (next < versions.size()
+                    && Arrays.compareUnsigned(versions.get(next).key(), write.key()) < 0) {
+                merged.add(versions.get(next++));
+            }
+            merged.add(write);
+        }
+        while (next < versions.size()) {
+            merged.add(versions.get(next++));
+        }
+        return merged;
+    }
 }

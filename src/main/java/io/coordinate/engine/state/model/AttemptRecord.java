@@ -12,40 +12,49 @@ import com.fasterxml.jackson.databind.JsonNode;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record AttemptRecord(
-    long seq,
-    String spec,
-    String unit,
-    String worker,
-    AttemptStatus status,
-    JsonNode data,
-    long startTime,
-    long expirationTime,
-    Long endTime,
-    Boolean replica) {
+        long seq,
+        String spec,
+        String unit,
+        String worker,
+        AttemptStatus status,
+        JsonNode data,
+        long startTime,
+        long expirationTime,
+        Long endTime,
+        Boolean replica) {
 
-  /**
-   * The attempt a request starts: attempt {@code seq} of {@code worker} at the unit, pending, with the unit's data.
-   */
-  public static AttemptRecord started(
-      long seq, WorkUnitRecord unit, String worker, long startTime, long expirationTime) {
-    return new AttemptRecord(seq, unit.spec(), unit.name(), worker, AttemptStatus.PENDING, unit.data(), startTime,
-        expirationTime, null, null);
-  }
+    /**
+     * The attempt a request starts: attempt {@code seq} of {@code worker} at the unit, pending, with the unit's data.
+     */
+    public static AttemptRecord started(
+            long seq, WorkUnitRecord unit, String worker, long startTime, long expirationTime) {
+        return new AttemptRecord(
+                seq,
+                unit.spec(),
+                unit.name(),
+                worker,
+                AttemptStatus.PENDING,
+                unit.data(),
+                startTime,
+                expirationTime,
+                null,
+                null);
+    }
 
-  public String id() {
-    return Long.toString(seq);
-  }
+    public String id() {
+        return Long.toString(seq);
+    }
 
-  /** Whether this attempt was handed out as a replica (it may belong to a round that a reset has ended since). */
-  public boolean isReplica() {
-    return Boolean.TRUE.equals(replica);
-  }
+    /** Whether this attempt was handed out as a replica (it may belong to a round that a reset has ended since). */
+    public boolean isReplica() {
+        return Boolean.TRUE.equals(replica);
+    }
 
-  public AttemptRecord withStatus(AttemptStatus newStatus, JsonNode newData, Long end) {
-    return new AttemptRecord(seq, spec, unit, worker, newStatus, newData, startTime, expirationTime, end, replica);
-  }
+    public AttemptRecord withStatus(AttemptStatus newStatus, JsonNode newData, Long end) {
+        return new AttemptRecord(seq, spec, unit, worker, newStatus, newData, startTime, expirationTime, end, replica);
+    }
 
-  public AttemptRecord withExpiration(long expiration, JsonNode newData) {
-    return new AttemptRecord(seq, spec, unit, worker, status, newData, startTime, expiration, endTime, replica);
-  }
+    public AttemptRecord withExpiration(long expiration, JsonNode newData) {
+        return new AttemptRecord(seq, spec, unit, worker, status, newData, startTime, expiration, endTime, replica);
+    }
 }

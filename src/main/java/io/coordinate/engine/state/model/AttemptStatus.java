@@ -4,20 +4,20 @@ import com.fasterxml.jackson.annotation.JsonValue;
 
 /** The status of an attempt (docs/reference.md#attempt-statuses). */
 public enum AttemptStatus {
-  PENDING("pending"),
-  FINISHED("finished"),
-  FAILED("failed"),
-  EXPIRED("expired"),
-  RETRYABLE("retryable");
+    PENDING("pending"),
+    FINISHED("finished"),
+    FAILED("failed"),
+    EXPIRED("expired"),
+    RETRYABLE("retryable");
 
-  private final String wireName;
+    private final String wireName;
 
-  AttemptStatus(String wireName) {
-    this.wireName = wireName;
-  }
+    AttemptStatus(String wireName) {
+        this.wireName = wireName;
+    }
 
-  @JsonValue
-  public String wireName() {
-    return wireName;
-  }
+    @JsonValue
+    public String wireName() {
+        return wireName;
+    }
 }

@@ -14,34 +14,34 @@ import com.fasterxml.jackson.annotation.JsonValue;
  * </ul>
  */
 public enum ChildState {
-  PARKED("parked", 'p'),
-  OPEN("open", 'o'),
-  CLOSED("closed", 'c');
+    PARKED("parked", 'p'),
+    OPEN("open", 'o'),
+    CLOSED("closed", 'c');
 
-  private final String wireName;
-  private final byte code;
+    private final String wireName;
+    private final byte code;
 
-  ChildState(String wireName, char code) {
-    this.wireName = wireName;
-    this.code = (byte) code;
-  }
-
-  @JsonValue
-  public String wireName() {
-    return wireName;
-  }
-
-  public byte code() {
-    return code;
-  }
-
-  @JsonCreator
-  public static ChildState fromWireName(String name) {
-    for (ChildState state : values()) {
-      if (state.wireName.equals(name)) {
-        return state;
-      }
+    ChildState(String wireName, char code) {
+        this.wireName = wireName;
+        this.code = (byte) code;
     }
-    return null;
-  }
+
+    @JsonValue
+    public String wireName() {
+        return wireName;
+    }
+
+    public byte code() {
+        return code;
+    }
+
+    @JsonCreator
+    public static ChildState fromWireName(String name) {
+        for (ChildState state : values()) {
+            if (state.wireName.equals(name)) {
+                return state;
+            }
+        }
+        return null;
+    }
 }

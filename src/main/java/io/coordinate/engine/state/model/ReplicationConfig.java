@@ -11,28 +11,28 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record ReplicationConfig(
-    int minQuorum,
-    int targetNresults,
-    int maxErrorResults,
-    int maxTotalResults,
-    int maxSuccessResults,
-    Double delayBound,
-    String validator) {
+        int minQuorum,
+        int targetNresults,
+        int maxErrorResults,
+        int maxTotalResults,
+        int maxSuccessResults,
+        Double delayBound,
+        String validator) {
 
-  public static final int DEFAULT_MAX_ERROR_RESULTS = 3;
-  public static final int DEFAULT_MAX_TOTAL_RESULTS = 10;
-  public static final int DEFAULT_MAX_SUCCESS_RESULTS = 6;
-  public static final String EXACT = "exact";
+    public static final int DEFAULT_MAX_ERROR_RESULTS = 3;
+    public static final int DEFAULT_MAX_TOTAL_RESULTS = 10;
+    public static final int DEFAULT_MAX_SUCCESS_RESULTS = 6;
+    public static final String EXACT = "exact";
 
-  /**
-   * What a unit that still has a round under way follows once its spec is no longer replicated: a quorum of one,
-   * so its next success is canonical.
-   */
-  public static final ReplicationConfig SINGLE = new ReplicationConfig(1, 1, DEFAULT_MAX_ERROR_RESULTS,
-      DEFAULT_MAX_TOTAL_RESULTS, DEFAULT_MAX_SUCCESS_RESULTS, null, EXACT);
+    /**
+     * What a unit that still has a round under way follows once its spec is no longer replicated: a quorum of one,
+     * so its next success is canonical.
+     */
+    public static final ReplicationConfig SINGLE = new ReplicationConfig(
+            1, 1, DEFAULT_MAX_ERROR_RESULTS, DEFAULT_MAX_TOTAL_RESULTS, DEFAULT_MAX_SUCCESS_RESULTS, null, EXACT);
 
-  /** The matches a result needs to become canonical: BOINC's {@code min_quorum/2 + 1}. */
-  public int majority() {
-    return minQuorum / 2 + 1;
-  }
+    /** The matches a result needs to become canonical: BOINC's {@code min_quorum/2 + 1}. */
+    public int majority() {
+        return minQuorum / 2 + 1;
+    }
 }

@@ -19,73 +19,73 @@ import com.fasterxml.jackson.databind.JsonNode;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record UnitFamily(
-    UnitRef parent,
-    UnitRef predecessor,
-    ChildState childState,
-    Long parkedUnder,
-    boolean awaitingPredecessor,
-    JsonNode failure) {
+        UnitRef parent,
+        UnitRef predecessor,
+        ChildState childState,
+        Long parkedUnder,
+        boolean awaitingPredecessor,
+        JsonNode failure) {
 
-  public static final UnitFamily EMPTY = new UnitFamily(null, null, null, null, false, null);
+    public static final UnitFamily EMPTY = new UnitFamily(null, null, null, null, false, null);
 
-  /** Parked under its parent or waiting for its predecessor: the unit may not run. */
-  public boolean blocks() {
-    return childState == ChildState.PARKED || awaitingPredecessor;
-  }
-
-  /** The predecessor link dropped (its unit was deleted). */
-  public UnitFamily withoutPredecessor() {
-    return toBuilder().predecessor(null).awaitingPredecessor(false).build();
-  }
-
-  /** A builder holding this unit family's fields, for a changed copy (see {@link WorkUnitRecord.Builder}). */
-  public Builder toBuilder() {
-    return new Builder();
-  }
-
-  /** A changed copy in the making; each field starts as the enclosing record's. */
-  public final class Builder {
-    private UnitRef parent = UnitFamily.this.parent;
-    private UnitRef predecessor = UnitFamily.this.predecessor;
-    private ChildState childState = UnitFamily.this.childState;
-    private Long parkedUnder = UnitFamily.this.parkedUnder;
-    private boolean awaitingPredecessor = UnitFamily.this.awaitingPredecessor;
-    private JsonNode failure = UnitFamily.this.failure;
-
-    private Builder() {}
-
-    public Builder parent(UnitRef value) {
-      parent = value;
-      return this;
+    /** Parked under its parent or waiting for its predecessor: the unit may not run. */
+    public boolean blocks() {
+        return childState == ChildState.PARKED || awaitingPredecessor;
     }
 
-    public Builder predecessor(UnitRef value) {
-      predecessor = value;
-      return this;
+    /** The predecessor link dropped (its unit was deleted). */
+    public UnitFamily withoutPredecessor() {
+        return toBuilder().predecessor(null).awaitingPredecessor(false).build();
     }
 
-    public Builder childState(ChildState value) {
-      childState = value;
-      return this;
+    /** A builder holding this unit family's fields, for a changed copy (see {@link WorkUnitRecord.Builder}). */
+    public Builder toBuilder() {
+        return new Builder();
     }
 
-    public Builder parkedUnder(Long value) {
-      parkedUnder = value;
-      return this;
-    }
+    /** A changed copy in the making; each field starts as the enclosing record's. */
+    public final class Builder {
+        private UnitRef parent = UnitFamily.this.parent;
+        private UnitRef predecessor = UnitFamily.this.predecessor;
+        private ChildState childState = UnitFamily.this.childState;
+        private Long parkedUnder = UnitFamily.this.parkedUnder;
+        private boolean awaitingPredecessor = UnitFamily.this.awaitingPredecessor;
+        private JsonNode failure = UnitFamily.this.failure;
 
-    public Builder awaitingPredecessor(boolean value) {
-      awaitingPredecessor = value;
-      return this;
-    }
+        private Builder() {}
 
-    public Builder failure(JsonNode value) {
-      failure = value;
-      return this;
-    }
+        public Builder parent(UnitRef value) {
+            parent = value;
+            return this;
+        }
 
-    public UnitFamily build() {
-      return new UnitFamily(parent, predecessor, childState, parkedUnder, awaitingPredecessor, failure);
+        public Builder predecessor(UnitRef value) {
+            predecessor = value;
+            return this;
+        }
+
+        public Builder childState(ChildState value) {
+            childState = value;
+            return this;
+        }
+
+        public Builder parkedUnder(Long value) {
+            parkedUnder = value;
+            return this;
+        }
+
+        public Builder awaitingPredecessor(boolean value) {
+            awaitingPredecessor = value;
+            return this;
+        }
+
+        public Builder failure(JsonNode value) {
+            failure = value;
+            return this;
+        }
+
+        public UnitFamily build() {
+            return new UnitFamily(parent, predecessor, childState, parkedUnder, awaitingPredecessor, failure);
+        }
     }
-  }
 }

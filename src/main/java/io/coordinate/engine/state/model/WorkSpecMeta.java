@@ -14,33 +14,71 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record WorkSpecMeta(
-    double priority,
-    double weight,
-    boolean paused,
-    boolean continuous,
-    boolean canBeContinuous,
-    double interval,
-    Long nextContinuous,
-    long maxRunning,
-    long maxAttemptsReturned,
-    long maxRetries,
-    String nextWorkSpecName,
-    String runtime,
-    double minGb,
-    ReplicationConfig replication,
-    Double retention) {
+        double priority,
+        double weight,
+        boolean paused,
+        boolean continuous,
+        boolean canBeContinuous,
+        double interval,
+        Long nextContinuous,
+        long maxRunning,
+        long maxAttemptsReturned,
+        long maxRetries,
+        String nextWorkSpecName,
+        String runtime,
+        double minGb,
+        ReplicationConfig replication,
+        Double retention) {
 
-  /** The metadata of a spec without replication or retention. */
-  public WorkSpecMeta(
-      double priority, double weight, boolean paused, boolean continuous, boolean canBeContinuous, double interval,
-      Long nextContinuous, long maxRunning, long maxAttemptsReturned, long maxRetries, String nextWorkSpecName,
-      String runtime, double minGb) {
-    this(priority, weight, paused, continuous, canBeContinuous, interval, nextContinuous, maxRunning,
-        maxAttemptsReturned, maxRetries, nextWorkSpecName, runtime, minGb, null, null);
-  }
+    /** The metadata of a spec without replication or retention. */
+    public WorkSpecMeta(
+            double priority,
+            double weight,
+            boolean paused,
+            boolean continuous,
+            boolean canBeContinuous,
+            double interval,
+            Long nextContinuous,
+            long maxRunning,
+            long maxAttemptsReturned,
+            long maxRetries,
+            String nextWorkSpecName,
+            String runtime,
+            double minGb) {
+        this(
+                priority,
+                weight,
+                paused,
+                continuous,
+                canBeContinuous,
+                interval,
+                nextContinuous,
+                maxRunning,
+                maxAttemptsReturned,
+                maxRetries,
+                nextWorkSpecName,
+                runtime,
+                minGb,
+                null,
+                null);
+    }
 
-  public WorkSpecMeta withNextContinuous(Long time) {
-    return new WorkSpecMeta(priority, weight, paused, continuous, canBeContinuous, interval, time, maxRunning,
-        maxAttemptsReturned, maxRetries, nextWorkSpecName, runtime, minGb, replication, retention);
-  }
+    public WorkSpecMeta withNextContinuous(Long time) {
+        return new WorkSpecMeta(
+                priority,
+                weight,
+                paused,
+                continuous,
+                canBeContinuous,
+                interval,
+                time,
+                maxRunning,
+                maxAttemptsReturned,
+                maxRetries,
+                nextWorkSpecName,
+                runtime,
+                minGb,
+                replication,
+                retention);
+    }
 }

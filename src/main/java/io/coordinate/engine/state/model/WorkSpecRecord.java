@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 /** A work spec: its data as given, and the metadata derived from it. */
 public record WorkSpecRecord(String name, ObjectNode data, WorkSpecMeta meta) {
 
-  public WorkSpecRecord withMeta(WorkSpecMeta newMeta) {
-    return new WorkSpecRecord(name, data, newMeta);
-  }
+    public WorkSpecRecord withMeta(WorkSpecMeta newMeta) {
+        return new WorkSpecRecord(name, data, newMeta);
+    }
 }

@@ -12,15 +12,21 @@ import com.fasterxml.jackson.databind.JsonNode;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record WorkerRecord(
-    String name, String parent, boolean active, String mode, JsonNode data, long expiration, long lastUpdate,
-    WorkerReliability reliability) {
+        String name,
+        String parent,
+        boolean active,
+        String mode,
+        JsonNode data,
+        long expiration,
+        long lastUpdate,
+        WorkerReliability reliability) {
 
-  public WorkerRecord(
-      String name, String parent, boolean active, String mode, JsonNode data, long expiration, long lastUpdate) {
-    this(name, parent, active, mode, data, expiration, lastUpdate, null);
-  }
+    public WorkerRecord(
+            String name, String parent, boolean active, String mode, JsonNode data, long expiration, long lastUpdate) {
+        this(name, parent, active, mode, data, expiration, lastUpdate, null);
+    }
 
-  public WorkerRecord withReliability(WorkerReliability counters) {
-    return new WorkerRecord(name, parent, active, mode, data, expiration, lastUpdate, counters);
-  }
+    public WorkerRecord withReliability(WorkerReliability counters) {
+        return new WorkerRecord(name, parent, active, mode, data, expiration, lastUpdate, counters);
+    }
 }

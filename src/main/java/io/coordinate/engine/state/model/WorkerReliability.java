@@ -6,18 +6,19 @@ package io.coordinate.engine.state.model;
  */
 public record WorkerReliability(long consecutiveValid, long valid, long invalid, long errors, long timeouts) {
 
-  public static final WorkerReliability NONE = new WorkerReliability(0, 0, 0, 0, 0);
+    public static final WorkerReliability NONE = new WorkerReliability(0, 0, 0, 0, 0);
 
-  public WorkerReliability validated(boolean isValid) {
-    return isValid ? new WorkerReliability(consecutiveValid + 1, valid + 1, invalid, errors, timeouts)
-        : new WorkerReliability(0, valid, invalid + 1, errors, timeouts);
-  }
+    public WorkerReliability validated(boolean isValid) {
+        return isValid
+                ? new WorkerReliability(consecutiveValid + 1, valid + 1, invalid, errors, timeouts)
+                : new WorkerReliability(0, valid, invalid + 1, errors, timeouts);
+    }
 
-  public WorkerReliability error() {
-    return new WorkerReliability(0, valid, invalid, errors + 1, timeouts);
-  }
+    public WorkerReliability error() {
+        return new WorkerReliability(0, valid, invalid, errors + 1, timeouts);
+    }
 
-  public WorkerReliability timeout() {
-    return new WorkerReliability(0, valid, invalid, errors, timeouts + 1);
-  }
+    public WorkerReliability timeout() {
+        return new WorkerReliability(0, valid, invalid, errors, timeouts + 1);
+    }
 }
