@@ -317,7 +317,10 @@ class StoredValuesGoldenTest {
         return values;
     }
 
-    /** Writes the fixture from today's code, into the source tree (run from the project's directory). */
+    /**
+     * Writes the fixture from today's code, into the source tree (run from the project's directory), or under
+     * {@code golden.dir} ({@code FieldChecklistTest} writes the fixture of a field it adds there).
+     */
     private static void write() throws IOException {
         StringBuilder text =
                 new StringBuilder("# Stored values as this version writes them: name, then the bytes in hex.\n"
@@ -327,7 +330,8 @@ class StoredValuesGoldenTest {
                         .append(' ')
                         .append(HexFormat.of().formatHex(sample.write().apply(sample.expected())))
                         .append('\n'));
-        Path file = Path.of("src/test/resources").resolve(CURRENT);
+        Path file =
+                Path.of(System.getProperty("golden.dir", "src/test/resources")).resolve(CURRENT);
         Files.createDirectories(file.getParent());
         Files.writeString(file, text);
     }
