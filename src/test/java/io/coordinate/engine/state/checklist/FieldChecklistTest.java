@@ -15,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Pattern;
@@ -31,17 +32,20 @@ import org.junit.jupiter.api.io.TempDir;
  * THE FIELD CHECKLIST, PROVEN: adds a dummy field to a unit, {@code label} (a string that {@code add_work_units} sets
  * and the unit view shows), by following only the steps of docs/architecture.md#where-do-i-add-a-field, each a
  * small patch named after its step. The patched sources compile into a temporary directory, against the build's
- * classes; {@link LabelScenario} then runs in a class loader that prefers them, and checks after every command that
- * the unit's stored record and its view still hold the label, through every transition. The golden-bytes test,
- * patched by its step too, writes its new fixture there and reads every fixture back. A step missing from the
- * checklist shows as a field dropped on the way; {@code -Dchecklist.skip=<step>} leaves one step out to see it fail.
- * Nothing of this reaches the build's own classes or sources.
+ * classes, and run in a class loader that prefers them: the record copies' test that step 1 names, then
+ * {@link LabelScenario}, which checks after every command that the unit's stored record, its view and its events
+ * still hold the label, through every transition; then the golden-bytes test, patched by its step too, writes its
+ * next fixture there and reads every fixture back. A step missing from the checklist shows as a field dropped on the
+ * way; {@code -Dchecklist.skip=<step>} leaves one step out to see it fail. Nothing of this reaches the build's own
+ * classes or sources.
  */
 class FieldChecklistTest {
 
     private static final Path MAIN = Path.of("src/main/java/io/coordinate");
     private static final Path TEST = Path.of("src/test/java/io/coordinate");
     private static final String GOLDEN_TEST = "io.coordinate.engine.state.db.StoredValuesGoldenTest";
+    /** Step 1 names it: it checks the builder's copies by reflection, so it checks the patched record unchanged. */
+    private static final String COPIES_TEST = "io.coordinate.engine.state.model.RecordCopiesTest";
 
     /** One edit of a source file: {@code anchor} (found exactly {@code times} times) becomes {@code replacement}. */
     record Patch(String step, Path file, String anchor, String replacement, int times) {
@@ -179,6 +183,9 @@ class FieldChecklistTest {
                     url(location(WorkUnitRecord.class))
                 },
                 getClass().getClassLoader())) {
+            Class<?> unit = loader.loadClass(WorkUnitRecord.class.getName());
+            run(loader, COPIES_TEST, "anUnchangedCopyKeepsEveryComponent", unit);
+            run(loader, COPIES_TEST, "eachSetterChangesExactlyItsComponent", unit);
             run(loader, LabelScenario.class.getName(), "run");
             goldenFixtureRoundTrip(loader, resources);
         }
@@ -252,18 +259,21 @@ class FieldChecklistTest {
         }
     }
 
-    /** Calls the no-argument method {@code method} of {@code className} as the loader has it, rethrowing its failure. */
-    private static void run(ClassLoader loader, String className, String method) throws Exception {
+    /** Calls {@code method} of a new {@code className} as the loader has it, rethrowing its failure. */
+    private static void run(ClassLoader loader, String className, String method, Object... args) throws Exception {
         Class<?> type = loader.loadClass(className);
         assertThat(type.getClassLoader())
                 .as("%s from the patched build", className)
                 .isSameAs(loader);
         var constructor = type.getDeclaredConstructor();
         constructor.setAccessible(true);
-        Method m = type.getDeclaredMethod(method);
+        Method m = Arrays.stream(type.getDeclaredMethods())
+                .filter(candidate -> candidate.getName().equals(method))
+                .findFirst()
+                .orElseThrow();
         m.setAccessible(true);
         try {
-            m.invoke(constructor.newInstance());
+            m.invoke(constructor.newInstance(), args);
         } catch (InvocationTargetException e) {
             if (e.getCause() instanceof Error error) {
                 throw error;
