@@ -58,7 +58,9 @@ final class LabelScenario {
         check("a finish after a re-add while pending");
 
         add("s", "later", "delayed", ",\"delay\":30");
+        assertThat(h.status("s", "later")).isEqualTo("delayed");
         h.advanceSeconds(31).punctuate();
+        assertThat(h.status("s", "later")).isEqualTo("available");
         check("a release by the time step");
         h.expire(h.requestOne("lifetime", 10)).ok();
         check("an expiry");
@@ -67,6 +69,7 @@ final class LabelScenario {
         add("tree", "parent", "parent", "");
         add("tree", "child", "child", ",\"parent\":{\"work_unit_name\":\"parent\"}");
         add("tree", "heir", "heir", ",\"predecessor\":{\"work_unit_name\":\"parent\"}");
+        assertThat(h.status("tree", "heir")).isEqualTo("blocked");
         for (int finished = 1; finished <= 3; finished++) { // a parent waits for its child, an heir for both
             h.finish(h.requestOne("work_specs", List.of("tree"))).ok();
             check("finish " + finished + " in a job tree");
