@@ -41,8 +41,13 @@ class HashExampleIT {
         String block = source.substring(
                 source.indexOf("// begin example\n") + "// begin example\n".length(),
                 source.indexOf("    // end example"));
+        int indent = block.lines()
+                .filter(line -> !line.isBlank())
+                .mapToInt(line -> line.length() - line.stripLeading().length())
+                .min()
+                .orElse(0);
         String unindented = block.lines()
-                .map(line -> line.startsWith("    ") ? line.substring(4) : line)
+                .map(line -> line.isBlank() ? "" : line.substring(indent))
                 .collect(Collectors.joining("\n"));
         assertThat(Files.readString(Path.of("docs/client.md"))).contains("```java\n" + unindented + "\n```");
     }
