@@ -58,6 +58,7 @@ public final class Family {
     private final Chainer chainer;
     private final ArrayDeque<Settled> queue = new ArrayDeque<>();
     private final Map<String, Long> purgeTimes = new HashMap<>();
+    private final FamilyHeirs heirs;
 
     /** {@code links}: the trees' children and heirs; {@code specs}: where a settled unit's {@code retention} is. */
     public Family(
@@ -75,6 +76,7 @@ public final class Family {
         this.ns = ns;
         this.now = now;
         this.chainer = chainer;
+        this.heirs = new FamilyHeirs(this);
     }
 
     public String namespace() {
@@ -265,9 +267,9 @@ public final class Family {
             }
             if (unit.family() != null) {
                 if (failed) {
-                    new FamilyHeirs(this).fail(self, traceback("predecessor " + self + " failed"));
+                    heirs.fail(self, traceback("predecessor " + self + " failed"));
                 } else {
-                    new FamilyHeirs(this).release(self);
+                    heirs.release(self);
                 }
             }
             if (settled.parentToTell() != null) {
@@ -347,7 +349,7 @@ public final class Family {
 
     /** A unit that waited for its predecessor, which failed: see {@link FamilyHeirs#failWaiting}. */
     void failWaitingHeir(WorkUnitRecord heir, UnitFamily family, JsonNode failure) {
-        new FamilyHeirs(this).failWaiting(heir, family, failure);
+        heirs.failWaiting(heir, family, failure);
     }
 
     /** Deletes the units and all their children, at any depth; see {@link FamilyDeletion}. */
