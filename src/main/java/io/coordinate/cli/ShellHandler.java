@@ -22,7 +22,7 @@ import java.util.concurrent.TimeUnit;
  * {@code COORDINATE_SPEC}, {@code COORDINATE_ATTEMPT}, {@code COORDINATE_NAMESPACE} in its environment. Exit 0
  * finishes the attempt with {@code {"stdout": ...}}; another exit, or a run past the timeout (the command and its
  * children are killed), fails it with the end of stderr as {@code traceback}; an end by SIGHUP, SIGINT or SIGTERM
- * gives the unit back ({@link #STOP_SIGNALS}).
+ * gives the unit back ({@link #STOP_SIGNALS}), as does a shell that could not be started.
  *
  * <p>The streams go through temporary files, not pipes: a command that writes much and reads little cannot block.
  */
@@ -37,11 +37,18 @@ final class ShellHandler implements Worker.Handler {
     /** The most of stdout kept as the result, and of stderr as the traceback: their last bytes. */
     static final int TAIL_BYTES = 64 * 1024;
 
+    private final String shell;
     private final String command;
     private final String namespace;
     private final Duration timeout;
 
     ShellHandler(String command, String namespace, Duration timeout) {
+        this("/bin/sh", command, namespace, timeout);
+    }
+
+    /** {@code shell}: the program that runs {@code command} with {@code -c}. */
+    ShellHandler(String shell, String command, String namespace, Duration timeout) {
+        this.shell = shell;
         this.command = command;
         this.namespace = namespace;
         this.timeout = timeout;
@@ -55,7 +62,7 @@ final class ShellHandler implements Worker.Handler {
         Path stderr = dir.resolve("stderr");
         try {
             Files.write(stdin, Json.MAPPER.writeValueAsBytes(attempt.data()));
-            ProcessBuilder builder = new ProcessBuilder("/bin/sh", "-c", command)
+            ProcessBuilder builder = new ProcessBuilder(shell, "-c", command)
                     .redirectInput(stdin.toFile())
                     .redirectOutput(stdout.toFile())
                     .redirectError(stderr.toFile());
@@ -64,7 +71,14 @@ final class ShellHandler implements Worker.Handler {
             env.put("COORDINATE_SPEC", attempt.workSpecName());
             env.put("COORDINATE_UNIT", attempt.workUnitName());
             env.put("COORDINATE_ATTEMPT", attempt.attemptId());
-            Process process = builder.start();
+            Process process;
+            try {
+                process = builder.start();
+            } catch (IOException e) {
+                // The shell did not start: a stop signal that reached the process group while it was being spawned,
+                // or a machine out of processes. Neither is the unit's fault: another try runs it.
+                throw new RetryLaterException("could not start the command: " + e.getMessage(), Duration.ZERO);
+            }
             boolean ended;
             try {
                 ended = timeout == null ? waitFor(process) : process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);

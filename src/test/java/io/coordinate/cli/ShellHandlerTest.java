@@ -35,6 +35,15 @@ class ShellHandlerTest {
     }
 
     @Test
+    void aShellThatCannotStartGivesTheUnitBack() {
+        assertThatThrownBy(() -> new ShellHandler("/nonexistent/sh", "true", "ns", null).handle(ATTEMPT))
+                .isInstanceOf(RetryLaterException.class)
+                .hasMessageStartingWith("could not start the command: ")
+                .extracting(e -> ((RetryLaterException) e).delay())
+                .isEqualTo(Duration.ZERO);
+    }
+
+    @Test
     void aFailingCommandFailsWithTheEndOfStderr() {
         assertThatThrownBy(() -> run("echo out; echo 'it broke' >&2; exit 3", null))
                 .isInstanceOf(FailAttemptException.class)
