@@ -33,43 +33,7 @@ public record WorkSpecMeta(
         Double retention,
         RetryPolicy retry) {
 
-    /** The metadata of a spec without a retry policy. */
-    public WorkSpecMeta(
-            double priority,
-            double weight,
-            boolean paused,
-            boolean continuous,
-            boolean canBeContinuous,
-            double interval,
-            Long nextContinuous,
-            long maxRunning,
-            long maxAttemptsReturned,
-            long maxRetries,
-            String nextWorkSpecName,
-            String runtime,
-            double minGb,
-            ReplicationConfig replication,
-            Double retention) {
-        this(
-                priority,
-                weight,
-                paused,
-                continuous,
-                canBeContinuous,
-                interval,
-                nextContinuous,
-                maxRunning,
-                maxAttemptsReturned,
-                maxRetries,
-                nextWorkSpecName,
-                runtime,
-                minGb,
-                replication,
-                retention,
-                null);
-    }
-
-    /** The metadata of a spec without replication or retention. */
+    /** The metadata of a spec without replication, retention or retry policy. */
     public WorkSpecMeta(
             double priority,
             double weight,
