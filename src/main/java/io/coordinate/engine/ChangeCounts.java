@@ -23,7 +23,13 @@ public final class ChangeCounts {
         ATTEMPT_EXPIRED,
         /** A replica's validate state became valid or invalid. */
         REPLICA_VALIDATED,
-        UNIT_ASSIMILATED
+        UNIT_ASSIMILATED,
+        /** An attempt failed, permanently or as retryable (docs/reference.md#retries). */
+        ATTEMPT_FAILED,
+        /** A spec's retry policy scheduled a unit's next attempt. */
+        RETRY_SCHEDULED,
+        /** A spec's retry policy ran out of attempts for a unit, which failed. */
+        RETRIES_EXHAUSTED
     }
 
     private static final int KINDS = Kind.values().length;

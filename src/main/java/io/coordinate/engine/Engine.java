@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.coordinate.engine.family.Family;
-import io.coordinate.engine.family.UnitTransitions;
 import io.coordinate.engine.handlers.AttemptCommands;
 import io.coordinate.engine.handlers.BatchCommands;
 import io.coordinate.engine.handlers.Chaining;
@@ -14,6 +13,7 @@ import io.coordinate.engine.handlers.HandlerRegistry;
 import io.coordinate.engine.handlers.NamespaceCommands;
 import io.coordinate.engine.handlers.ReplicationCommands;
 import io.coordinate.engine.handlers.RequestAttemptsHandler;
+import io.coordinate.engine.handlers.Retries;
 import io.coordinate.engine.handlers.WorkSpecCommands;
 import io.coordinate.engine.handlers.WorkUnitCommands;
 import io.coordinate.engine.handlers.WorkerCommands;
@@ -270,7 +270,7 @@ public final class Engine {
                     replication(family, state, output)
                             .deadlinesPassed(unit, attempt); // with the round's other passed deadlines
                 } else {
-                    UnitTransitions.expire(family, attempt);
+                    new Retries(family, state.specs(), state.units(), state.attempts()).expire(attempt, attempt.data());
                 }
             }
         }

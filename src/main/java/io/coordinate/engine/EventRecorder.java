@@ -14,6 +14,7 @@ import io.coordinate.engine.state.model.AttemptRecord;
 import io.coordinate.engine.state.model.AttemptStatus;
 import io.coordinate.engine.state.model.Replica;
 import io.coordinate.engine.state.model.ReplicationState;
+import io.coordinate.engine.state.model.RetryDecision;
 import io.coordinate.engine.state.model.UnitRef;
 import io.coordinate.engine.state.model.UnitStatus;
 import io.coordinate.engine.state.model.WorkSpecRecord;
@@ -40,6 +41,7 @@ final class EventRecorder implements StateListener {
     private static final SerializableString REPLICA_UPDATED = Json.encoded("replica_updated");
     private static final SerializableString UNIT_ADDED = Json.encoded("unit_added");
     private static final SerializableString UNIT_ASSIMILATED = Json.encoded("unit_assimilated");
+    private static final SerializableString UNIT_RETRIES_EXHAUSTED = Json.encoded("unit_retries_exhausted");
     private static final SerializableString UNIT_DELETED = Json.encoded("unit_deleted");
     private static final SerializableString UNIT_STATUS_CHANGED = Json.encoded("unit_status_changed");
     private static final SerializableString UNIT_UPDATED = Json.encoded("unit_updated");
@@ -48,14 +50,18 @@ final class EventRecorder implements StateListener {
     private static final SerializableString WORKER_UPDATED = Json.encoded("worker_updated");
     // field names
     private static final SerializableString ACTIVE = Json.encoded("active");
+    private static final SerializableString ATTEMPT_COUNT = Json.encoded("attempt_count");
     private static final SerializableString CANONICAL_ATTEMPT_ID = Json.encoded("canonical_attempt_id");
     private static final SerializableString CREATED = Json.encoded("created");
     private static final SerializableString ERROR_MASK = Json.encoded("error_mask");
+    private static final SerializableString MAX_ATTEMPTS = Json.encoded("max_attempts");
     private static final SerializableString NOT_BEFORE = Json.encoded("not_before");
     private static final SerializableString PARENT = Json.encoded("parent");
     private static final SerializableString PREDECESSOR = Json.encoded("predecessor");
     private static final SerializableString PREVIOUS_STATUS = Json.encoded("previous_status");
     private static final SerializableString PRIORITY = Json.encoded("priority");
+    private static final SerializableString RETRY_AT = Json.encoded("retry_at");
+    private static final SerializableString RETRYABLE = Json.encoded("retryable");
     private static final SerializableString ROUND = Json.encoded("round");
     private static final SerializableString STATUS = Json.encoded("status");
     // statuses
@@ -172,6 +178,8 @@ final class EventRecorder implements StateListener {
             output.count(ns, attempt.spec(), ChangeCounts.Kind.UNIT_RETRIED);
         } else if (attempt.status() == AttemptStatus.EXPIRED) {
             output.count(ns, attempt.spec(), ChangeCounts.Kind.ATTEMPT_EXPIRED);
+        } else if (attempt.status() == AttemptStatus.FAILED) {
+            output.count(ns, attempt.spec(), ChangeCounts.Kind.ATTEMPT_FAILED);
         }
         attemptEvent(
                 ns,
@@ -185,12 +193,45 @@ final class EventRecorder implements StateListener {
                 attempt);
     }
 
+    /**
+     * A failure or an expiry under the spec's retry policy: a retryable failure is {@code attempt_failed} with the
+     * status {@code retryable}; both events say how many attempts the unit had, of how many, and when it runs again.
+     */
+    @Override
+    public void attemptEnded(String ns, AttemptRecord attempt, RetryDecision decision) {
+        boolean expired = attempt.status() == AttemptStatus.EXPIRED;
+        output.count(
+                ns, attempt.spec(), expired ? ChangeCounts.Kind.ATTEMPT_EXPIRED : ChangeCounts.Kind.ATTEMPT_FAILED);
+        if (!decision.exhausted()) {
+            output.count(ns, attempt.spec(), ChangeCounts.Kind.RETRY_SCHEDULED);
+        }
+        EventBatch event = attemptEvent(ns, expired ? ATTEMPT_EXPIRED : ATTEMPT_FAILED, attempt);
+        if (!expired) {
+            event.bool(RETRYABLE, true);
+        }
+        event.number(ATTEMPT_COUNT, decision.attemptCount()).number(MAX_ATTEMPTS, decision.maxAttempts());
+        if (!decision.exhausted()) {
+            event.string(RETRY_AT, Times.format(decision.retryAt()));
+        }
+    }
+
+    @Override
+    public void retriesExhausted(String ns, AttemptRecord attempt, RetryDecision decision) {
+        output.count(ns, attempt.spec(), ChangeCounts.Kind.RETRIES_EXHAUSTED);
+        output.event(ns, UNIT_RETRIES_EXHAUSTED)
+                .repeated(WORK_SPEC_NAME, attempt.spec())
+                .string(WORK_UNIT_NAME, attempt.unit())
+                .string(ATTEMPT_ID, attempt.id())
+                .number(ATTEMPT_COUNT, decision.attemptCount())
+                .number(MAX_ATTEMPTS, decision.maxAttempts());
+    }
+
     @Override
     public void attemptRenewed(String ns, AttemptRecord attempt) {
         attemptEvent(ns, ATTEMPT_RENEWED, attempt);
     }
 
-    private void attemptEvent(String ns, SerializableString type, AttemptRecord attempt) {
+    private EventBatch attemptEvent(String ns, SerializableString type, AttemptRecord attempt) {
         EventBatch event = output.event(ns, type);
         event.repeated(WORK_SPEC_NAME, attempt.spec()).string(WORK_UNIT_NAME, attempt.unit());
         event.string(ATTEMPT_ID, attempt.id())
@@ -199,6 +240,7 @@ final class EventRecorder implements StateListener {
         if (attempt.status() == AttemptStatus.PENDING) {
             event.repeated(EXPIRATION_TIME, Times.format(attempt.expirationTime()));
         }
+        return event;
     }
 
     @Override

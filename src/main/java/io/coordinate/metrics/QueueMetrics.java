@@ -41,7 +41,10 @@ public final class QueueMetrics implements CommandObserver {
         "coordinate.attempts.started",
         "coordinate.attempts.expired",
         "coordinate.replicas.validated",
-        "coordinate.units.assimilated"
+        "coordinate.units.assimilated",
+        "coordinate.attempts.failed",
+        "coordinate.retries",
+        "coordinate.retries.exhausted"
     };
 
     private static final String[] CHANGE_DESCRIPTIONS = {
@@ -52,7 +55,10 @@ public final class QueueMetrics implements CommandObserver {
         "Attempts started (handed to a worker)",
         "Attempts expired",
         "Replicas validated (valid or invalid)",
-        "Replicated units assimilated"
+        "Replicated units assimilated",
+        "Attempts failed, permanently or as retryable",
+        "Retries a spec's retry policy scheduled",
+        "Units failed because their spec's retry policy ran out of attempts"
     };
     /** The type label of records refused before they were read as a command. */
     static final String UNKNOWN_TYPE = "unknown";

@@ -81,6 +81,37 @@ class QueueMetricsTest {
     }
 
     @Test
+    void countsFailedAttemptsAndWhatARetryPolicyDid() {
+        engine.apply(
+                T0,
+                "{'command':'set_work_spec','namespace':'n','work_spec':{'name':'s',"
+                        + "'retry':{'max_attempts':2,'initial_delay':0}}}");
+        engine.apply(
+                T0,
+                "{'command':'add_work_units','namespace':'n','work_spec_name':'s','work_units':["
+                        + "{'name':'u1'},{'name':'u2'}]}");
+        List<String> ids = EngineDriver.attemptIds(
+                engine.apply(T0, "{'command':'request_attempts','namespace':'n','worker':'w','count':2}"));
+        engine.apply(
+                T0, "{'command':'fail_attempt','namespace':'n','attempt_id':'" + ids.get(0) + "','retryable':true}");
+        engine.apply(T0, "{'command':'fail_attempt','namespace':'n','attempt_id':'" + ids.get(1) + "'}");
+        engine.apply(T0 + 1000, "{'command':'request_attempts','namespace':'n','worker':'w','lifetime':10}");
+        engine.tick(T0 + 12_000); // u1's second lease runs out: its policy's 2 attempts are spent
+        engine.apply(
+                T0 + 12_000,
+                "{'command':'add_work_units','namespace':'n','work_spec_name':'s','work_units':[{'name':'u3'}]}");
+        engine.apply(T0 + 12_000, "{'command':'request_attempts','namespace':'n','worker':'w','lifetime':10}");
+        engine.tick(T0 + 23_000); // u3's first lease runs out: retried
+
+        assertThat(count("coordinate.attempts.failed", "n", "s")).isEqualTo(2);
+        assertThat(count("coordinate.retries", "n", "s")).isEqualTo(2);
+        assertThat(count("coordinate.retries.exhausted", "n", "s")).isEqualTo(1);
+        assertThat(count("coordinate.attempts.expired", "n", "s")).isEqualTo(2);
+        assertThat(count("coordinate.units.failed", "n", "s")).isEqualTo(2);
+        assertThat(count("coordinate.units.retried", "n", "s")).isEqualTo(0);
+    }
+
+    @Test
     void replicasValidatedAndTheUnitAssimilated() {
         engine.apply(T0, "{'command':'set_work_spec','namespace':'n','work_spec':{'name':'s','min_quorum':2}}");
         engine.apply(

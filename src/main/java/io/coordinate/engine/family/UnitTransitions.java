@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.coordinate.engine.state.MutableAttemptState;
 import io.coordinate.engine.state.model.AttemptRecord;
 import io.coordinate.engine.state.model.AttemptStatus;
+import io.coordinate.engine.state.model.RetryDecision;
 import io.coordinate.engine.state.model.UnitStatus;
 import io.coordinate.engine.state.model.WorkUnitRecord;
 
@@ -42,8 +43,14 @@ public final class UnitTransitions {
      * for its children, and its family's cascade runs (docs/children-and-heirs.md, see {@link Family}).
      */
     public static WorkUnitRecord endAttempt(Family family, AttemptRecord attempt, AttemptStatus status, JsonNode data) {
+        return endAttempt(family, attempt, status, data, null);
+    }
+
+    /** {@link #endAttempt}, under its spec's retry policy, which decided {@code decision} (null: no policy). */
+    public static WorkUnitRecord endAttempt(
+            Family family, AttemptRecord attempt, AttemptStatus status, JsonNode data, RetryDecision decision) {
         String ns = family.namespace();
-        family.attempts.end(ns, attempt, attempt.withStatus(status, data, family.now()));
+        family.attempts.end(ns, attempt, attempt.withStatus(status, data, family.now()), decision);
         WorkUnitRecord unit = family.units.get(ns, attempt.spec(), attempt.unit());
         if (unit == null || !isActive(unit, attempt)) {
             return null;
@@ -57,9 +64,25 @@ public final class UnitTransitions {
      */
     public static void releaseAttempt(
             Family family, AttemptRecord attempt, AttemptStatus status, JsonNode data, Long notBefore) {
+        releaseAttempt(family, attempt, status, data, notBefore, null, false);
+    }
+
+    /**
+     * {@link #releaseAttempt}, under its spec's retry policy, which decided {@code decision} (null: no policy);
+     * {@code givenBack}: the attempt does not count, the unit's attempt count goes back down by one (a worker that
+     * stops gives its units back: docs/reference.md#retry_attempt).
+     */
+    public static void releaseAttempt(
+            Family family,
+            AttemptRecord attempt,
+            AttemptStatus status,
+            JsonNode data,
+            Long notBefore,
+            RetryDecision decision,
+            boolean givenBack) {
         String ns = family.namespace();
         long now = family.now();
-        family.attempts.end(ns, attempt, attempt.withStatus(status, data, now));
+        family.attempts.end(ns, attempt, attempt.withStatus(status, data, now), decision);
         WorkUnitRecord unit = family.units.get(ns, attempt.spec(), attempt.unit());
         if (unit == null || !isActive(unit, attempt)) {
             return;
@@ -68,6 +91,7 @@ public final class UnitTransitions {
         WorkUnitRecord released = unit.toBuilder()
                 .activeAttempt(null)
                 .status(restingStatus(rest, now))
+                .attemptCount(givenBack ? Math.max(0, unit.attemptCount() - 1) : unit.attemptCount())
                 .build();
         if (notBefore != null) {
             released = released.toBuilder()
@@ -76,11 +100,6 @@ public final class UnitTransitions {
                     .build();
         }
         family.attemptReleased(unit, released);
-    }
-
-    /** Expires a pending attempt (by command or by the time step). */
-    public static void expire(Family family, AttemptRecord attempt) {
-        releaseAttempt(family, attempt, AttemptStatus.EXPIRED, attempt.data(), null);
     }
 
     /**

@@ -98,13 +98,15 @@ public final class AttemptCommands {
     }
 
     /**
-     * Permanent failure of a pending attempt; it stays active, so its unit is failed. Failing a failed attempt again
-     * is a repeat: it changes nothing and answers ok.
+     * Permanent failure of a pending attempt; it stays active, so its unit is failed. With {@code retryable} on a spec
+     * with a retry policy, see {@link Retries#fail}. Failing a failed attempt again (or a retryable failure's attempt
+     * retryable again) is a repeat: it changes nothing and answers ok.
      */
     static JsonNode fail(CommandContext ctx) {
         AttemptRecord attempt = Lookups.attempt(ctx);
         ctx.answerIsAttempt(attempt.seq());
-        if (attempt.status() == AttemptStatus.FAILED) {
+        boolean retryable = Retries.flag(ctx.command(), "retryable");
+        if (attempt.status() == AttemptStatus.FAILED || retryable && attempt.status() == AttemptStatus.RETRYABLE) {
             data(ctx, attempt);
             return ctx.views().attempt(attempt);
         }
@@ -112,14 +114,15 @@ public final class AttemptCommands {
         if (replica(ctx, attempt)) {
             ctx.replication().failed(attempt, data(ctx, attempt));
         } else {
-            UnitTransitions.endAttempt(ctx.family(), attempt, AttemptStatus.FAILED, data(ctx, attempt));
+            Retries.of(ctx).fail(attempt, data(ctx, attempt), retryable);
         }
         return ctx.views().attempt(ctx.attempts().get(ctx.namespace(), attempt.seq()));
     }
 
     /**
-     * Gives the unit back, to run again not before now + {@code delay}. Retrying a retried attempt again is a repeat:
-     * it changes nothing (not even the delay) and answers ok.
+     * Gives the unit back, to run again not before now + {@code delay}; with {@code release} the attempt does not count
+     * ({@link Retries#retry}). Retrying a retried attempt again is a repeat: it changes nothing (not even the delay)
+     * and answers ok.
      */
     static JsonNode retry(CommandContext ctx) {
         AttemptRecord attempt = Lookups.attempt(ctx);
@@ -130,16 +133,19 @@ public final class AttemptCommands {
         }
         requirePending(attempt, "retry");
         long notBefore = Times.plus(ctx.now(), ctx.command().optionalNumber("delay", 0, 0, Limits.MAX_DELAY_SECONDS));
+        boolean release = Retries.flag(ctx.command(), "release");
         if (replica(ctx, attempt)) {
             ctx.replication().released(attempt, AttemptStatus.RETRYABLE, data(ctx, attempt), notBefore);
         } else {
-            UnitTransitions.releaseAttempt(
-                    ctx.family(), attempt, AttemptStatus.RETRYABLE, data(ctx, attempt), notBefore);
+            Retries.of(ctx).retry(attempt, data(ctx, attempt), notBefore, release);
         }
         return ctx.views().attempt(ctx.attempts().get(ctx.namespace(), attempt.seq()));
     }
 
-    /** Gives the unit back now. Expiring an expired attempt changes nothing. */
+    /**
+     * Gives the unit back now, or as the spec's retry policy says ({@link Retries#expire}). Expiring an expired attempt
+     * changes nothing.
+     */
     static JsonNode expire(CommandContext ctx) {
         AttemptRecord attempt = Lookups.attempt(ctx);
         ctx.answerIsAttempt(attempt.seq());
@@ -148,7 +154,7 @@ public final class AttemptCommands {
             if (replica(ctx, attempt)) {
                 ctx.replication().released(attempt, AttemptStatus.EXPIRED, data(ctx, attempt), null);
             } else {
-                UnitTransitions.releaseAttempt(ctx.family(), attempt, AttemptStatus.EXPIRED, data(ctx, attempt), null);
+                Retries.of(ctx).expire(attempt, data(ctx, attempt));
             }
         }
         return ctx.views().attempt(ctx.attempts().get(ctx.namespace(), attempt.seq()));

@@ -65,7 +65,8 @@ public final class WorkSpecCommands {
                 m.runtime(),
                 m.minGb(),
                 m.replication(),
-                m.retention());
+                m.retention(),
+                m.retry());
         WorkSpecRecord after = spec.withMeta(changed);
         ctx.specs().write(ctx.namespace(), spec, after);
         return ctx.views().spec(after);

@@ -1,6 +1,7 @@
 package io.coordinate.engine.state;
 
 import io.coordinate.engine.state.model.AttemptRecord;
+import io.coordinate.engine.state.model.RetryDecision;
 import io.coordinate.engine.state.model.WorkUnitRecord;
 
 public interface MutableAttemptState extends AttemptState {
@@ -26,6 +27,18 @@ public interface MutableAttemptState extends AttemptState {
      * its status. Its unit's move is the unit state's.
      */
     void end(String ns, AttemptRecord attempt, AttemptRecord ended);
+
+    /**
+     * {@link #end} under its spec's retry policy (docs/reference.md#retries), which took {@code decision} (null: as
+     * {@link #end}). Event: that of its status, with the decision's fields.
+     */
+    void end(String ns, AttemptRecord attempt, AttemptRecord ended, RetryDecision decision);
+
+    /**
+     * The unit of {@code attempt} failed for its policy's attempts ran out: its failure is the unit state's, this
+     * writes nothing. Event: {@code unit_retries_exhausted}.
+     */
+    void retriesExhausted(String ns, AttemptRecord attempt, RetryDecision decision);
 
     /** A pending attempt's lease (and data) changed. Event: {@code attempt_renewed}. */
     void renew(String ns, AttemptRecord attempt, AttemptRecord renewed);

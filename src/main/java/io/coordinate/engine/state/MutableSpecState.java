@@ -6,6 +6,9 @@ public interface MutableSpecState extends SpecState {
 
     void write(String ns, WorkSpecRecord before, WorkSpecRecord after);
 
-    /** Deletes a spec with all its units, their attempts and every index entry of them. */
+    /** A retry of the spec took its slot: the next one is free at {@code next} (epoch millis). No event. */
+    void moveRetrySlot(String ns, String spec, long next);
+
+    /** Deletes a spec with its retry slot, all its units, their attempts and every index entry of them. */
     void delete(String ns, WorkSpecRecord spec);
 }

@@ -10,4 +10,10 @@ public interface SpecState {
 
     /** Every spec of the namespace, in name order (a namespace has few specs; units are what is many). */
     List<WorkSpecRecord> list(String ns);
+
+    /**
+     * The spec's next free retry slot, epoch millis: no retry of its policy's {@code max_per_minute} comes due before
+     * it (docs/reference.md#retries). 0 when none was taken yet.
+     */
+    long nextRetrySlot(String ns, String spec);
 }

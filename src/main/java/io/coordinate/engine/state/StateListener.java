@@ -2,6 +2,7 @@ package io.coordinate.engine.state;
 
 import io.coordinate.engine.state.model.AttemptRecord;
 import io.coordinate.engine.state.model.Replica;
+import io.coordinate.engine.state.model.RetryDecision;
 import io.coordinate.engine.state.model.UnitStatus;
 import io.coordinate.engine.state.model.WorkSpecRecord;
 import io.coordinate.engine.state.model.WorkUnitRecord;
@@ -43,6 +44,14 @@ public interface StateListener {
 
     /** An attempt ended: finished, failed, retryable or expired, as its status says. */
     default void attemptEnded(String ns, AttemptRecord attempt) {}
+
+    /** An attempt ended under its spec's retry policy, which took {@code decision} (docs/reference.md#retries). */
+    default void attemptEnded(String ns, AttemptRecord attempt, RetryDecision decision) {
+        attemptEnded(ns, attempt);
+    }
+
+    /** A unit failed for its spec's retry policy ran out of attempts; {@code attempt} is its last. */
+    default void retriesExhausted(String ns, AttemptRecord attempt, RetryDecision decision) {}
 
     /** A pending attempt's lease (and data) changed. */
     default void attemptRenewed(String ns, AttemptRecord attempt) {}

@@ -199,6 +199,9 @@ public final class StateViews {
         if (meta.retention() != null) {
             node.set("retention", Numbers.node(meta.retention()));
         }
+        if (meta.retry() != null) {
+            node.set("retry", RetryPolicyView.json(meta.retry()));
+        }
         return node;
     }
 

@@ -75,7 +75,9 @@ public enum KeyFamily {
     /** {@code 10 [ns] 'G' [predecessor][heir]} → empty ({@link FamilyKeys}). */
     HEIR(NAMESPACE, 'G', INDEX),
     /** {@code 10 [ns] 'N' [unit] 'p'|'o'|'c'|'h'} → the number of entries of each of its lists ({@link FamilyKeys}). */
-    FAMILY_COUNT(NAMESPACE, 'N', INDEX);
+    FAMILY_COUNT(NAMESPACE, 'N', INDEX),
+    /** {@code 10 [ns] 'Y' [spec]} → the spec's next free retry slot, epoch millis ({@link SpecKeys}). */
+    RETRY_SLOT(NAMESPACE, 'Y', RECORD);
 
     /** Whether a family's keys are records or derived indexes. */
     public enum Kind {

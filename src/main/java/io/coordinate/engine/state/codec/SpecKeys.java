@@ -1,12 +1,17 @@
 package io.coordinate.engine.state.codec;
 
-/** The keys of the specs module: {@link KeyFamily#SPEC}. */
+/** The keys of the specs module: {@link KeyFamily#SPEC}, {@link KeyFamily#RETRY_SLOT}. */
 public final class SpecKeys {
 
     private SpecKeys() {}
 
     public static byte[] spec(String ns, String spec) {
         return KeyPrefixes.spec(ns, KeyFamily.SPEC, spec).toBytes();
+    }
+
+    /** Where the spec's next free retry slot is kept (its policy's {@code max_per_minute}). */
+    public static byte[] retrySlot(String ns, String spec) {
+        return KeyPrefixes.spec(ns, KeyFamily.RETRY_SLOT, spec).toBytes();
     }
 
     public static byte[] allSpecs(String ns) {

@@ -8,6 +8,7 @@ import io.coordinate.engine.state.codec.UnitValue;
 import io.coordinate.engine.state.codec.ValueCodec;
 import io.coordinate.engine.state.model.AttemptRecord;
 import io.coordinate.engine.state.model.AttemptStatus;
+import io.coordinate.engine.state.model.RetryDecision;
 import io.coordinate.engine.state.model.WorkUnitRecord;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -115,6 +116,22 @@ final class DbAttemptState implements MutableAttemptState {
     public void end(String ns, AttemptRecord attempt, AttemptRecord ended) {
         assert ended.status() != AttemptStatus.PENDING : "an ended attempt is not pending";
         db.listener.attemptEnded(ns, write(ns, attempt, ended));
+    }
+
+    @Override
+    public void end(String ns, AttemptRecord attempt, AttemptRecord ended, RetryDecision decision) {
+        assert ended.status() != AttemptStatus.PENDING : "an ended attempt is not pending";
+        AttemptRecord written = write(ns, attempt, ended);
+        if (decision == null) {
+            db.listener.attemptEnded(ns, written);
+        } else {
+            db.listener.attemptEnded(ns, written, decision);
+        }
+    }
+
+    @Override
+    public void retriesExhausted(String ns, AttemptRecord attempt, RetryDecision decision) {
+        db.listener.retriesExhausted(ns, attempt, decision);
     }
 
     @Override

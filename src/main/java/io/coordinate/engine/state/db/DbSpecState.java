@@ -50,6 +50,16 @@ final class DbSpecState implements MutableSpecState {
                 : db.decodedSpecs.decode(key, stored);
     }
 
+    @Override
+    public long nextRetrySlot(String ns, String spec) {
+        return ValueCodec.decodeLong(db.store.get(SpecKeys.retrySlot(ns, spec)));
+    }
+
+    @Override
+    public void moveRetrySlot(String ns, String spec, long next) {
+        db.writable.put(SpecKeys.retrySlot(ns, spec), ValueCodec.encodeLong(next));
+    }
+
     /** Forgets the specs read so far: a spec or its namespace changed. */
     void forget() {
         read.clear();
@@ -71,6 +81,7 @@ final class DbSpecState implements MutableSpecState {
         }
         state.units.deleteAllOf(ns, name);
         db.writable.delete(SpecKeys.spec(ns, name));
+        db.writable.delete(SpecKeys.retrySlot(ns, name));
         db.listener.specChanged(ns, spec, null);
     }
 }

@@ -170,7 +170,7 @@ public final class IndexRebuild {
                     workers++;
                 }
                 default -> {
-                    // namespaces, sequences, specs and the state version have no index
+                    // namespaces, sequences, specs, retry slots and the state version have no index
                 }
             }
         }

@@ -11,6 +11,8 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  * @param replication the replication settings of a replicated spec (docs/replication.md#spec-keys); null = an ordinary
  *     spec
  * @param retention seconds after which finished and failed units are purged; null = never
+ * @param retry the retry policy (docs/reference.md#retries); null = none: a failure is permanent, an expired unit
+ *     is available again at once
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record WorkSpecMeta(
@@ -28,9 +30,10 @@ public record WorkSpecMeta(
         String runtime,
         double minGb,
         ReplicationConfig replication,
-        Double retention) {
+        Double retention,
+        RetryPolicy retry) {
 
-    /** The metadata of a spec without replication or retention. */
+    /** The metadata of a spec without replication, retention or retry policy. */
     public WorkSpecMeta(
             double priority,
             double weight,
@@ -60,6 +63,7 @@ public record WorkSpecMeta(
                 runtime,
                 minGb,
                 null,
+                null,
                 null);
     }
 
@@ -79,6 +83,7 @@ public record WorkSpecMeta(
                 runtime,
                 minGb,
                 replication,
-                retention);
+                retention,
+                retry);
     }
 }

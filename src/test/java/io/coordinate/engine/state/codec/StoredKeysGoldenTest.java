@@ -246,6 +246,12 @@ class StoredKeysGoldenTest {
                         () -> FamilyKeys.familyCount(NS, PARENT, FamilyKeys.HEIRS_KIND),
                         List.of(NS, PARENT, FamilyKeys.HEIRS_KIND),
                         StoredKeysGoldenTest::familyCountParts));
+        s.put(
+                "retry-slot",
+                sample(
+                        () -> SpecKeys.retrySlot(NS, "spec"),
+                        List.of(NS, "spec"),
+                        k -> List.of(dataNamespace(k), afterTag(k).string())));
         return s;
     }
 

@@ -148,7 +148,8 @@ class StoredValuesGoldenTest {
                     "go",
                     1.5,
                     new ReplicationConfig(2, 3, 4, 5, 6, 86_400.0, "digest"),
-                    3_600.0));
+                    3_600.0,
+                    null));
 
     private static final WorkerRecord WORKER = new WorkerRecord(
             "worker-1",
