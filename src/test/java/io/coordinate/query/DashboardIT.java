@@ -40,8 +40,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 /**
  * The dashboard in a real browser (headless Chromium driven by Selenium) against the app on a real broker, with an
  * HTTP token set: the numbers it shows are the API's, they move without a reload when units are added, and its
- * buttons pause a spec (asking for the token once) and reset failed units. Saves target/dashboard.png and
- * target/dashboard-phone.png.
+ * buttons pause a spec (asking for the token once) and reset failed units; a unit's page shows its retries and last
+ * error. Saves target/dashboard.png, target/dashboard-phone.png and target/dashboard-unit.png.
  */
 class DashboardIT {
 
@@ -325,7 +325,7 @@ class DashboardIT {
 
     /** A namespace of its own, so that the other test's counts do not see its spec. */
     @Test
-    void showsAUnitsRetriesAndLastError() {
+    void showsAUnitsRetriesAndLastError() throws IOException {
         String ns = "dash-retries";
         String traceback = "Traceback (most recent call last):\n  File \"job.py\"\nTimeoutError: slow";
         call(ns, "{'command':'set_work_spec','work_spec':{'name':'jobs'}}");
@@ -371,6 +371,7 @@ class DashboardIT {
                 .isEqualTo(traceback);
         assertThat(browser.findElement(By.cssSelector("[data-testid=attempt]")).getText())
                 .startsWith("Attempt " + attempts.get(0).get("attempt_id").asText() + " retryable · worker w1");
+        screenshot("dashboard-unit.png");
 
         // A failed unit: its error, and no next attempt.
         browser.get(base + "/#/ns/" + ns + "/specs/jobs/units/b");
