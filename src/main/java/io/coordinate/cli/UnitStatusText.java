@@ -73,12 +73,12 @@ final class UnitStatusText {
         out.flush();
     }
 
-    /** {@code 42.5% resizing (2026-11-22T10:00:03.000Z)}: each part only when the attempt reported it. */
+    /** The fraction as a percentage, the message, then the time in brackets: each only when the attempt reported it. */
     static String progress(JsonNode progress) {
         StringBuilder text = new StringBuilder();
         JsonNode fraction = progress.get("fraction");
         if (fraction != null && fraction.isNumber()) {
-            // rounded down, so that an attempt shows 100% only once it says it is done
+            // rounded down, so that an attempt shows done only once it says it is
             double percent = Math.floor(fraction.doubleValue() * 1000) / 10;
             text.append(
                             percent == Math.rint(percent)
