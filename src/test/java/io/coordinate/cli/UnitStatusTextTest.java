@@ -59,6 +59,13 @@ class UnitStatusTextTest {
         return cli.execute(args);
     }
 
+    /** The output of {@code units status} for unit u1, which must succeed. */
+    private String status() {
+        assertThat(run("units", "status", "-n", "ns", "--spec", "s", "u1", "--http-url", url))
+                .isEqualTo(ExitCodes.OK);
+        return out.toString();
+    }
+
     private static String unit(String retryFields, String attempts) {
         return "{\"name\":\"u1\",\"status\":\"delayed\",\"priority\":5,\"data\":{\"k\":1},"
                 + "\"not_before\":\"2026-11-22T10:01:01.000Z\",\"active_attempt\":null," + retryFields
@@ -76,10 +83,7 @@ class UnitStatusTextTest {
                         + "\"progress\":{\"fraction\":0.4567,\"message\":\"resizing\","
                         + "\"time\":\"2026-11-22T10:00:02.500Z\"}}");
 
-        assertThat(run("units", "status", "-n", "ns", "--spec", "s", "u1", "--http-url", url))
-                .isEqualTo(ExitCodes.OK);
-
-        assertThat(out.toString())
+        assertThat(status())
                 .isEqualTo("name             u1" + NL
                         + "work_spec_name   s" + NL
                         + "status           delayed" + NL
@@ -116,10 +120,7 @@ class UnitStatusTextTest {
                         + "{\"attempt_id\":\"2\",\"worker\":\"w1\",\"status\":\"pending\",\"data\":{},"
                         + "\"start_time\":\"2026-11-22T10:00:01.000Z\",\"end_time\":null}");
 
-        assertThat(run("units", "status", "-n", "ns", "--spec", "s", "u1", "--http-url", url))
-                .isEqualTo(ExitCodes.OK);
-
-        assertThat(out.toString())
+        assertThat(status())
                 .contains("retrying         false" + NL + "data")
                 .endsWith("predecessor      -" + NL
                         + NL
