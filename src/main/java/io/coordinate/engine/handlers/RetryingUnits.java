@@ -5,6 +5,7 @@ import io.coordinate.engine.state.codec.TimeIndexKeys;
 import io.coordinate.engine.state.model.AttemptRecord;
 import io.coordinate.engine.state.model.UnitStatus;
 import io.coordinate.engine.state.model.WorkUnitRecord;
+import io.coordinate.engine.view.RetryView;
 import io.coordinate.engine.view.StateViews;
 import java.util.List;
 import java.util.Map;
@@ -34,9 +35,18 @@ public final class RetryingUnits {
                 state,
                 ns,
                 spec,
-                unit -> views.retrying(unit)
+                unit -> retrying(state, views, ns, unit)
                         || statuses != null
                                 && statuses.contains(views.unitNow(unit).status()));
+    }
+
+    /** Whether the unit is retrying now; its latest attempt is read only for a unit delayed now. */
+    private static boolean retrying(StateReader state, StateViews views, String ns, WorkUnitRecord unit) {
+        if (views.unitNow(unit).status() != UnitStatus.DELAYED) {
+            return false;
+        }
+        AttemptRecord latest = state.attempts().latestOfUnit(ns, unit.spec(), unit.name());
+        return latest != null && RetryView.retrying(UnitStatus.DELAYED, views.attemptStatus(latest));
     }
 
     /**

@@ -11,7 +11,7 @@ import io.coordinate.protocol.Times;
  * What a unit's view says of its retries (docs/reference.md#unit): how many attempts it counted, its latest
  * attempt's error, and when it runs next. Derived from the unit and its latest attempt, as of now.
  */
-final class RetryView {
+public final class RetryView {
 
     /** {@code last_error} keeps the end of a traceback, where the error itself usually is. */
     static final int ERROR_TAIL = 2000;
@@ -38,7 +38,7 @@ final class RetryView {
     }
 
     /** A delayed unit whose latest attempt ended so that it runs again: retried, or its lease ran out. */
-    static boolean retrying(UnitStatus status, AttemptStatus latest) {
+    public static boolean retrying(UnitStatus status, AttemptStatus latest) {
         return status == UnitStatus.DELAYED && (latest == AttemptStatus.RETRYABLE || latest == AttemptStatus.EXPIRED);
     }
 

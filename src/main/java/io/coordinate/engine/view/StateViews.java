@@ -207,14 +207,6 @@ public final class StateViews {
         return summary(unit, state.attempts().latestOfUnit(ns, unit.spec(), unit.name()));
     }
 
-    /** Whether the unit is retrying now: delayed after an attempt that ended retryable or expired. */
-    public boolean retrying(WorkUnitRecord unit) {
-        AttemptRecord latest = unitNow(unit).status() != UnitStatus.DELAYED
-                ? null
-                : state.attempts().latestOfUnit(ns, unit.spec(), unit.name());
-        return latest != null && RetryView.retrying(UnitStatus.DELAYED, attemptStatus(latest));
-    }
-
     private ObjectNode summary(WorkUnitRecord unit, AttemptRecord latest) {
         UnitNow current = unitNow(unit);
         ObjectNode node = Json.object();
