@@ -369,7 +369,8 @@ send '{"command":"fail_attempt","namespace":"ref","request_id":"fail-1","reply_t
 expect_reply fail-1 '"ok":true' '"attempt_id":"%A2%"' '"status":"failed"' '"data":{"traceback":"HTTP 500"}'
 expect_event attempt_failed '"type":"attempt_failed","work_spec_name":"fetch","work_unit_name":"u2","attempt_id":"%A2%","worker":"w1","status":"failed"}' \
   '"previous_status":"pending","work_spec_name":"fetch","work_unit_name":"u2","status":"failed"'
-expect_http '/api/namespaces/ref/work-specs/fetch/work-units?status=failed' 200 '"name":"u2","status":"failed","priority":10,"data":{"traceback":"HTTP 500"}' '"active_attempt":"%A2%"'
+expect_http '/api/namespaces/ref/work-specs/fetch/work-units?status=failed' 200 '"name":"u2","status":"failed","priority":10,"data":{"traceback":"HTTP 500"}' '"active_attempt":"%A2%"' \
+  '"attempt_count":1,"last_error":"HTTP 500","next_attempt_at":null,"retrying":false}'
 send '{"command":"fail_attempt","namespace":"ref","request_id":"fail-2","reply_to":"doc","attempt_id":"%A1%"}'
 expect_reply fail-2 '"ok":false' '"code":"not_pending"' 'to be pending to fail it, but it is finished'
 
@@ -378,7 +379,8 @@ step reset_work_units
 send '{"command":"reset_work_units","namespace":"ref","request_id":"reset-1","reply_to":"doc","work_spec_name":"fetch","query":{"statuses":["failed"]}}'
 expect_reply reset-1 '"ok":true' '"result":{"reset":1}'
 expect_event unit_status_changed '"previous_status":"failed","work_spec_name":"fetch","work_unit_name":"u2","status":"available","priority":10}'
-expect_http /api/namespaces/ref/work-specs/fetch/work-units/u2 200 '"status":"available"' '"active_attempt":null' '"attempt_id":"%A2%"' '"status":"failed"' '"active":false'
+expect_http /api/namespaces/ref/work-specs/fetch/work-units/u2 200 '"status":"available"' '"active_attempt":null' '"attempt_id":"%A2%"' '"status":"failed"' '"active":false' \
+  '"attempt_count":0,"last_error":"HTTP 500","next_attempt_at":null,"retrying":false'
 
 # --- retry_attempt --------------------------------------------------------------------------------------
 step retry_attempt
@@ -389,7 +391,10 @@ send '{"command":"retry_attempt","namespace":"ref","request_id":"retry-1","reply
 expect_reply retry-1 '"ok":true' '"attempt_id":"%A3%"' '"status":"retryable"' '"active":false'
 expect_event attempt_retried '"type":"attempt_retried","work_spec_name":"fetch","work_unit_name":"u2","attempt_id":"%A3%","worker":"w1","status":"retryable"}' \
   '"previous_status":"pending","work_spec_name":"fetch","work_unit_name":"u2","status":"delayed","priority":10,"not_before":"'
-expect_http /api/namespaces/ref/work-specs/fetch/work-units/u2 200 '"status":"delayed"' '"not_before":"' '"active_attempt":null'
+expect_http /api/namespaces/ref/work-specs/fetch/work-units/u2 200 '"status":"delayed"' '"not_before":"' '"active_attempt":null' \
+  '"attempt_count":1,"last_error":"timeout, try later","next_attempt_at":"' '"retrying":true'
+expect_http '/api/namespaces/ref/work-specs/fetch/work-units?status=retrying' 200 '{"work_units":[{"name":"u2","status":"delayed"' \
+  '"last_error":"timeout, try later"' '"retrying":true}],"next":null}'
 
 # --- expire_attempt -------------------------------------------------------------------------------------
 step expire_attempt
@@ -401,7 +406,8 @@ send '{"command":"expire_attempt","namespace":"ref","request_id":"expire-1","rep
 expect_reply expire-1 '"ok":true' '"attempt_id":"%A4%"' '"status":"expired"' '"active":false'
 expect_event attempt_expired '"type":"attempt_expired","work_spec_name":"parse","work_unit_name":"p1","attempt_id":"%A4%","worker":"w2","status":"expired"}' \
   '"previous_status":"pending","work_spec_name":"parse","work_unit_name":"p1","status":"available"'
-expect_http /api/namespaces/ref/work-specs/parse/work-units/p1 200 '"status":"available"' '"active_attempt":null' '"status":"expired"'
+expect_http /api/namespaces/ref/work-specs/parse/work-units/p1 200 '"status":"available"' '"active_attempt":null' '"status":"expired"' \
+  '"attempt_count":1,"last_error":"lease expired","next_attempt_at":null,"retrying":false'
 send '{"command":"expire_attempt","namespace":"ref","request_id":"expire-2","reply_to":"doc","attempt_id":"%A4%"}'
 expect_reply expire-2 '"ok":true' '"status":"expired"'
 

@@ -21,6 +21,7 @@ export const paths = {
   throughput: ns => `/api/namespaces/${enc(ns)}/throughput`,
   units: (ns, spec, params) => `/api/namespaces/${enc(ns)}/work-specs/${enc(spec)}/work-units?${params}`,
   unit: (ns, spec, unit) => `/api/namespaces/${enc(ns)}/work-specs/${enc(spec)}/work-units/${enc(unit)}`,
+  counters: (ns, spec) => `/api/namespaces/${enc(ns)}/work-specs/${enc(spec)}/counters`,
   workers: (ns, params) => `/api/namespaces/${enc(ns)}/workers?${params}`,
   attempt: (ns, id) => `/api/namespaces/${enc(ns)}/attempts/${enc(id)}`,
   commands: ns => `/api/namespaces/${enc(ns)}/commands`,

@@ -1,6 +1,7 @@
 // The dashboard: hash routes, one view per route, live updates from the event feed with a polling fallback.
 import * as api from './api.js';
-import {MISSING, age, h, jsonBlock, route, sparkline, time} from './dom.js';
+import {MISSING, age, fact, h, jsonBlock, route, sparkline, time} from './dom.js';
+import {attemptOutcome, lastError, specRates, unitRetryFacts} from './retries.js';
 
 const STATUSES = ['blocked', 'delayed', 'available', 'pending', 'waiting', 'finished', 'failed'];
 const POLL_MS = 3000; // without the event feed, the numbers still move
@@ -200,10 +201,6 @@ function unitLink(ns, ref) {
     `${ref.work_spec_name} / ${ref.work_unit_name}`);
 }
 
-function fact(label, ...value) {
-  return h('div', {}, h('dt', {}, label), h('dd', {}, value));
-}
-
 function title(...parts) {
   document.title = [...parts, 'Coordinate Streams'].join(' · ');
 }
@@ -341,29 +338,36 @@ function unitsView(ns, spec, params) {
   };
   const rows = h('tbody', {});
   const pager = h('nav', {class: 'pager', 'aria-label': 'Pages'});
+  const rates = h('div', {});
   main.replaceChildren(
     crumbs(['Namespaces', '#/'], [ns, route('ns', ns)], [spec]),
     h('h1', {}, spec),
+    rates,
     h('form', {class: 'filters', onsubmit: e => e.preventDefault()},
-      select('Status', 'status-filter', 'status', [['', 'any'], ...STATUSES.map(s => [s, s])]),
+      select('Status', 'status-filter', 'status', [['', 'any'], ...STATUSES.map(s => [s, s]),
+        ['retrying', 'retrying (delayed by a retry)']]),
       select('Per page', 'page-size', 'limit', [['25', '25'], ['100', '100'], ['500', '500']])),
     h('table', {'data-testid': 'units-table'},
       h('caption', {}, previous ? `Units after “${previous}”` : 'Units in name order'),
-      h('thead', {}, h('tr', {}, ['Name', 'Status', 'Priority', 'Attempt'].map(c => h('th', {scope: 'col'}, c)))),
+      h('thead', {}, h('tr', {}, ['Name', 'Status', 'Priority', 'Attempt', 'Attempts', 'Next attempt']
+        .map(c => h('th', {scope: 'col'}, c)))),
       rows),
     pager);
   return async () => {
     const query = new URLSearchParams({limit});
     if (status) query.set('status', status);
     if (previous !== null) query.set('previous', previous);
-    const page = await api.get(api.paths.units(ns, spec, query));
+    const [page, rateFacts] = await Promise.all([api.get(api.paths.units(ns, spec, query)), specRates(ns, spec)]);
+    fill(rates, rateFacts);
     fill(rows, page.work_units.length
       ? page.work_units.map(u => h('tr', {'data-testid': 'unit-row'},
         h('td', {}, h('a', {href: route('ns', ns, 'specs', spec, 'units', u.name), 'data-testid': 'unit-link'}, u.name)),
         h('td', {}, badge(u.status)),
         h('td', {}, String(u.priority)),
-        h('td', {}, u.active_attempt ?? MISSING)))
-      : h('tr', {}, h('td', {colspan: 4, class: 'hint'}, 'No unit matches.')));
+        h('td', {}, u.active_attempt ?? MISSING),
+        h('td', {}, String(u.attempt_count ?? MISSING)),
+        h('td', {'data-testid': 'unit-next-attempt'}, u.next_attempt_at ? time(u.next_attempt_at) : MISSING)))
+      : h('tr', {}, h('td', {colspan: 6, class: 'hint'}, 'No unit matches.')));
     fill(pager,
       previous !== null && h('a', {href: link({previous: null}), 'data-testid': 'first-page'}, 'First page'),
       page.next !== null && h('a', {href: link({previous: page.next}), 'data-testid': 'next-page'}, 'Next page'));
@@ -385,8 +389,10 @@ function unitView(ns, spec, name) {
         fact('Priority', String(unit.priority)),
         fact('Not before', time(unit.not_before)),
         fact('Active attempt', unit.active_attempt ?? 'none'),
+        unitRetryFacts(unit),
         unit.parent && fact('Parent', unitLink(ns, unit.parent)),
         unit.predecessor && fact('Predecessor', unitLink(ns, unit.predecessor))),
+      lastError(unit),
       h('h2', {}, 'Data'),
       h('p', {class: 'hint'}, 'The active attempt’s data when there is one (the result once finished, the error once '
         + 'failed), else the unit’s own.'),
@@ -398,6 +404,7 @@ function unitView(ns, spec, name) {
             ' · worker ', h('code', {}, a.worker)),
           h('p', {class: 'hint'}, `${time(a.start_time)} → `,
             a.end_time ? time(a.end_time) : `lease until ${time(a.expiration_time)}`),
+          attemptOutcome(a),
           h('details', {}, h('summary', {}, 'Data'), jsonBlock(a.data)))))
         : h('p', {class: 'hint'}, 'No attempt yet.'));
   };

@@ -25,6 +25,11 @@ export function svg(tag, attrs, ...children) {
   return build(document.createElementNS(SVG_NS, tag), attrs, children);
 }
 
+/** A term and its value, in a {@code dl class="facts"}. */
+export function fact(label, ...value) {
+  return h('div', {}, h('dt', {}, label), h('dd', {}, value));
+}
+
 /** A dash for a value this server does not give (a route or field added by a later version). */
 export const MISSING = '—';
 

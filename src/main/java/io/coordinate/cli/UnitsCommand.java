@@ -202,7 +202,9 @@ final class UnitsCommand {
         }
     }
 
-    @Command(name = "status", description = "Show one unit: status, data, links and attempts.")
+    @Command(
+            name = "status",
+            description = "Show one unit: status, data, links, retries, the last error, progress and attempts.")
     static final class Status extends OfSpec {
 
         @Parameters(paramLabel = "NAME", description = "The unit's name.")
@@ -215,33 +217,7 @@ final class UnitsCommand {
                 printJson(unit);
                 return;
             }
-            Table fields = new Table();
-            for (String field : List.of(
-                    "name",
-                    "work_spec_name",
-                    "status",
-                    "priority",
-                    "not_before",
-                    "active_attempt",
-                    "data",
-                    "parent",
-                    "predecessor")) {
-                fields.row(field, cell(unit.get(field)));
-            }
-            fields.print(out());
-            Table attempts = new Table("ATTEMPT", "WORKER", "STATUS", "START", "END");
-            for (JsonNode attempt : unit.path("attempts")) {
-                attempts.row(
-                        attempt.path("attempt_id").asText(),
-                        cell(attempt.get("worker")),
-                        cell(attempt.get("status")),
-                        cell(attempt.get("start_time")),
-                        cell(attempt.get("end_time")));
-            }
-            if (!attempts.isEmpty()) {
-                out().println();
-                attempts.print(out());
-            }
+            UnitStatusText.print(unit, out());
         }
     }
 

@@ -188,6 +188,7 @@ public final class QueryServer implements AutoCloseable {
                 WorkerRoutes.register(routes, router);
                 if (queueMetrics != null) {
                     ThroughputRoutes.register(routes, router, queueMetrics);
+                    SpecCounterRoutes.register(routes, router, registry);
                 }
                 new CommandRoutes(gateway, commandTimeout).register(routes);
                 if (feeds != null) {

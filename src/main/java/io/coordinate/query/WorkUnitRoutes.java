@@ -3,6 +3,7 @@ package io.coordinate.query;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.coordinate.engine.handlers.RetryingUnits;
 import io.coordinate.engine.handlers.UnitQuery;
 import io.coordinate.engine.state.model.UnitStatus;
 import io.coordinate.engine.state.model.WorkUnitRecord;
@@ -18,7 +19,8 @@ import java.util.TreeSet;
 /**
  * {@code GET .../work-specs/{spec}/work-units?status=&name=&previous=&limit=}: units in name order, as
  * {@code {"work_units": [unit summary, ...], "next": "<name>" | null}}. {@code status} and {@code name} may
- * repeat or hold comma-separated values (a name with a comma is read with the single-unit route);
+ * repeat or hold comma-separated values (a name with a comma is read with the single-unit route); besides the unit
+ * statuses, {@code status=retrying} takes the units delayed by a retry or an expiry ({@link RetryingUnits});
  * {@code previous} starts strictly after a name; {@code limit} defaults to 100, at most 1000. {@code next} is
  * the last name of the page when more units match, else null: pass it as {@code previous} for the next page.
  *
@@ -27,6 +29,9 @@ import java.util.TreeSet;
  * {@code no_such_work_unit}.
  */
 final class WorkUnitRoutes {
+
+    /** The list's filter for the units delayed by a retry or an expiry, besides the unit statuses. */
+    static final String RETRYING = "retrying";
 
     private WorkUnitRoutes() {}
 
@@ -39,12 +44,16 @@ final class WorkUnitRoutes {
         String spec = WorkSpecRoutes.requireSpec(query, ctx.pathParam("spec")).name();
         int limit = QueryParams.limit(ctx);
         List<String> names = QueryParams.list(ctx, "name");
+        List<String> statusNames = QueryParams.list(ctx, "status");
+        boolean retrying = statusNames != null && statusNames.contains(RETRYING);
         UnitQuery unitQuery = new UnitQuery(
                 names == null ? null : new TreeSet<>(names),
-                statuses(ctx),
+                statuses(statusNames),
                 QueryParams.previous(ctx),
                 limit + 1); // one more than the page tells whether there is a next page
-        List<WorkUnitRecord> units = unitQuery.run(query.state(), query.ns(), spec, query.now());
+        List<WorkUnitRecord> units = retrying
+                ? RetryingUnits.select(unitQuery, query.state(), query.ns(), spec, query.now())
+                : unitQuery.run(query.state(), query.ns(), spec, query.now());
         StateViews views = query.views();
         ObjectNode body = Json.object();
         ArrayNode page = body.putArray("work_units");
@@ -57,13 +66,16 @@ final class WorkUnitRoutes {
         return body;
     }
 
-    private static Set<UnitStatus> statuses(Context ctx) {
-        List<String> names = QueryParams.list(ctx, "status");
-        if (names == null) {
+    /** The statuses of the filter, but {@code retrying}; null when it names none. */
+    private static Set<UnitStatus> statuses(List<String> names) {
+        if (names == null || names.stream().allMatch(RETRYING::equals)) {
             return null;
         }
         Set<UnitStatus> statuses = EnumSet.noneOf(UnitStatus.class);
         for (String name : names) {
+            if (name.equals(RETRYING)) {
+                continue;
+            }
             UnitStatus status = UnitStatus.fromWireName(name);
             if (status == null) {
                 throw QueryError.badRequest("bad_request", "unknown status \"" + name + "\"");

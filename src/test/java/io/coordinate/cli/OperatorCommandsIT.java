@@ -138,7 +138,8 @@ class OperatorCommandsIT {
         assertThat(page.at("/work_units/0"))
                 .isEqualTo(Json.parse(
                         "{\"name\":\"u00\",\"status\":\"available\",\"priority\":0,\"data\":{\"i\":0},\"not_before\":null,"
-                                + "\"active_attempt\":null}"));
+                                + "\"active_attempt\":null,\"attempt_count\":0,\"last_error\":null,"
+                                + "\"next_attempt_at\":null,\"retrying\":false}"));
         assertThat(page.get("next").asText()).isEqualTo("u09");
         JsonNode rest = ok(ns, "units", "list", "--spec", "s", "--after", "u09", "--limit", "100", "--json")
                 .json();
@@ -180,8 +181,10 @@ class OperatorCommandsIT {
         assertThat(u49.at("/attempts/0/worker").asText()).isEqualTo("w1");
         String status = ok(ns, "units", "status", "--spec", "s", "u49").out();
         assertThat(status)
-                .contains("status          failed" + NL)
-                .contains("data            {\"traceback\":\"boom\"}" + NL)
+                .contains("status           failed" + NL)
+                .contains("attempt_count    1" + NL)
+                .contains("data             {\"traceback\":\"boom\"}" + NL)
+                .contains(NL + "last_error:" + NL + "  boom" + NL)
                 .contains("ATTEMPT  WORKER  STATUS  START");
         JsonNode failed = ok(ns, "units", "list", "--spec", "s", "--status", "failed", "--json")
                 .json();

@@ -270,6 +270,7 @@ class CommandRoutesTest {
                 http.get("/api/namespaces/n/work-specs/s/work-units"),
                 200,
                 "{'work_units':[{'name':'u1',"
-                        + "'status':'available','priority':0,'data':{'x':1},'not_before':null,'active_attempt':null}],'next':null}");
+                        + "'status':'available','priority':0,'data':{'x':1},'not_before':null,'active_attempt':null,"
+                        + "'attempt_count':0,'last_error':null,'next_attempt_at':null,'retrying':false}],'next':null}");
     }
 }

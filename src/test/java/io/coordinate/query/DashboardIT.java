@@ -40,8 +40,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 /**
  * The dashboard in a real browser (headless Chromium driven by Selenium) against the app on a real broker, with an
  * HTTP token set: the numbers it shows are the API's, they move without a reload when units are added, and its
- * buttons pause a spec (asking for the token once) and reset failed units. Saves target/dashboard.png and
- * target/dashboard-phone.png.
+ * buttons pause a spec (asking for the token once) and reset failed units; a unit's page shows its retries and last
+ * error. Saves target/dashboard.png, target/dashboard-phone.png and target/dashboard-unit.png.
  */
 class DashboardIT {
 
@@ -323,15 +323,83 @@ class DashboardIT {
         assertThat(browser.findElements(By.cssSelector(".message.error"))).isEmpty();
     }
 
+    /** A namespace of its own, so that the other test's counts do not see its spec. */
+    @Test
+    void showsAUnitsRetriesAndLastError() throws IOException {
+        String ns = "dash-retries";
+        String traceback = "Traceback (most recent call last):\n  File \"job.py\"\nTimeoutError: slow";
+        call(ns, "{'command':'set_work_spec','work_spec':{'name':'jobs'}}");
+        call(ns, "{'command':'add_work_units','work_spec_name':'jobs','work_units':[{'name':'a'},{'name':'b'}]}");
+        JsonNode attempts = call(ns, "{'command':'request_attempts','worker':'w1','count':2}")
+                .get("attempts");
+        ObjectNode retry = (ObjectNode) Json.parse("{\"command\":\"retry_attempt\",\"delay\":600}");
+        retry.put("attempt_id", attempts.get(0).get("attempt_id").asText());
+        retry.putObject("data").put("traceback", traceback);
+        call(ns, retry);
+        call(
+                ns,
+                "{'command':'fail_attempt','attempt_id':'"
+                        + attempts.get(1).get("attempt_id").asText() + "','data':{'traceback':'boom'}}");
+
+        // The spec's retrying units: a, with its next attempt.
+        browser.get(base + "/#/ns/" + ns + "/specs/jobs?status=retrying");
+        waitUntil(
+                "the retrying units listed",
+                () -> List.of("a")
+                        .equals(js("return [...document.querySelectorAll('[data-testid=unit-link]')]"
+                                + ".map(a => a.textContent)")));
+        assertThat(browser.findElement(By.cssSelector("[data-testid=units-table] [data-testid=unit-next-attempt]"))
+                        .getText())
+                .isNotEqualTo("—");
+
+        // The unit: its attempts counted, when it runs next, its last error and its attempt's error.
+        browser.get(base + "/#/ns/" + ns + "/specs/jobs/units/a");
+        waitUntil(
+                "the unit's attempt shown",
+                () -> browser.findElements(By.cssSelector("[data-testid=attempt]"))
+                                .size()
+                        == 1);
+        assertThat(browser.findElement(By.cssSelector("[data-testid=unit-attempt-count]"))
+                        .getText())
+                .isEqualTo("1");
+        assertThat(browser.findElement(By.cssSelector("[data-testid=unit-next-attempt]"))
+                        .getText())
+                .endsWith(" (retrying)");
+        assertThat(js("return document.querySelector('[data-testid=last-error]').textContent"))
+                .isEqualTo(traceback);
+        assertThat(js("return document.querySelector('[data-testid=attempt-error]').textContent"))
+                .isEqualTo(traceback);
+        assertThat(browser.findElement(By.cssSelector("[data-testid=attempt]")).getText())
+                .startsWith("Attempt " + attempts.get(0).get("attempt_id").asText() + " retryable · worker w1");
+        screenshot("dashboard-unit.png");
+
+        // A failed unit: its error, and no next attempt.
+        browser.get(base + "/#/ns/" + ns + "/specs/jobs/units/b");
+        waitUntil(
+                "the failed unit's last error shown",
+                () -> "boom".equals(js("return document.querySelector('[data-testid=last-error]')?.textContent")));
+        assertThat(browser.findElements(By.cssSelector("[data-testid=unit-next-attempt]")))
+                .isEmpty();
+        assertThat(browser.findElements(By.cssSelector(".message.error"))).isEmpty();
+    }
+
     // ---- The app side
 
     private static JsonNode call(String singleQuoted) {
-        return call((ObjectNode) Json.parse(singleQuoted.replace('\'', '"')));
+        return call(NS, singleQuoted);
+    }
+
+    private static JsonNode call(String ns, String singleQuoted) {
+        return call(ns, (ObjectNode) Json.parse(singleQuoted.replace('\'', '"')));
     }
 
     private static JsonNode call(ObjectNode command) {
-        command.put("namespace", NS);
-        JsonNode reply = gateway.submit(NS, command, WAIT).join();
+        return call(NS, command);
+    }
+
+    private static JsonNode call(String ns, ObjectNode command) {
+        command.put("namespace", ns);
+        JsonNode reply = gateway.submit(ns, command, WAIT).join();
         assertThat(reply.get("ok").asBoolean())
                 .as("reply to %s: %s", command, reply)
                 .isTrue();

@@ -92,7 +92,9 @@ class QueryForwardingTest {
                 httpB.get("/api/namespaces/n" + units + "?limit=1&previous=u1"),
                 200,
                 "{'work_units':[{'name':'u3','status':'delayed','priority':0,'data':{},"
-                        + "'not_before':'2026-01-01T00:01:00.000Z','active_attempt':null}],'next':null}");
+                        + "'not_before':'2026-01-01T00:01:00.000Z','active_attempt':null,'attempt_count':0,"
+                        + "'last_error':null,'next_attempt_at':'2026-01-01T00:01:00.000Z','retrying':false}],"
+                        + "'next':null}");
     }
 
     @Test

@@ -30,14 +30,22 @@ class QueryServerTest {
                     + "'continuous':false,'can_be_continuous':false,'interval':0,'next_continuous':null,'max_running':0,"
                     + "'max_attempts_returned':0,'max_retries':0,'next_work_spec_name':'','runtime':'','min_gb':1,"
                     + "'available_count':2,'pending_count':1},'counts':{'delayed':1,'available':2,'pending':1}}";
+    /** The retry fields of a unit that never ran and is not delayed. */
+    private static final String NEVER_RAN =
+            "'attempt_count':0,'last_error':null,'next_attempt_at':null,'retrying':false";
+
     private static final String UNIT_AB =
-            "{'name':'a b/ü','status':'available','priority':0,'data':{},'not_before':null,'active_attempt':null}";
+            "{'name':'a b/ü','status':'available','priority':0,'data':{},'not_before':null,'active_attempt':null,"
+                    + NEVER_RAN + "}";
     private static final String UNIT_U1 =
-            "{'name':'u1','status':'pending','priority':5,'data':{'k':1},'not_before':null,'active_attempt':'1'}";
+            "{'name':'u1','status':'pending','priority':5,'data':{'k':1},'not_before':null,'active_attempt':'1',"
+                    + "'attempt_count':1,'last_error':null,'next_attempt_at':null,'retrying':false}";
     private static final String UNIT_U2 =
-            "{'name':'u2','status':'available','priority':0,'data':{},'not_before':null,'active_attempt':null}";
+            "{'name':'u2','status':'available','priority':0,'data':{},'not_before':null,'active_attempt':null,"
+                    + NEVER_RAN + "}";
     private static final String UNIT_U3 = "{'name':'u3','status':'delayed','priority':0,'data':{},"
-            + "'not_before':'2026-01-01T00:01:00.000Z','active_attempt':null}";
+            + "'not_before':'2026-01-01T00:01:00.000Z','active_attempt':null,'attempt_count':0,'last_error':null,"
+            + "'next_attempt_at':'2026-01-01T00:01:00.000Z','retrying':false}";
     private static final String ATTEMPT_1 = "{'attempt_id':'1','work_spec_name':'spec','work_unit_name':'u1',"
             + "'worker':'w1','status':'pending','data':{'k':1},'start_time':'2026-01-01T00:00:01.000Z',"
             + "'expiration_time':'2026-01-01T00:15:01.000Z','end_time':null,'active':true}";
@@ -181,6 +189,27 @@ class QueryServerTest {
     }
 
     @Test
+    void workUnitsRetryingAreTheUnitsARetryDelayed() {
+        engine.apply(
+                T0 + 2000,
+                "{'command':'retry_attempt','namespace':'n','attempt_id':'1','delay':60,"
+                        + "'data':{'traceback':'Traceback: timeout'}}");
+        String units = "/api/namespaces/n/work-specs/spec/work-units";
+        String u1 = "{'name':'u1','status':'delayed','priority':5,'data':{'k':1},"
+                + "'not_before':'2026-01-01T00:01:02.000Z','active_attempt':null,'attempt_count':1,"
+                + "'last_error':'Traceback: timeout','next_attempt_at':'2026-01-01T00:01:02.000Z','retrying':true}";
+        assertAnswer(http.get(units + "?status=retrying"), 200, "{'work_units':[" + u1 + "],'next':null}");
+        assertAnswer(
+                http.get(units + "?status=retrying,available"),
+                200,
+                "{'work_units':[" + UNIT_AB + "," + u1 + "," + UNIT_U2 + "],'next':null}");
+        assertAnswer(http.get(units + "?status=retrying&name=u1,u3"), 200, "{'work_units':[" + u1 + "],'next':null}");
+        assertAnswer(http.get(units + "?status=retrying&previous=u1"), 200, "{'work_units':[],'next':null}");
+        clock.set(T0 + 62_000); // its time has come
+        assertAnswer(http.get(units + "?status=retrying"), 200, "{'work_units':[],'next':null}");
+    }
+
+    @Test
     void workUnitsArePaged() {
         engine.apply(T0, "{'command':'set_work_spec','namespace':'n','work_spec':{'name':'paged'}}");
         engine.apply(
@@ -234,7 +263,7 @@ class QueryServerTest {
                 http.get("/api/namespaces/n/work-specs/many/work-units?previous=m099"),
                 200,
                 "{'work_units':[{'name':'m100','status':'available','priority':0,'data':{},'not_before':null,"
-                        + "'active_attempt':null}],'next':null}");
+                        + "'active_attempt':null," + NEVER_RAN + "}],'next':null}");
     }
 
     @Test
@@ -243,6 +272,7 @@ class QueryServerTest {
                 http.get("/api/namespaces/n/work-specs/spec/work-units/u1"),
                 200,
                 "{'name':'u1','status':'pending','priority':5,'data':{'k':1},'not_before':null,'active_attempt':'1',"
+                        + "'attempt_count':1,'last_error':null,'next_attempt_at':null,'retrying':false,"
                         + "'work_spec_name':'spec','attempts':[" + ATTEMPT_1 + "],"
                         + "'parent':null,'predecessor':null,'children':{'parked':[],'open':[],'closed':[],"
                         + "'counts':{'parked':0,'open':0,'closed':0}},'heirs':[],'heir_count':0}");
@@ -293,8 +323,13 @@ class QueryServerTest {
                 http.get("/api/namespaces/n/work-specs/spec/work-units?name=u1,u3"),
                 200,
                 "{'work_units':["
-                        + UNIT_U1.replace("'pending'", "'available'").replace("'1'", "null") + ","
-                        + UNIT_U3.replace("'delayed'", "'available'") + "],'next':null}");
+                        + UNIT_U1.replace("'pending'", "'available'")
+                                .replace("'1'", "null")
+                                .replace("'last_error':null", "'last_error':'lease expired'")
+                        + ","
+                        + UNIT_U3.replace("'delayed'", "'available'")
+                                .replace("'next_attempt_at':'2026-01-01T00:01:00.000Z'", "'next_attempt_at':null")
+                        + "],'next':null}");
         assertAnswer(
                 http.get("/api/namespaces/n/attempts/1"),
                 200,
@@ -329,7 +364,8 @@ class QueryServerTest {
                 http.get("/api/namespaces/n/work-specs/later/work-units?status=available"),
                 200,
                 "{'work_units':[{'name':'d2','status':'available','priority':0,'data':{},"
-                        + "'not_before':'2026-01-01T00:00:30.000Z','active_attempt':null}],'next':null}");
+                        + "'not_before':'2026-01-01T00:00:30.000Z','active_attempt':null," + NEVER_RAN
+                        + "}],'next':null}");
         assertThat(QueryTestSupport.body(http.get("/api/namespaces/n/work-specs/later"))
                         .get("counts"))
                 .isEqualTo(QueryTestSupport.json("{'delayed':1,'available':1}"));
@@ -421,7 +457,8 @@ class QueryServerTest {
 
     private static String paged(String name) {
         return "{'name':'" + name
-                + "','status':'available','priority':0,'data':{},'not_before':null,'active_attempt':null}";
+                + "','status':'available','priority':0,'data':{},'not_before':null,'active_attempt':null,"
+                + NEVER_RAN + "}";
     }
 
     private static String idleWorker(String name) {

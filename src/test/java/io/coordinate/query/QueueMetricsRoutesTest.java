@@ -5,6 +5,7 @@ import static io.coordinate.query.QueryTestSupport.assertAnswer;
 import static io.coordinate.query.QueryTestSupport.assertError;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.coordinate.engine.EngineResult;
 import io.coordinate.metrics.QueueGauges;
 import io.coordinate.metrics.QueueMetrics;
@@ -99,6 +100,35 @@ class QueueMetricsRoutesTest {
                         + "'end':'2026-01-01T00:01:00.000Z','work_specs':[{'name':'spec','added':[0,0,0,0,0,0,0,0,0,0,0,0,0,0,2],"
                         + "'finished':[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0],'failed':[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0]}]}");
         assertError(http.get("/api/namespaces/nope/throughput"), 404, "no_such_namespace", "no namespace \"nope\"");
+    }
+
+    @Test
+    void countersOfASpecByTheirPrometheusNames() {
+        registry.counter("coordinate.retries", "namespace", "n", "work_spec", "spec")
+                .increment(3);
+        registry.counter("coordinate.retries", "namespace", "n", "work_spec", "other")
+                .increment(5);
+        // a spec the metrics have not seen (applied without them, as by the instance before this one)
+        engine.apply(T0, "{'command':'set_work_spec','namespace':'n','work_spec':{'name':'quiet'}}");
+
+        assertAnswer( // before /metrics, whose gauges make every spec's meters
+                http.get("/api/namespaces/n/work-specs/quiet/counters"),
+                200,
+                "{'namespace':'n','work_spec_name':'quiet','counters':{}}");
+        JsonNode spec = QueryTestSupport.body(http.get("/api/namespaces/n/work-specs/spec/counters"));
+        assertThat(spec.get("namespace").asText()).isEqualTo("n");
+        assertThat(spec.get("work_spec_name").asText()).isEqualTo("spec");
+        assertThat(spec.at("/counters/coordinate_units_added_total").asLong()).isEqualTo(2);
+        assertThat(spec.at("/counters/coordinate_units_finished_total").asLong())
+                .isZero();
+        assertThat(spec.at("/counters/coordinate_retries_total").asLong()).isEqualTo(3);
+        assertThat(http.get("/metrics").body().lines()) // the same name as on /metrics
+                .contains("coordinate_retries_total{namespace=\"n\",work_spec=\"spec\"} 3.0");
+        assertError(
+                http.get("/api/namespaces/n/work-specs/nope/counters"),
+                404,
+                "no_such_work_spec",
+                "no work spec \"nope\" in namespace \"n\"");
     }
 
     /**

@@ -30,7 +30,8 @@ class ReplicatedReadsTest {
             + "{'attempt_id':'2','worker':'w2','host':'h2','outcome':'didnt_need','validate_state':'init'}]}";
     private static final String FAILED = "{'name':'u','status':'failed','priority':0,"
             + "'data':{'traceback':'replicas: too many total replicas','error_mask':8},'not_before':null,"
-            + "'active_attempt':null}";
+            + "'active_attempt':null,'attempt_count':2,'last_error':'lease expired','next_attempt_at':null,"
+            + "'retrying':false}";
 
     private final EngineFixture engine = new EngineFixture();
     private final AtomicLong clock = new AtomicLong(T0 + 3000);

@@ -14,6 +14,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Predicate;
 
 /**
  * The query object of {@code prioritize/delete/reset_work_units} and of the units listing
@@ -76,6 +77,14 @@ public record UnitQuery(Set<String> names, Set<UnitStatus> statuses, String prev
     /** The matching units, in name order. */
     public List<WorkUnitRecord> run(StateReader state, String ns, String spec, long now) {
         StateViews views = new StateViews(state, ns, now);
+        return select(state, ns, spec, unit -> matchesStatus(views, unit));
+    }
+
+    /**
+     * The units of {@code names} (all the spec's when null) after {@code previousName} that {@code matches} takes, in
+     * name order, at most {@code limit}; {@code statuses} is left to {@code matches}.
+     */
+    public List<WorkUnitRecord> select(StateReader state, String ns, String spec, Predicate<WorkUnitRecord> matches) {
         List<WorkUnitRecord> out = new ArrayList<>();
         if (names != null) {
             for (String name : names) {
@@ -86,7 +95,7 @@ public record UnitQuery(Set<String> names, Set<UnitStatus> statuses, String prev
                     continue;
                 }
                 WorkUnitRecord unit = state.units().get(ns, spec, name);
-                if (unit != null && matchesStatus(views, unit)) {
+                if (unit != null && matches.test(unit)) {
                     out.add(unit);
                 }
             }
@@ -96,7 +105,7 @@ public record UnitQuery(Set<String> names, Set<UnitStatus> statuses, String prev
         while (out.size() < limit) {
             List<WorkUnitRecord> page = state.units().list(ns, spec, after, PAGE);
             for (WorkUnitRecord unit : page) {
-                if (out.size() < limit && matchesStatus(views, unit)) {
+                if (out.size() < limit && matches.test(unit)) {
                     out.add(unit);
                 }
             }

@@ -11,6 +11,9 @@ public interface AttemptState {
     /** A unit's attempts, oldest first. */
     List<AttemptRecord> ofUnit(String ns, String spec, String unit);
 
+    /** A unit's latest attempt (the last of {@link #ofUnit}), or null when it has none; read with its unit. */
+    AttemptRecord latestOfUnit(String ns, String spec, String unit);
+
     /** A worker's pending attempts, oldest first. */
     List<AttemptRecord> activeOfWorker(String ns, String worker);
 

@@ -13,6 +13,12 @@ public interface TimeIndexState {
     /** Delayed units whose not-before time is at or before {@code now}: due for release. */
     List<TimeIndexKeys.DelayedUnitKey> dueDelayedUnits(long now, int limit);
 
+    /**
+     * Delayed units whose not-before time is at or after {@code from} (those still delayed then), in time order, at
+     * most {@code limit}: the index across every namespace and spec, which a reader filters.
+     */
+    List<TimeIndexKeys.DelayedUnitKey> delayedUnitsFrom(long from, int limit);
+
     /** Pending attempts whose expiration is strictly before {@code now} ({@code expiration == now} is alive). */
     List<TimeIndexKeys.AttemptDeadlineKey> dueAttemptDeadlines(long now, int limit);
 

@@ -207,22 +207,22 @@ public final class StateViews {
 
     /** The short form of a unit, for lists. */
     public ObjectNode unitSummary(WorkUnitRecord unit) {
+        return summary(unit, state.attempts().latestOfUnit(ns, unit.spec(), unit.name()));
+    }
+
+    private ObjectNode summary(WorkUnitRecord unit, AttemptRecord latest) {
         UnitNow current = unitNow(unit);
         ObjectNode node = Json.object();
         node.put("name", unit.name());
         node.put("status", current.status().wireName());
         node.set("priority", Numbers.node(unit.priority()));
         node.set("data", data(unit, current));
-        if (unit.notBefore() != null) {
-            node.put("not_before", Times.format(unit.notBefore()));
-        } else {
-            node.putNull("not_before");
-        }
-        if (current.active() != null) {
-            node.put("active_attempt", current.active().id());
-        } else {
-            node.putNull("active_attempt");
-        }
+        node.put("not_before", unit.notBefore() == null ? null : Times.format(unit.notBefore()));
+        node.put(
+                "active_attempt",
+                current.active() == null ? null : current.active().id());
+        AttemptStatus latestStatus = latest == null ? null : attemptStatus(latest);
+        RetryView.put(node, unit, current.status(), latestStatus, latest == null ? null : latest.data());
         return node;
     }
 
@@ -247,10 +247,11 @@ public final class StateViews {
 
     /** The full unit: summary plus its attempt history and its links (docs/children-and-heirs.md#what-you-see). */
     public ObjectNode unit(WorkUnitRecord unit) {
-        ObjectNode node = unitSummary(unit);
+        List<AttemptRecord> history = state.attempts().ofUnit(ns, unit.spec(), unit.name());
+        ObjectNode node = summary(unit, history.isEmpty() ? null : history.get(history.size() - 1));
         node.put("work_spec_name", unit.spec());
         ArrayNode attempts = node.putArray("attempts");
-        for (AttemptRecord attempt : state.attempts().ofUnit(ns, unit.spec(), unit.name())) {
+        for (AttemptRecord attempt : history) {
             attempts.add(attempt(attempt));
         }
         UnitFamily family = unit.family();

@@ -80,6 +80,18 @@ final class DbAttemptState implements MutableAttemptState {
     }
 
     @Override
+    public AttemptRecord latestOfUnit(String ns, String spec, String unit) {
+        byte[] stored = db.store.get(UnitKeys.unit(ns, spec, unit));
+        if (UnitValue.hasAttempt(stored)) {
+            return ValueCodec.decode(UnitValue.attempt(stored), AttemptRecord.class);
+        }
+        // a unit stored before its value held its latest attempt keeps all of them in records of their own
+        List<Long> seqs = db.collect(
+                AttemptKeys.unitAttempts(ns, spec, unit), Integer.MAX_VALUE, e -> KeySpace.trailingSeq(e.key()));
+        return seqs.isEmpty() ? null : get(ns, seqs.get(seqs.size() - 1));
+    }
+
+    @Override
     public List<AttemptRecord> activeOfWorker(String ns, String worker) {
         db.flushBlocks();
         return attempts(ns, AttemptBlockValues.seqsUnder(db.store, AttemptKeys.workerActiveAttempts(ns, worker)));

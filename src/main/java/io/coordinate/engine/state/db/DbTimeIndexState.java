@@ -33,6 +33,15 @@ final class DbTimeIndexState implements MutableTimeIndexState {
                 (entry, due) -> due.add(TimeIndexKeys.parseDelayedUnit(entry.key())));
     }
 
+    @Override
+    public List<TimeIndexKeys.DelayedUnitKey> delayedUnitsFrom(long from, int limit) {
+        return db.collect(
+                TimeIndexKeys.delayedUnitsBefore(from), // the entries due before `from` end where those from it start
+                KeySpace.prefixEnd(TimeIndexKeys.delayedUnitsStart()),
+                limit,
+                entry -> TimeIndexKeys.parseDelayedUnit(entry.key()));
+    }
+
     /** The index lists attempts by block: a block taken in part is seen again by the next step. */
     @Override
     public List<TimeIndexKeys.AttemptDeadlineKey> dueAttemptDeadlines(long now, int limit) {
