@@ -5,6 +5,7 @@ import io.coordinate.client.CoordinateClient;
 import io.coordinate.client.Worker;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
@@ -19,9 +20,9 @@ import picocli.CommandLine.Option;
  */
 @Command(
         name = "work",
-        description =
-                "Run a shell command for each unit of a spec: the unit's data on stdin; exit 0 "
-                        + "finishes the attempt with {\"stdout\": ...}, another exit fails it with the end of stderr as traceback.")
+        description = "Run a shell command for each unit of a spec: the unit's data on stdin; exit 0 "
+                + "finishes the attempt with {\"stdout\": ...}, another exit fails it (as retryable, but for "
+                + "--permanent-exit-codes) with the end of stderr as traceback.")
 final class WorkCommand implements Callable<Integer> {
 
     private static final Duration IDLE_CHECK = Duration.ofSeconds(1);
@@ -44,7 +45,7 @@ final class WorkCommand implements Callable<Integer> {
     @Option(
             names = "--timeout",
             paramLabel = "SECONDS",
-            description = "Kill a command that runs longer, and fail its attempt (default: no limit).")
+            description = "Kill a command that runs longer, and fail its attempt as retryable (default: no limit).")
     Double timeoutSeconds;
 
     @Option(
@@ -58,9 +59,18 @@ final class WorkCommand implements Callable<Integer> {
             names = "--grace",
             defaultValue = "30",
             paramLabel = "SECONDS",
-            description = "On SIGTERM, how long running commands may go on before their units are given back "
-                    + "(default: ${DEFAULT-VALUE}).")
+            description = "On SIGTERM, how long running commands may go on before they are terminated and their "
+                    + "units given back; and how long a terminated command (stopped or cancelled) has between SIGTERM "
+                    + "and SIGKILL (default: ${DEFAULT-VALUE}).")
     double graceSeconds;
+
+    @Option(
+            names = "--permanent-exit-codes",
+            split = ",",
+            paramLabel = "CODES",
+            description = "Exit statuses that fail the attempt for good, e.g. 2,64 (default: every other non-zero "
+                    + "exit fails it as retryable, for the spec's retry policy).")
+    Set<Integer> permanentExitCodes = Set.of();
 
     @Option(names = "--name", description = "The worker's name (default: <host>-<pid>-<random>).")
     String name;
@@ -85,7 +95,10 @@ final class WorkCommand implements Callable<Integer> {
                 .lease(seconds(leaseSeconds))
                 .closeTimeout(seconds(graceSeconds))
                 .environment("exec", exec)
-                .handler(new ShellHandler(exec, options.namespace(), timeout))
+                .handler(new ShellHandler(
+                        exec,
+                        options.namespace(),
+                        new ShellHandler.Settings(timeout, seconds(graceSeconds), Set.copyOf(permanentExitCodes))))
                 .build();
         CountDownLatch stopped = new CountDownLatch(1);
         Thread hook = new Thread(
