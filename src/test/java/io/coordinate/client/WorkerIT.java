@@ -9,6 +9,7 @@ import io.coordinate.protocol.TopicNames;
 import io.coordinate.streams.topics.TopicBootstrapper;
 import io.coordinate.streams.topics.TopicDefinitions;
 import io.coordinate.testing.EventLedger;
+import io.coordinate.testing.KafkaTestClient;
 import io.coordinate.testing.Poll;
 import io.coordinate.testing.RunningApp;
 import java.nio.charset.StandardCharsets;
@@ -211,6 +212,33 @@ class WorkerIT {
         return parse.apply(app.client().readUntil(topics.commands(), records -> done.test(parse.apply(records))));
     }
 
+    /** The commands of namespace {@code ns} on the app's commands topic, read until {@code done} holds for them. */
+    private static List<JsonNode> commandsOf(String ns, Predicate<List<JsonNode>> done) {
+        Function<List<ConsumerRecord<byte[], byte[]>>, List<JsonNode>> parse = records -> records.stream()
+                .filter(record -> ns.equals(KafkaTestClient.keyOf(record)))
+                .map(record -> Json.parse(new String(record.value(), StandardCharsets.UTF_8)))
+                .toList();
+        return parse.apply(app.client().readUntil(TopicNames.COMMANDS, records -> done.test(parse.apply(records))));
+    }
+
+    /** The commands named {@code name} of the attempt, without what the client adds to every command. */
+    private static List<String> ofAttempt(List<JsonNode> commands, String name, String attemptId) {
+        return commands.stream()
+                .filter(command -> command.path("command").asText().equals(name)
+                        && command.path("attempt_id").asText().equals(attemptId))
+                .map(command -> {
+                    ObjectNode copy = command.deepCopy();
+                    copy.remove(List.of("namespace", "request_id", "reply_to", "correlation_id"));
+                    return copy.toString();
+                })
+                .toList();
+    }
+
+    private static Predicate<List<JsonNode>> has(String name) {
+        return commands -> commands.stream()
+                .anyMatch(command -> command.path("command").asText().equals(name));
+    }
+
     @Test
     void aThrowingHandlerFailsTheAttemptWithItsStackTrace() {
         String ns = "sdk-fail";
@@ -232,7 +260,211 @@ class WorkerIT {
                 assertThat(unit.path("data").path("traceback").asText())
                         .startsWith("java.lang.IllegalStateException: boom\n\tat io.coordinate.client.WorkerIT");
                 assertThat(worker.failed()).isEqualTo(1);
+                String attemptId = unit.at("/attempts/0/attempt_id").asText();
+                List<JsonNode> fails =
+                        ofAttempt(commandsOf(ns, has("fail_attempt")), "fail_attempt", attemptId).stream()
+                                .map(Json::parse)
+                                .toList();
+                assertThat(fails).hasSize(1);
+                assertThat(fails.get(0).path("retryable").isBoolean()).isTrue();
+                assertThat(fails.get(0).path("retryable").asBoolean())
+                        .as("a handler's exception fails as retryable")
+                        .isTrue();
             }
+        }
+    }
+
+    @Test
+    void aFailAttemptExceptionFailsForGoodWithItsData() {
+        String ns = "sdk-fail-permanent";
+        try (CoordinateClient client = client(ns)) {
+            client.setWorkSpec(WorkSpec.named("s").build()).join();
+            client.addWorkUnits("s", List.of(WorkUnit.named("u").build())).join();
+            try (Worker worker = Worker.builder(client)
+                    .name("wp")
+                    .handler(attempt -> {
+                        throw new FailAttemptException("bad input", Map.of("traceback", "no such file"));
+                    })
+                    .build()
+                    .start()) {
+                JsonNode unit = Poll.until(
+                        "u failed",
+                        WAIT,
+                        () -> unit(ns, "s", "u"),
+                        u -> "failed".equals(u.path("status").asText()));
+                String attemptId = unit.at("/attempts/0/attempt_id").asText();
+                assertThat(ofAttempt(commandsOf(ns, has("fail_attempt")), "fail_attempt", attemptId))
+                        .containsExactly("{\"command\":\"fail_attempt\",\"attempt_id\":\"" + attemptId
+                                + "\",\"data\":{\"traceback\":\"no such file\"}}");
+                assertThat(worker.failed()).isEqualTo(1);
+            }
+        }
+    }
+
+    @Test
+    void progressGoesInRenewalsAtMostOncePerSecondTheLatestValueWinning() {
+        String ns = "sdk-progress";
+        try (CoordinateClient client = client(ns)) {
+            client.setWorkSpec(WorkSpec.named("s").build()).join();
+            client.addWorkUnits("s", List.of(WorkUnit.named("u").build())).join();
+            try (Worker worker = Worker.builder(client)
+                    .name("wg")
+                    .handler(attempt -> {
+                        attempt.progress(0.1, "one");
+                        attempt.progress(0.2, "two");
+                        attempt.progress(0.3, "three");
+                        Thread.sleep(2_000); // past the second the last two wait for
+                        return null;
+                    })
+                    .build()
+                    .start()) {
+                JsonNode unit = Poll.until(
+                        "u finished",
+                        WAIT,
+                        () -> unit(ns, "s", "u"),
+                        u -> "finished".equals(u.path("status").asText()));
+                String attemptId = unit.at("/attempts/0/attempt_id").asText();
+                String renew = "{\"command\":\"renew_attempt\",\"attempt_id\":\"" + attemptId
+                        + "\",\"extend\":30.0,\"progress\":";
+                assertThat(ofAttempt(commandsOf(ns, has("finish_attempts")), "renew_attempt", attemptId))
+                        .containsExactly(
+                                renew + "{\"fraction\":0.1,\"message\":\"one\"}}",
+                                renew + "{\"fraction\":0.3,\"message\":\"three\"}}");
+            }
+        }
+    }
+
+    @Test
+    void aCancellationNoticeInterruptsTheHandlerRunsItsCallbacksAndReportsNothing() throws Exception {
+        String ns = "sdk-cancel-notice";
+        CountDownLatch started = new CountDownLatch(1);
+        CompletableFuture<String> handlerSaw = new CompletableFuture<>();
+        List<String> callbacks = new java.util.concurrent.CopyOnWriteArrayList<>();
+        try (CoordinateClient client = client(ns)) {
+            client.setWorkSpec(WorkSpec.named("s").build()).join();
+            client.addWorkUnits("s", List.of(WorkUnit.named("u1").build())).join();
+            Worker worker = Worker.builder(client)
+                    .name("wx")
+                    .backoff(Duration.ofMillis(100), Duration.ofMillis(200))
+                    .handler(attempt -> {
+                        if (!attempt.workUnitName().equals("u1")) {
+                            return Map.of("ran", attempt.workUnitName());
+                        }
+                        attempt.onCancel(() -> callbacks.add(attempt.attemptId()));
+                        started.countDown();
+                        try {
+                            new CountDownLatch(1).await(); // until interrupted by the cancellation
+                        } catch (InterruptedException e) {
+                            handlerSaw.complete("interrupted, cancelled=" + attempt.isCancelled());
+                            throw e;
+                        }
+                        return null;
+                    })
+                    .build()
+                    .start();
+            started.await();
+            String attemptId = unit(ns, "s", "u1").at("/attempts/0/attempt_id").asText();
+            // What the app writes on a cancel: a record with no "attempts", which the reader must also survive.
+            app.client()
+                    .send(
+                            TopicNames.ASSIGNMENTS,
+                            "wx",
+                            "{\"namespace\":\"" + ns + "\",\"worker\":\"wx\",\"cancelled\":[\"" + attemptId + "\"]}");
+            assertThat(handlerSaw.get(60, java.util.concurrent.TimeUnit.SECONDS))
+                    .isEqualTo("interrupted, cancelled=true");
+            assertThat(callbacks).containsExactly(attemptId);
+
+            client.addWorkUnits("s", List.of(WorkUnit.named("u2").build())).join();
+            Poll.until(
+                    "u2 finished",
+                    WAIT,
+                    () -> unit(ns, "s", "u2"),
+                    u -> "finished".equals(u.path("status").asText()));
+            worker.close();
+            List<JsonNode> commands = commandsOf(ns, has("deactivate_worker"));
+            for (String name : List.of("finish_attempt", "fail_attempt", "retry_attempt")) {
+                assertThat(ofAttempt(commands, name, attemptId)).as(name).isEmpty();
+            }
+            assertThat(commands.stream()
+                            .filter(command -> command.path("command").asText().equals("finish_attempts"))
+                            .flatMap(command -> java.util.stream.StreamSupport.stream(
+                                    command.path("attempts").spliterator(), false))
+                            .map(item -> item.path("attempt_id").asText())
+                            .toList())
+                    .as("finished attempts")
+                    .doesNotContain(attemptId)
+                    .hasSize(1);
+            assertThat(worker.failed() + worker.retried()).isEqualTo(0);
+            assertThat(worker.finished()).isEqualTo(1);
+        }
+    }
+
+    /**
+     * A renewal answered {@code cancelled}. The worker's client uses topics of another prefix, which the app does not
+     * read: the test plays the app, hands the worker an attempt and refuses its renewal as the app refuses that of a
+     * cancelled unit.
+     */
+    @Test
+    void aRenewalAnsweredCancelledInterruptsTheHandlerAndReportsNothing() throws Exception {
+        String ns = "sdk-cancel-renew";
+        TopicNames fake = new TopicNames("fake-");
+        TopicBootstrapper.ensureTopics(app.env().bootstrapServers(), fake.prefix(), TopicDefinitions.fromClasspath());
+        CompletableFuture<String> handlerSaw = new CompletableFuture<>();
+        List<String> callbacks = new java.util.concurrent.CopyOnWriteArrayList<>();
+        try (CoordinateClient client = CoordinateClient.builder()
+                .bootstrapServers(app.env().bootstrapServers())
+                .topicPrefix(fake.prefix())
+                .namespace(ns)
+                .timeout(Duration.ofSeconds(3))
+                .build()) {
+            Worker worker = Worker.builder(client)
+                    .name("wy")
+                    .lease(Duration.ofSeconds(4))
+                    .closeTimeout(Duration.ofMillis(100))
+                    .handler(attempt -> {
+                        attempt.onCancel(() -> callbacks.add(attempt.attemptId()));
+                        try {
+                            new CountDownLatch(1).await(); // until interrupted by the cancellation
+                        } catch (InterruptedException e) {
+                            handlerSaw.complete("interrupted, cancelled=" + attempt.isCancelled());
+                            throw e;
+                        }
+                        return null;
+                    })
+                    .build()
+                    .start();
+            app.client()
+                    .send(
+                            fake.assignments(),
+                            "wy",
+                            "{\"namespace\":\"" + ns + "\",\"worker\":\"wy\",\"request_id\":\"r\",\"attempts\":["
+                                    + "{\"attempt_id\":\"c-1\",\"work_spec_name\":\"s\",\"work_unit_name\":\"u\","
+                                    + "\"data\":{}}]}");
+            JsonNode renew = commands(
+                            fake,
+                            commands ->
+                                    !ofAttempt(commands, "renew_attempt", "c-1").isEmpty())
+                    .stream()
+                    .filter(command -> command.path("command").asText().equals("renew_attempt"))
+                    .findFirst()
+                    .orElseThrow();
+            app.client()
+                    .send(
+                            fake.replies(),
+                            renew.path("reply_to").asText(),
+                            "{\"request_id\":\"" + renew.path("request_id").asText() + "\",\"ok\":false,"
+                                    + "\"error\":{\"code\":\"cancelled\",\"message\":\"attempt c-1 was cancelled\"}}");
+            assertThat(handlerSaw.get(60, java.util.concurrent.TimeUnit.SECONDS))
+                    .isEqualTo("interrupted, cancelled=true");
+            assertThat(callbacks).containsExactly("c-1");
+            worker.close();
+            List<JsonNode> commands = commands(fake, has("deactivate_worker"));
+            for (String name : List.of("finish_attempt", "finish_attempts", "fail_attempt", "retry_attempt")) {
+                assertThat(ofAttempt(commands, name, "c-1")).as(name).isEmpty();
+            }
+            assertThat(commands.stream()
+                            .filter(command -> command.path("command").asText().equals("finish_attempts")))
+                    .isEmpty();
         }
     }
 
@@ -358,6 +590,12 @@ class WorkerIT {
             assertThat(unit.path("attempts").get(0).path("status").asText()).isEqualTo("retryable");
             assertThat(unit.path("attempts").get(0).path("data").toString())
                     .isEqualTo("{\"traceback\":\"the worker stopped while it ran\"}");
+            String attemptId = unit.at("/attempts/0/attempt_id").asText();
+            assertThat(ofAttempt(commandsOf(ns, has("deactivate_worker")), "retry_attempt", attemptId))
+                    .as("a release: the attempt is not counted")
+                    .containsExactly("{\"command\":\"retry_attempt\",\"attempt_id\":\"" + attemptId
+                            + "\",\"data\":{\"traceback\":\"the worker stopped while it ran\"},\"delay\":0.0,"
+                            + "\"release\":true}");
             JsonNode record =
                     app.client().get("/api/namespaces/" + ns + "/workers/wc").body();
             assertThat(record.path("active").asBoolean()).isFalse();
