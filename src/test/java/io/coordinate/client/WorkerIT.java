@@ -1,5 +1,7 @@
 package io.coordinate.client;
 
+import static io.coordinate.testing.SentCommands.has;
+import static io.coordinate.testing.SentCommands.ofAttempt;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -9,7 +11,6 @@ import io.coordinate.protocol.TopicNames;
 import io.coordinate.streams.topics.TopicBootstrapper;
 import io.coordinate.streams.topics.TopicDefinitions;
 import io.coordinate.testing.EventLedger;
-import io.coordinate.testing.KafkaTestClient;
 import io.coordinate.testing.Poll;
 import io.coordinate.testing.RunningApp;
 import java.nio.charset.StandardCharsets;
@@ -214,29 +215,7 @@ class WorkerIT {
 
     /** The commands of namespace {@code ns} on the app's commands topic, read until {@code done} holds for them. */
     private static List<JsonNode> commandsOf(String ns, Predicate<List<JsonNode>> done) {
-        Function<List<ConsumerRecord<byte[], byte[]>>, List<JsonNode>> parse = records -> records.stream()
-                .filter(record -> ns.equals(KafkaTestClient.keyOf(record)))
-                .map(record -> Json.parse(new String(record.value(), StandardCharsets.UTF_8)))
-                .toList();
-        return parse.apply(app.client().readUntil(TopicNames.COMMANDS, records -> done.test(parse.apply(records))));
-    }
-
-    /** The commands named {@code name} of the attempt, without what the client adds to every command. */
-    private static List<String> ofAttempt(List<JsonNode> commands, String name, String attemptId) {
-        return commands.stream()
-                .filter(command -> command.path("command").asText().equals(name)
-                        && command.path("attempt_id").asText().equals(attemptId))
-                .map(command -> {
-                    ObjectNode copy = command.deepCopy();
-                    copy.remove(List.of("namespace", "request_id", "reply_to", "correlation_id"));
-                    return copy.toString();
-                })
-                .toList();
-    }
-
-    private static Predicate<List<JsonNode>> has(String name) {
-        return commands -> commands.stream()
-                .anyMatch(command -> command.path("command").asText().equals(name));
+        return app.client().valuesUntil(TopicNames.COMMANDS, ns, done);
     }
 
     @Test
