@@ -164,7 +164,8 @@ public final class Worker implements AutoCloseable {
             LOG.warn("worker {} did not stop cleanly: {}", name, e.toString());
         } finally {
             client.connection().stopWatching(name);
-            loop.shutDownHandlers(closeTimeout);
+            // A second more than the handlers' own grace, so that what they do at its end (a SIGKILL) is done.
+            loop.shutDownHandlers(closeTimeout.plusSeconds(1));
             if (ownsClient) {
                 client.close();
             }

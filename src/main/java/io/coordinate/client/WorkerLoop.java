@@ -31,7 +31,7 @@ final class WorkerLoop {
 
     private sealed interface Event {}
 
-    private record Assigned(JsonNode assignment) implements Event {}
+    private record Assigned(Assignment assignment) implements Event {}
 
     private record Ended(String attemptId, Map<String, ?> result, Throwable error) implements Event {}
 
@@ -113,8 +113,8 @@ final class WorkerLoop {
         if (!cancelled.isEmpty()) {
             events.add(new CancelNotice(cancelled));
         }
-        if (record.has("attempts")) {
-            events.add(new Assigned(record));
+        if (record.has("attempts")) { // parsed here, where a record that cannot be is logged and dropped
+            events.add(new Assigned(Assignment.from(record)));
         }
     }
 
@@ -213,7 +213,7 @@ final class WorkerLoop {
 
     private void handle(Event event, long now) {
         if (event instanceof Assigned assigned) {
-            onAssignment(Assignment.from(assigned.assignment()), now);
+            onAssignment(assigned.assignment(), now);
         } else if (event instanceof Ended ended) {
             onEnded(ended);
         } else if (event instanceof LeaseLost lost) {
