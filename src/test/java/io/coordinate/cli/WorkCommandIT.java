@@ -49,7 +49,15 @@ class WorkCommandIT {
     }
 
     private static int work(String ns, String spec, String exec, String... more) {
-        List<String> args = new ArrayList<>(List.of(
+        List<String> args = workArgs(ns, spec);
+        args.addAll(List.of("--exec", exec, "--concurrency", "4", "--until-idle"));
+        args.addAll(List.of(more));
+        return CoordinateCli.commandLine().execute(args.toArray(String[]::new));
+    }
+
+    /** {@code work} and where: the app, the namespace and the spec. */
+    private static List<String> workArgs(String ns, String spec) {
+        return new ArrayList<>(List.of(
                 "work",
                 "--bootstrap-servers",
                 app.env().bootstrapServers(),
@@ -58,14 +66,7 @@ class WorkCommandIT {
                 "--namespace",
                 ns,
                 "--spec",
-                spec,
-                "--exec",
-                exec,
-                "--concurrency",
-                "4",
-                "--until-idle"));
-        args.addAll(List.of(more));
-        return CoordinateCli.commandLine().execute(args.toArray(String[]::new));
+                spec));
     }
 
     private static List<JsonNode> commandsOf(String ns, Predicate<List<JsonNode>> done) {
@@ -208,16 +209,8 @@ class WorkCommandIT {
                 "-XX:TieredStopAtLevel=1",
                 "-cp",
                 CliClassPath.of(false),
-                CoordinateCli.class.getName(),
-                "work",
-                "--bootstrap-servers",
-                app.env().bootstrapServers(),
-                "--http-url",
-                "http://127.0.0.1:" + app.env().httpPort(),
-                "--namespace",
-                ns,
-                "--spec",
-                "s"));
+                CoordinateCli.class.getName()));
+        command.addAll(workArgs(ns, "s"));
         command.addAll(List.of(args));
         return new ProcessBuilder(command)
                 .redirectErrorStream(true)

@@ -61,6 +61,26 @@ class WorkerIT {
                 .build();
     }
 
+    /** Unit {@code u} of spec {@code s} once it has {@code status}. */
+    private static JsonNode awaitUnit(String ns, String u, String status) {
+        return Poll.until(
+                u + " " + status,
+                WAIT,
+                () -> unit(ns, "s", u),
+                unit -> status.equals(unit.path("status").asText()));
+    }
+
+    /** Spec {@code s} with units of these names. */
+    private static void specWithUnits(CoordinateClient client, String... names) {
+        client.setWorkSpec(WorkSpec.named("s").build()).join();
+        client.addWorkUnits(
+                        "s",
+                        java.util.Arrays.stream(names)
+                                .map(name -> WorkUnit.named(name).build())
+                                .toList())
+                .join();
+    }
+
     private static JsonNode unit(String ns, String spec, String unit) {
         return app.client()
                 .get("/api/namespaces/" + ns + "/work-specs/" + spec + "/work-units/" + unit)
@@ -222,8 +242,7 @@ class WorkerIT {
     void aThrowingHandlerFailsTheAttemptWithItsStackTrace() {
         String ns = "sdk-fail";
         try (CoordinateClient client = client(ns)) {
-            client.setWorkSpec(WorkSpec.named("s").build()).join();
-            client.addWorkUnits("s", List.of(WorkUnit.named("u").build())).join();
+            specWithUnits(client, "u");
             try (Worker worker = Worker.builder(client)
                     .name("wf")
                     .handler(attempt -> {
@@ -231,11 +250,7 @@ class WorkerIT {
                     })
                     .build()
                     .start()) {
-                JsonNode unit = Poll.until(
-                        "u failed",
-                        WAIT,
-                        () -> unit(ns, "s", "u"),
-                        u -> "failed".equals(u.path("status").asText()));
+                JsonNode unit = awaitUnit(ns, "u", "failed");
                 assertThat(unit.path("data").path("traceback").asText())
                         .startsWith("java.lang.IllegalStateException: boom\n\tat io.coordinate.client.WorkerIT");
                 assertThat(worker.failed()).isEqualTo(1);
@@ -257,8 +272,7 @@ class WorkerIT {
     void aFailAttemptExceptionFailsForGoodWithItsData() {
         String ns = "sdk-fail-permanent";
         try (CoordinateClient client = client(ns)) {
-            client.setWorkSpec(WorkSpec.named("s").build()).join();
-            client.addWorkUnits("s", List.of(WorkUnit.named("u").build())).join();
+            specWithUnits(client, "u");
             try (Worker worker = Worker.builder(client)
                     .name("wp")
                     .handler(attempt -> {
@@ -266,11 +280,7 @@ class WorkerIT {
                     })
                     .build()
                     .start()) {
-                JsonNode unit = Poll.until(
-                        "u failed",
-                        WAIT,
-                        () -> unit(ns, "s", "u"),
-                        u -> "failed".equals(u.path("status").asText()));
+                JsonNode unit = awaitUnit(ns, "u", "failed");
                 String attemptId = unit.at("/attempts/0/attempt_id").asText();
                 assertThat(ofAttempt(commandsOf(ns, has("fail_attempt")), "fail_attempt", attemptId))
                         .containsExactly("{\"command\":\"fail_attempt\",\"attempt_id\":\"" + attemptId
@@ -284,8 +294,7 @@ class WorkerIT {
     void progressGoesInRenewalsAtMostOncePerSecondTheLatestValueWinning() {
         String ns = "sdk-progress";
         try (CoordinateClient client = client(ns)) {
-            client.setWorkSpec(WorkSpec.named("s").build()).join();
-            client.addWorkUnits("s", List.of(WorkUnit.named("u").build())).join();
+            specWithUnits(client, "u");
             try (Worker worker = Worker.builder(client)
                     .name("wg")
                     .handler(attempt -> {
@@ -297,11 +306,7 @@ class WorkerIT {
                     })
                     .build()
                     .start()) {
-                JsonNode unit = Poll.until(
-                        "u finished",
-                        WAIT,
-                        () -> unit(ns, "s", "u"),
-                        u -> "finished".equals(u.path("status").asText()));
+                JsonNode unit = awaitUnit(ns, "u", "finished");
                 String attemptId = unit.at("/attempts/0/attempt_id").asText();
                 String renew = "{\"command\":\"renew_attempt\",\"attempt_id\":\"" + attemptId
                         + "\",\"extend\":30.0,\"progress\":";
@@ -320,8 +325,7 @@ class WorkerIT {
         CompletableFuture<String> handlerSaw = new CompletableFuture<>();
         List<String> callbacks = new java.util.concurrent.CopyOnWriteArrayList<>();
         try (CoordinateClient client = client(ns)) {
-            client.setWorkSpec(WorkSpec.named("s").build()).join();
-            client.addWorkUnits("s", List.of(WorkUnit.named("u1").build())).join();
+            specWithUnits(client, "u1");
             Worker worker = Worker.builder(client)
                     .name("wx")
                     .backoff(Duration.ofMillis(100), Duration.ofMillis(200))
@@ -354,11 +358,7 @@ class WorkerIT {
             assertThat(callbacks).containsExactly(attemptId);
 
             client.addWorkUnits("s", List.of(WorkUnit.named("u2").build())).join();
-            Poll.until(
-                    "u2 finished",
-                    WAIT,
-                    () -> unit(ns, "s", "u2"),
-                    u -> "finished".equals(u.path("status").asText()));
+            awaitUnit(ns, "u2", "finished");
             worker.close();
             List<JsonNode> commands = commandsOf(ns, has("deactivate_worker"));
             for (String name : List.of("finish_attempt", "fail_attempt", "retry_attempt")) {
@@ -452,8 +452,7 @@ class WorkerIT {
         String ns = "sdk-retry";
         AtomicInteger calls = new AtomicInteger();
         try (CoordinateClient client = client(ns)) {
-            client.setWorkSpec(WorkSpec.named("s").build()).join();
-            client.addWorkUnits("s", List.of(WorkUnit.named("u").build())).join();
+            specWithUnits(client, "u");
             try (Worker worker = Worker.builder(client)
                     .name("wr")
                     .backoff(Duration.ofMillis(100), Duration.ofMillis(200))
@@ -465,11 +464,7 @@ class WorkerIT {
                     })
                     .build()
                     .start()) {
-                JsonNode unit = Poll.until(
-                        "u finished",
-                        WAIT,
-                        () -> unit(ns, "s", "u"),
-                        u -> "finished".equals(u.path("status").asText()));
+                JsonNode unit = awaitUnit(ns, "u", "finished");
                 assertThat(unit.path("data").toString()).isEqualTo("{\"call\":2}");
                 JsonNode attempts = unit.path("attempts");
                 assertThat(attempts).hasSize(2);
@@ -487,8 +482,7 @@ class WorkerIT {
         String ns = "sdk-interrupted";
         AtomicInteger calls = new AtomicInteger();
         try (CoordinateClient client = client(ns)) {
-            client.setWorkSpec(WorkSpec.named("s").build()).join();
-            client.addWorkUnits("s", List.of(WorkUnit.named("u").build())).join();
+            specWithUnits(client, "u");
             try (Worker worker = Worker.builder(client)
                     .name("wi")
                     .backoff(Duration.ofMillis(100), Duration.ofMillis(200))
@@ -501,11 +495,7 @@ class WorkerIT {
                     })
                     .build()
                     .start()) {
-                JsonNode unit = Poll.until(
-                        "u finished",
-                        WAIT,
-                        () -> unit(ns, "s", "u"),
-                        u -> "finished".equals(u.path("status").asText()));
+                JsonNode unit = awaitUnit(ns, "u", "finished");
                 JsonNode attempts = unit.path("attempts");
                 assertThat(attempts).hasSize(2);
                 assertThat(attempts.get(0).path("status").asText()).isEqualTo("retryable");
@@ -522,8 +512,7 @@ class WorkerIT {
     void aLeaseIsRenewedWhileTheHandlerRuns() {
         String ns = "sdk-renew";
         try (CoordinateClient client = client(ns)) {
-            client.setWorkSpec(WorkSpec.named("s").build()).join();
-            client.addWorkUnits("s", List.of(WorkUnit.named("u").build())).join();
+            specWithUnits(client, "u");
             // The handler outlives two leases of 2 s: only renewals keep the attempt.
             try (Worker worker = Worker.builder(client)
                     .name("wl")
@@ -534,11 +523,7 @@ class WorkerIT {
                     })
                     .build()
                     .start()) {
-                JsonNode unit = Poll.until(
-                        "u finished",
-                        WAIT,
-                        () -> unit(ns, "s", "u"),
-                        u -> "finished".equals(u.path("status").asText()));
+                JsonNode unit = awaitUnit(ns, "u", "finished");
                 assertThat(unit.path("attempts")).hasSize(1);
                 assertThat(unit.path("attempts").get(0).path("status").asText()).isEqualTo("finished");
             }
@@ -550,8 +535,7 @@ class WorkerIT {
         String ns = "sdk-close";
         CountDownLatch started = new CountDownLatch(1);
         try (CoordinateClient client = client(ns)) {
-            client.setWorkSpec(WorkSpec.named("s").build()).join();
-            client.addWorkUnits("s", List.of(WorkUnit.named("u").build())).join();
+            specWithUnits(client, "u");
             Worker worker = Worker.builder(client)
                     .name("wc")
                     .closeTimeout(Duration.ofMillis(500))
