@@ -26,6 +26,7 @@ import picocli.CommandLine.Option;
 final class WorkCommand implements Callable<Integer> {
 
     private static final Duration IDLE_CHECK = Duration.ofSeconds(1);
+    private static final Duration MIN_BACKOFF = Duration.ofMillis(100);
 
     @Mixin
     ClientOptions options;
@@ -84,21 +85,27 @@ final class WorkCommand implements Callable<Integer> {
                             + "(a restart) before giving up with exit 3 (default: ${DEFAULT-VALUE}).")
     double patienceSeconds;
 
+    @Option(
+            names = "--max-backoff",
+            defaultValue = "0.5",
+            paramLabel = "SECONDS",
+            description = "The longest wait between two requests for work while there is none (from 0.1 s, doubling): "
+                    + "a unit that a retry policy delays runs within about this much of its time "
+                    + "(default: ${DEFAULT-VALUE}).")
+    double maxBackoffSeconds;
+
     @Override
     public Integer call() throws Exception {
-        Duration timeout = timeoutSeconds == null ? null : seconds(timeoutSeconds);
         CoordinateClient client = options.client();
         Worker worker = Worker.builder(client)
                 .name(name)
                 .workSpecs(spec)
                 .concurrency(concurrency)
                 .lease(seconds(leaseSeconds))
+                .backoff(MIN_BACKOFF, maxBackoff())
                 .closeTimeout(seconds(graceSeconds))
                 .environment("exec", exec)
-                .handler(new ShellHandler(
-                        exec,
-                        options.namespace(),
-                        new ShellHandler.Settings(timeout, seconds(graceSeconds), Set.copyOf(permanentExitCodes))))
+                .handler(new ShellHandler(exec, options.namespace(), shellSettings()))
                 .build();
         CountDownLatch stopped = new CountDownLatch(1);
         Thread hook = new Thread(
@@ -124,6 +131,15 @@ final class WorkCommand implements Callable<Integer> {
         Runtime.getRuntime().removeShutdownHook(hook);
         stop(worker, client);
         return ExitCodes.OK;
+    }
+
+    ShellHandler.Settings shellSettings() {
+        Duration timeout = timeoutSeconds == null ? null : seconds(timeoutSeconds);
+        return new ShellHandler.Settings(timeout, seconds(graceSeconds), Set.copyOf(permanentExitCodes));
+    }
+
+    Duration maxBackoff() {
+        return seconds(Math.max(maxBackoffSeconds, MIN_BACKOFF.toMillis() / 1000.0));
     }
 
     private static void stop(Worker worker, CoordinateClient client) {

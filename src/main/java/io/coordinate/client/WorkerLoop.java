@@ -20,7 +20,7 @@ import org.slf4j.LoggerFactory;
  * and stop; and the pool of handlers that run its attempts.
  *
  * <p>Everything the worker decides happens on this one thread, fed by a queue of events (assignments, handlers that
- * ended, leases lost, the stop), so its state needs no locks. Attempts go to the handler pool's queue as they come,
+ * ended, leases lost, cancellations, progress reported, the stop), so its state needs no locks. Attempts go to the handler pool's queue as they come,
  * and a free handler takes the next one itself: with short handlers, a hand-off through the decision thread per
  * attempt cost more than the handlers.
  */
