@@ -2,10 +2,10 @@ package io.coordinate.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -29,7 +29,8 @@ public final class Attempt {
     private final Instant expirationTime;
 
     private volatile boolean cancelled;
-    private final List<Runnable> cancelCallbacks = new CopyOnWriteArrayList<>();
+    /** Guarded by this; made at the first callback, as most attempts have none. */
+    private List<Runnable> cancelCallbacks;
     /** The latest progress not taken by the worker yet. */
     private final AtomicReference<AttemptProgress> progress = new AtomicReference<>();
     /** Whom to tell of a new progress (null: nobody, outside a worker). */
@@ -123,23 +124,30 @@ public final class Attempt {
      * connection, signal a process); at once if it is cancelled already.
      */
     public void onCancel(Runnable callback) {
-        cancelCallbacks.add(callback);
-        if (cancelled && cancelCallbacks.remove(callback)) {
-            runQuietly(callback);
+        synchronized (this) {
+            if (!cancelled) {
+                if (cancelCallbacks == null) {
+                    cancelCallbacks = new ArrayList<>();
+                }
+                cancelCallbacks.add(callback);
+                return;
+            }
         }
+        runQuietly(callback);
     }
 
     /** Marks it cancelled and runs its callbacks, each once; false if it was cancelled already. */
     boolean cancel() {
-        if (cancelled) {
-            return false;
-        }
-        cancelled = true;
-        for (Runnable callback : cancelCallbacks) {
-            if (cancelCallbacks.remove(callback)) {
-                runQuietly(callback);
+        List<Runnable> callbacks;
+        synchronized (this) {
+            if (cancelled) {
+                return false;
             }
+            cancelled = true;
+            callbacks = cancelCallbacks == null ? List.of() : cancelCallbacks;
+            cancelCallbacks = null;
         }
+        callbacks.forEach(this::runQuietly); // outside the lock: a callback may call back into the attempt
         return true;
     }
 

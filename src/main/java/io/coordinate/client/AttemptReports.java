@@ -2,7 +2,6 @@ package io.coordinate.client;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -13,8 +12,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What a {@link Worker} tells the app of its attempts' ends: finishes batched into {@code finish_attempts},
- * failures with their traceback, attempts given back (released when the worker stops). It keeps the commands not answered yet, for the worker's last
- * wait.
+ * failures with their traceback, attempts given back (released when the worker stops). It keeps the commands not
+ * answered yet, for the worker's last wait.
  *
  * <p>Used by the worker's own thread only, but for the counts.
  */
@@ -29,8 +28,8 @@ final class AttemptReports {
     private final int finishBatch;
     private final long finishLingerNanos;
     private final List<CoordinateClient.Finish> finishes = new ArrayList<>();
-    /** The attempts of {@link #finishes}, by id: one the app answers {@code cancelled} is marked so. */
-    private final Map<String, Attempt> finishing = new HashMap<>();
+    /** The attempts of {@link #finishes}, in their order: one the app answers {@code cancelled} is marked so. */
+    private List<Attempt> finishing = new ArrayList<>();
 
     private long finishesSince;
     private final List<CompletableFuture<?>> lastCommands = new ArrayList<>();
@@ -72,7 +71,7 @@ final class AttemptReports {
                 finishesSince = System.nanoTime();
             }
             finishes.add(new CoordinateClient.Finish(attemptId, result));
-            finishing.put(attemptId, attempt);
+            finishing.add(attempt);
             return;
         }
         HandlerOutcome outcome = HandlerOutcome.of(error, stopping);
@@ -112,9 +111,9 @@ final class AttemptReports {
             return;
         }
         List<CoordinateClient.Finish> batch = List.copyOf(finishes);
-        Map<String, Attempt> attempts = Map.copyOf(finishing);
+        List<Attempt> attempts = finishing;
         finishes.clear();
-        finishing.clear();
+        finishing = new ArrayList<>();
         CompletableFuture<FinishedAttempts> reply = client.finishAttempts(batch);
         lastCommands.add(reply);
         reply.whenComplete((result, e) -> {
@@ -128,9 +127,10 @@ final class AttemptReports {
             }
             finished.addAndGet(result.finished());
             for (FinishedAttempts.Refused refused : result.errors()) {
-                Attempt attempt = attempts.get(refused.attemptId());
-                if (attempt != null && refused.code().equals(CANCELLED)) {
-                    attempt.cancel(); // its handler has ended: only the callbacks are left to run
+                if (refused.code().equals(CANCELLED)) { // rare: a search is cheap enough
+                    attempts.stream()
+                            .filter(attempt -> attempt.attemptId().equals(refused.attemptId()))
+                            .forEach(Attempt::cancel); // its handler has ended: only the callbacks are left to run
                     continue;
                 }
                 LOG.warn(

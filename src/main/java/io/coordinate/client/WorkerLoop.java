@@ -61,6 +61,8 @@ final class WorkerLoop {
     // This thread's state.
     private final HeldAttempts owned;
     private final ProgressThrottle progress = new ProgressThrottle(PROGRESS_INTERVAL_NANOS);
+    private final java.util.function.Consumer<Attempt> progressListener =
+            reported -> events.add(new ProgressReported(reported.attemptId()));
     private long nextHeartbeatAt;
     private boolean stopping;
     private long stopDeadline;
@@ -261,7 +263,7 @@ final class WorkerLoop {
                 reports.release(attempt, "the worker stopped before it started");
                 continue;
             }
-            attempt.listenToProgress(reported -> events.add(new ProgressReported(reported.attemptId())));
+            attempt.listenToProgress(progressListener);
             submit(owned.add(attempt, now));
         }
     }
