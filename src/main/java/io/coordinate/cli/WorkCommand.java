@@ -5,6 +5,7 @@ import io.coordinate.client.CoordinateClient;
 import io.coordinate.client.Worker;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
@@ -19,12 +20,13 @@ import picocli.CommandLine.Option;
  */
 @Command(
         name = "work",
-        description =
-                "Run a shell command for each unit of a spec: the unit's data on stdin; exit 0 "
-                        + "finishes the attempt with {\"stdout\": ...}, another exit fails it with the end of stderr as traceback.")
+        description = "Run a shell command for each unit of a spec: the unit's data on stdin; exit 0 "
+                + "finishes the attempt with {\"stdout\": ...}, another exit fails it (as retryable, but for "
+                + "--permanent-exit-codes) with the end of stderr as traceback.")
 final class WorkCommand implements Callable<Integer> {
 
     private static final Duration IDLE_CHECK = Duration.ofSeconds(1);
+    private static final Duration MIN_BACKOFF = Duration.ofMillis(100);
 
     @Mixin
     ClientOptions options;
@@ -44,7 +46,7 @@ final class WorkCommand implements Callable<Integer> {
     @Option(
             names = "--timeout",
             paramLabel = "SECONDS",
-            description = "Kill a command that runs longer, and fail its attempt (default: no limit).")
+            description = "Kill a command that runs longer, and fail its attempt as retryable (default: no limit).")
     Double timeoutSeconds;
 
     @Option(
@@ -58,9 +60,18 @@ final class WorkCommand implements Callable<Integer> {
             names = "--grace",
             defaultValue = "30",
             paramLabel = "SECONDS",
-            description = "On SIGTERM, how long running commands may go on before their units are given back "
-                    + "(default: ${DEFAULT-VALUE}).")
+            description = "On SIGTERM, how long running commands may go on before they are terminated and their "
+                    + "units given back; and how long a terminated command (stopped or cancelled) has between SIGTERM "
+                    + "and SIGKILL (default: ${DEFAULT-VALUE}).")
     double graceSeconds;
+
+    @Option(
+            names = "--permanent-exit-codes",
+            split = ",",
+            paramLabel = "CODES",
+            description = "Exit statuses that fail the attempt for good, e.g. 2,64 (default: every other non-zero "
+                    + "exit fails it as retryable, for the spec's retry policy).")
+    Set<Integer> permanentExitCodes = Set.of();
 
     @Option(names = "--name", description = "The worker's name (default: <host>-<pid>-<random>).")
     String name;
@@ -74,18 +85,27 @@ final class WorkCommand implements Callable<Integer> {
                             + "(a restart) before giving up with exit 3 (default: ${DEFAULT-VALUE}).")
     double patienceSeconds;
 
+    @Option(
+            names = "--max-backoff",
+            defaultValue = "0.5",
+            paramLabel = "SECONDS",
+            description = "The longest wait between two requests for work while there is none (from 0.1 s, doubling): "
+                    + "a unit that a retry policy delays runs within about this much of its time "
+                    + "(default: ${DEFAULT-VALUE}).")
+    double maxBackoffSeconds;
+
     @Override
     public Integer call() throws Exception {
-        Duration timeout = timeoutSeconds == null ? null : seconds(timeoutSeconds);
         CoordinateClient client = options.client();
         Worker worker = Worker.builder(client)
                 .name(name)
                 .workSpecs(spec)
                 .concurrency(concurrency)
                 .lease(seconds(leaseSeconds))
+                .backoff(MIN_BACKOFF, maxBackoff())
                 .closeTimeout(seconds(graceSeconds))
                 .environment("exec", exec)
-                .handler(new ShellHandler(exec, options.namespace(), timeout))
+                .handler(new ShellHandler(exec, options.namespace(), shellSettings()))
                 .build();
         CountDownLatch stopped = new CountDownLatch(1);
         Thread hook = new Thread(
@@ -111,6 +131,15 @@ final class WorkCommand implements Callable<Integer> {
         Runtime.getRuntime().removeShutdownHook(hook);
         stop(worker, client);
         return ExitCodes.OK;
+    }
+
+    ShellHandler.Settings shellSettings() {
+        Duration timeout = timeoutSeconds == null ? null : seconds(timeoutSeconds);
+        return new ShellHandler.Settings(timeout, seconds(graceSeconds), Set.copyOf(permanentExitCodes));
+    }
+
+    Duration maxBackoff() {
+        return seconds(Math.max(maxBackoffSeconds, MIN_BACKOFF.toMillis() / 1000.0));
     }
 
     private static void stop(Worker worker, CoordinateClient client) {

@@ -1,7 +1,5 @@
 package io.coordinate.client;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,21 +12,25 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What a {@link Worker} tells the app of its attempts' ends: finishes batched into {@code finish_attempts},
- * failures with their traceback, attempts given back. It keeps the commands not answered yet, for the worker's last
- * wait.
+ * failures with their traceback, attempts given back (released when the worker stops). It keeps the commands not
+ * answered yet, for the worker's last wait.
  *
  * <p>Used by the worker's own thread only, but for the counts.
  */
 final class AttemptReports {
 
     private static final Logger LOG = LoggerFactory.getLogger(Worker.class); // the worker's log, as before the split
-    private static final int MAX_TRACEBACK_CHARS = 16_384;
+    /** The error code of a command on an attempt whose unit was cancelled. */
+    static final String CANCELLED = "cancelled";
 
     private final CoordinateClient client;
     private final String worker;
     private final int finishBatch;
     private final long finishLingerNanos;
     private final List<CoordinateClient.Finish> finishes = new ArrayList<>();
+    /** The attempts of {@link #finishes}, in their order: one the app answers {@code cancelled} is marked so. */
+    private List<Attempt> finishing = new ArrayList<>();
+
     private long finishesSince;
     private final List<CompletableFuture<?>> lastCommands = new ArrayList<>();
     private final AtomicLong finished = new AtomicLong();
@@ -59,41 +61,36 @@ final class AttemptReports {
     }
 
     /**
-     * A handler ended: what it returned finishes the attempt, a {@link RetryLaterException} gives the unit back for
-     * later, an interruption gives it back at once, any other exception fails it.
+     * A handler ended: what it returned finishes the attempt; what it threw is reported as {@link HandlerOutcome}
+     * says, a release once the worker is {@code stopping}.
      */
-    void ended(Attempt attempt, Map<String, ?> result, Throwable error) {
+    void ended(Attempt attempt, Map<String, ?> result, Throwable error, boolean stopping) {
         String attemptId = attempt.attemptId();
         if (error == null) {
             if (finishes.isEmpty()) {
                 finishesSince = System.nanoTime();
             }
             finishes.add(new CoordinateClient.Finish(attemptId, result));
-        } else if (error instanceof RetryLaterException retry) {
+            finishing.add(attempt);
+            return;
+        }
+        HandlerOutcome outcome = HandlerOutcome.of(error, stopping);
+        if (outcome instanceof HandlerOutcome.GiveBack back) {
             retried.incrementAndGet();
-            track(
-                    client.retryAttempt(
-                            attemptId, Map.of("traceback", String.valueOf(retry.getMessage())), retry.delay()),
-                    attemptId,
-                    "retry");
-        } else if (interrupted(error)) {
-            // Stopping the worker or its JVM is no fault of the unit: another worker runs it again.
-            giveBack(attempt, "the handler was interrupted: " + error);
-        } else {
+            track(client.retryAttempt(attemptId, back.data(), back.delay(), back.release()), attempt, "give back");
+        } else if (outcome instanceof HandlerOutcome.Fail fail) {
             failed.incrementAndGet();
-            Map<String, ?> data =
-                    error instanceof FailAttemptException fail ? fail.data() : Map.of("traceback", traceback(error));
-            track(client.failAttempt(attemptId, data), attemptId, "fail");
+            track(client.failAttempt(attemptId, fail.data(), fail.retryable()), attempt, "fail");
         }
     }
 
-    /** Gives the attempt back at once, for another worker to run. */
-    void giveBack(Attempt attempt, String why) {
+    /** Gives the attempt back at once, uncounted, because the worker is stopping: another worker runs it. */
+    void release(Attempt attempt, String why) {
         retried.incrementAndGet();
         track(
-                client.retryAttempt(attempt.attemptId(), Map.of("traceback", why), Duration.ZERO),
-                attempt.attemptId(),
-                "give back");
+                client.retryAttempt(attempt.attemptId(), Map.of("traceback", why), Duration.ZERO, true),
+                attempt,
+                "release");
     }
 
     /** Sends the finishes batched so far when the batch is full, has waited long enough, or nothing else is held. */
@@ -114,7 +111,9 @@ final class AttemptReports {
             return;
         }
         List<CoordinateClient.Finish> batch = List.copyOf(finishes);
+        List<Attempt> attempts = finishing;
         finishes.clear();
+        finishing = new ArrayList<>();
         CompletableFuture<FinishedAttempts> reply = client.finishAttempts(batch);
         lastCommands.add(reply);
         reply.whenComplete((result, e) -> {
@@ -128,6 +127,12 @@ final class AttemptReports {
             }
             finished.addAndGet(result.finished());
             for (FinishedAttempts.Refused refused : result.errors()) {
+                if (refused.code().equals(CANCELLED)) { // rare: a search is cheap enough
+                    attempts.stream()
+                            .filter(attempt -> attempt.attemptId().equals(refused.attemptId()))
+                            .forEach(Attempt::cancel); // its handler has ended: only the callbacks are left to run
+                    continue;
+                }
                 LOG.warn(
                         "worker {}: finishing attempt {} was refused: {} {}",
                         worker,
@@ -153,11 +158,18 @@ final class AttemptReports {
         }
     }
 
-    private void track(CompletableFuture<?> reply, String attemptId, String what) {
+    private void track(CompletableFuture<?> reply, Attempt attempt, String what) {
         lastCommands.add(reply);
         reply.whenComplete((r, e) -> {
-            if (e != null) {
-                LOG.warn("worker {}: {} of attempt {}: {}", worker, what, attemptId, e.toString());
+            if (e == null) {
+                return;
+            }
+            Throwable cause = e.getCause() != null ? e.getCause() : e;
+            if (cause instanceof CommandRefusedException refused
+                    && refused.code().equals(CANCELLED)) {
+                attempt.cancel(); // its handler has ended: only the callbacks are left to run
+            } else {
+                LOG.warn("worker {}: {} of attempt {}: {}", worker, what, attempt.attemptId(), e.toString());
             }
         });
         pruneLastCommands();
@@ -165,27 +177,5 @@ final class AttemptReports {
 
     private void pruneLastCommands() {
         lastCommands.removeIf(CompletableFuture::isDone);
-    }
-
-    /**
-     * Whether a handler ended because its thread was interrupted: an {@link InterruptedException} or an interrupted
-     * channel anywhere in the causes (a read timeout, also an {@code InterruptedIOException}, is a real failure).
-     */
-    static boolean interrupted(Throwable error) {
-        for (Throwable cause = error; cause != null; cause = cause.getCause()) {
-            if (cause instanceof InterruptedException
-                    || cause instanceof java.nio.channels.ClosedByInterruptException
-                    || cause.getClass() == java.io.InterruptedIOException.class) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    static String traceback(Throwable error) {
-        StringWriter text = new StringWriter();
-        error.printStackTrace(new PrintWriter(text));
-        String trace = text.toString();
-        return trace.length() <= MAX_TRACEBACK_CHARS ? trace : trace.substring(0, MAX_TRACEBACK_CHARS);
     }
 }

@@ -142,7 +142,7 @@ public final class CoordinateClient implements AutoCloseable {
                 result -> result.path("reset").asLong());
     }
 
-    /** Cancels the matching units of a replicated spec; answers how many were cancelled. */
+    /** Cancels the matching units (a running attempt's worker learns it); answers how many were cancelled. */
     public CompletableFuture<Long> cancelWorkUnits(String workSpecName, UnitQuery query) {
         return call(
                 queryCommand("cancel_work_units", workSpecName, query),
@@ -162,13 +162,18 @@ public final class CoordinateClient implements AutoCloseable {
 
     /** Extends the lease to now + {@code extend}; {@code data}, when not null, replaces the attempt's data. */
     public CompletableFuture<AttemptInfo> renewAttempt(String attemptId, Duration extend, Map<String, ?> data) {
-        ObjectNode command = attemptCommand("renew_attempt", attemptId, data).put("extend", seconds(extend));
-        return call(command, AttemptInfo::from);
+        return renewAttempt(attemptId, extend, data, null);
+    }
+
+    /** As {@link #renewAttempt(String, Duration, Map)}, reporting {@code progress} too (when not null). */
+    public CompletableFuture<AttemptInfo> renewAttempt(
+            String attemptId, Duration extend, Map<String, ?> data, AttemptProgress progress) {
+        return call(AttemptCommands.renew(attemptId, extend, data, progress), AttemptInfo::from);
     }
 
     /** Success: the unit is finished, with {@code data} (may be null) as its result. */
     public CompletableFuture<AttemptInfo> finishAttempt(String attemptId, Map<String, ?> data) {
-        return call(attemptCommand("finish_attempt", attemptId, data), AttemptInfo::from);
+        return call(AttemptCommands.of("finish_attempt", attemptId, data), AttemptInfo::from);
     }
 
     /**
@@ -178,24 +183,37 @@ public final class CoordinateClient implements AutoCloseable {
     public CompletableFuture<FinishedAttempts> finishAttempts(List<Finish> finishes) {
         return ListBatches.inOrder(
                 ListBatches.split(finishes, Finish::json),
-                batch -> call(finishAttemptsCommand(batch), FinishedAttempts::from),
+                batch -> call(AttemptCommands.finishAll(batch), FinishedAttempts::from),
                 FinishedAttempts::plus);
     }
 
     /** A permanent failure: the unit is failed, with {@code data} (e.g. a {@code traceback}). */
     public CompletableFuture<AttemptInfo> failAttempt(String attemptId, Map<String, ?> data) {
-        return call(attemptCommand("fail_attempt", attemptId, data), AttemptInfo::from);
+        return failAttempt(attemptId, data, false);
+    }
+
+    /**
+     * A failure, {@code retryable} or not: a retryable one runs again after the spec's {@code retry} policy's delay
+     * while it allows more attempts; without a policy, or when not retryable, the unit is failed.
+     */
+    public CompletableFuture<AttemptInfo> failAttempt(String attemptId, Map<String, ?> data, boolean retryable) {
+        return call(AttemptCommands.fail(attemptId, data, retryable), AttemptInfo::from);
     }
 
     /** Gives the unit back, to run again no sooner than {@code delay} from now. */
     public CompletableFuture<AttemptInfo> retryAttempt(String attemptId, Map<String, ?> data, Duration delay) {
-        ObjectNode command = attemptCommand("retry_attempt", attemptId, data).put("delay", seconds(delay));
-        return call(command, AttemptInfo::from);
+        return retryAttempt(attemptId, data, delay, false);
+    }
+
+    /** As {@link #retryAttempt(String, Map, Duration)}; a {@code release} (the worker is stopping) is not counted. */
+    public CompletableFuture<AttemptInfo> retryAttempt(
+            String attemptId, Map<String, ?> data, Duration delay, boolean release) {
+        return call(AttemptCommands.retry(attemptId, data, delay, release), AttemptInfo::from);
     }
 
     /** Gives the unit back now. */
     public CompletableFuture<AttemptInfo> expireAttempt(String attemptId, Map<String, ?> data) {
-        return call(attemptCommand("expire_attempt", attemptId, data), AttemptInfo::from);
+        return call(AttemptCommands.of("expire_attempt", attemptId, data), AttemptInfo::from);
     }
 
     /** One item of {@link #finishAttempts}. */
@@ -266,21 +284,6 @@ public final class CoordinateClient implements AutoCloseable {
         return timeout;
     }
 
-    static ObjectNode finishAttemptsCommand(List<Finish> finishes) {
-        ObjectNode command = Json.object().put("command", "finish_attempts");
-        ArrayNode items = command.putArray("attempts");
-        finishes.forEach(finish -> items.add(finish.json()));
-        return command;
-    }
-
-    static ObjectNode attemptCommand(String name, String attemptId, Map<String, ?> data) {
-        ObjectNode command = Json.object().put("command", name).put("attempt_id", attemptId);
-        if (data != null) {
-            command.set("data", JsonValues.object(data));
-        }
-        return command;
-    }
-
     /** The reply's result, parsed, or the refusal as a {@link CommandRefusedException}. */
     <T> CompletableFuture<T> call(ObjectNode command, Function<JsonNode, T> result) {
         return connection.call(requireNamespace(namespace), command, timeout).thenApply(reply -> {
@@ -303,7 +306,7 @@ public final class CoordinateClient implements AutoCloseable {
         return command;
     }
 
-    private static double seconds(Duration duration) {
+    static double seconds(Duration duration) {
         return duration.toMillis() / 1000.0;
     }
 

@@ -28,7 +28,7 @@ final class HeldAttempts {
         final AtomicInteger state = new AtomicInteger(QUEUED);
         long renewAt;
         Future<?> task;
-        /** Its lease was lost: never renewed again, and its outcome is dropped. */
+        /** Its lease was lost, or its unit cancelled: never renewed again, and its outcome is dropped. */
         boolean lost;
 
         private Held(Attempt attempt, long renewAt) {
@@ -97,11 +97,16 @@ final class HeldAttempts {
             due.add(held);
         }
         for (Held held : due) {
-            held.renewAt = now + renewAfterNanos;
-            byId.remove(held.attempt.attemptId());
-            byId.put(held.attempt.attemptId(), held);
+            renewed(held, now);
         }
         return due;
+    }
+
+    /** A renewal went out for {@code held} outside {@link #dueForRenewal} (with progress): its next one is later. */
+    void renewed(Held held, long now) {
+        held.renewAt = now + renewAfterNanos;
+        byId.remove(held.attempt.attemptId());
+        byId.put(held.attempt.attemptId(), held);
     }
 
     /** When the next renewal falls due ({@link Long#MAX_VALUE}: none). */

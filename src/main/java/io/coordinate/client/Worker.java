@@ -28,12 +28,17 @@ import org.slf4j.LoggerFactory;
  *       again, longer each time (from {@code minBackoff} doubling up to {@code maxBackoff}), and asks at once again
  *       after work came.
  *   <li>Each attempt's lease ({@code lease}, 30 s by default) is renewed at half its lifetime while the handler runs,
- *       so the units of a worker that died come back within one lease.
- *   <li>What the handler returns finishes the attempt, batched into {@code finish_attempts}; an exception fails it
- *       with the stack trace as {@code traceback} (a {@link FailAttemptException}, with its own data); a
- *       {@link RetryLaterException} gives the unit back for later.
- *   <li>{@link #close()} stops asking, lets running handlers end within {@code closeTimeout}, gives back the
- *       attempts of those that did not ({@code retry_attempt}), and deactivates the worker.
+ *       so the units of a worker that died come back within one lease. {@link Attempt#progress} goes out with a
+ *       renewal, at most one per second per attempt.
+ *   <li>What the handler returns finishes the attempt, batched into {@code finish_attempts}; an exception fails it as
+ *       retryable with the stack trace as {@code traceback} (a {@link FailAttemptException}: permanent, with its own
+ *       data); a {@link RetryLaterException} gives the unit back for later.
+ *   <li>A cancelled unit (a renewal or report answered {@code cancelled}, or a notice on its assignments) marks its
+ *       attempt cancelled, runs its {@link Attempt#onCancel} callbacks and interrupts its handler; nothing more is
+ *       reported for it.
+ *   <li>{@link #close()} stops asking, lets running handlers end within {@code closeTimeout}, interrupts those that
+ *       did not and releases their attempts ({@code retry_attempt} with {@code release}: not counted), as it
+ *       releases those of handlers that throw once the stop began; then it deactivates the worker.
  * </ul>
  */
 public final class Worker implements AutoCloseable {
@@ -121,12 +126,12 @@ public final class Worker implements AutoCloseable {
         return reports.finished();
     }
 
-    /** Attempts failed because the handler threw. */
+    /** Attempts failed because the handler threw (retryable or not). */
     public long failed() {
         return reports.failed();
     }
 
-    /** Attempts given back: the handler asked to retry later, or it was still running at {@link #close()}. */
+    /** Attempts given back: the handler asked to retry later, or the worker released it at {@link #close()}. */
     public long retried() {
         return reports.retried();
     }
@@ -141,7 +146,10 @@ public final class Worker implements AutoCloseable {
         return loop.stopped();
     }
 
-    /** Stops gracefully (see the class comment), waiting up to the close timeout for running handlers. */
+    /**
+     * Stops gracefully (see the class comment), waiting up to the close timeout for running handlers, and up to as
+     * long again for the handlers it interrupts to end.
+     */
     @Override
     public void close() {
         if (!started) {
@@ -156,7 +164,8 @@ public final class Worker implements AutoCloseable {
             LOG.warn("worker {} did not stop cleanly: {}", name, e.toString());
         } finally {
             client.connection().stopWatching(name);
-            loop.shutDownHandlers();
+            // A second more than the handlers' own grace, so that what they do at its end (a SIGKILL) is done.
+            loop.shutDownHandlers(closeTimeout.plusSeconds(1));
             if (ownsClient) {
                 client.close();
             }
@@ -255,7 +264,10 @@ public final class Worker implements AutoCloseable {
             return this;
         }
 
-        /** How long {@link Worker#close()} lets running handlers end before giving their units back (30 s). */
+        /**
+         * How long {@link Worker#close()} lets running handlers end before interrupting them and releasing their units
+         * (30 s); as long again is left to the interrupted handlers to end.
+         */
         public Builder closeTimeout(Duration timeout) {
             this.closeTimeout = timeout;
             return this;

@@ -3,6 +3,8 @@ package io.coordinate.client;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.coordinate.client.HeldAttempts.Held;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -18,21 +20,28 @@ import org.slf4j.LoggerFactory;
  * and stop; and the pool of handlers that run its attempts.
  *
  * <p>Everything the worker decides happens on this one thread, fed by a queue of events (assignments, handlers that
- * ended, leases lost, the stop), so its state needs no locks. Attempts go to the handler pool's queue as they come,
+ * ended, leases lost, cancellations, progress reported, the stop), so its state needs no locks. Attempts go to the handler pool's queue as they come,
  * and a free handler takes the next one itself: with short handlers, a hand-off through the decision thread per
  * attempt cost more than the handlers.
  */
 final class WorkerLoop {
 
     private static final Logger LOG = LoggerFactory.getLogger(Worker.class); // the worker's log, as before the split
+    private static final long PROGRESS_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private sealed interface Event {}
 
-    private record Assigned(JsonNode assignment) implements Event {}
+    private record Assigned(Assignment assignment) implements Event {}
 
     private record Ended(String attemptId, Map<String, ?> result, Throwable error) implements Event {}
 
+    /** The app refused a renewal: the lease was lost, or the unit cancelled (code {@code cancelled}). */
     private record LeaseLost(String attemptId, String code) implements Event {}
+
+    /** A record of the assignment stream that names cancelled attempts. */
+    private record CancelNotice(List<String> attemptIds) implements Event {}
+
+    private record ProgressReported(String attemptId) implements Event {}
 
     private record Stop(Duration timeout) implements Event {}
 
@@ -51,6 +60,9 @@ final class WorkerLoop {
 
     // This thread's state.
     private final HeldAttempts owned;
+    private final ProgressThrottle progress = new ProgressThrottle(PROGRESS_INTERVAL_NANOS);
+    private final java.util.function.Consumer<Attempt> progressListener =
+            reported -> events.add(new ProgressReported(reported.attemptId()));
     private long nextHeartbeatAt;
     private boolean stopping;
     private long stopDeadline;
@@ -93,9 +105,19 @@ final class WorkerLoop {
         thread.start();
     }
 
-    /** An answer to a request, read from {@code coordinate.assignments}: any thread. */
-    void assigned(JsonNode assignment) {
-        events.add(new Assigned(assignment));
+    /**
+     * A record of {@code coordinate.assignments}: an answer to a request ({@code attempts}), or a notice of cancelled
+     * attempts ({@code cancelled}); any other record is ignored. Any thread.
+     */
+    void assigned(JsonNode record) {
+        List<String> cancelled = new ArrayList<>();
+        record.path("cancelled").forEach(id -> cancelled.add(id.asText()));
+        if (!cancelled.isEmpty()) {
+            events.add(new CancelNotice(cancelled));
+        }
+        if (record.has("attempts")) { // parsed here, where a record that cannot be is logged and dropped
+            events.add(new Assigned(Assignment.from(record)));
+        }
     }
 
     /** Stops asking, and gives running handlers {@code timeout} to end: any thread. */
@@ -107,9 +129,17 @@ final class WorkerLoop {
         return stopped;
     }
 
-    /** Interrupts the handlers still running and ends their threads. */
-    void shutDownHandlers() {
+    /**
+     * Interrupts the handlers still running and waits up to {@code timeout} for them to end, so that what they clean
+     * up on an interrupt (a command they terminate) is done before the JVM may exit.
+     */
+    void shutDownHandlers(Duration timeout) {
         handlers.shutdownNow();
+        try {
+            handlers.awaitTermination(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private void run() {
@@ -142,17 +172,24 @@ final class WorkerLoop {
             heartbeat();
             nextHeartbeatAt = now + heartbeatInterval.toNanos();
         }
-        owned.dueForRenewal(now).forEach(this::renew);
+        owned.dueForRenewal(now).forEach(held -> renew(held, null));
+        for (String attemptId : progress.due(now)) {
+            sendProgress(owned.get(attemptId), now);
+        }
         if (stopping) {
             boolean pastDeadline = now >= stopDeadline;
             for (Held held : owned.all()) {
                 if (held.withdraw()) { // never started: give it back now
-                    owned.remove(held.attempt.attemptId());
-                    reports.giveBack(held.attempt, "the worker stopped before it started");
+                    forget(held);
+                    if (!held.lost) {
+                        reports.release(held.attempt, "the worker stopped before it started");
+                    }
                 } else if (pastDeadline) {
                     held.task.cancel(true);
-                    owned.remove(held.attempt.attemptId());
-                    reports.giveBack(held.attempt, "the worker stopped while it ran");
+                    forget(held);
+                    if (!held.lost) {
+                        reports.release(held.attempt, "the worker stopped while it ran");
+                    }
                 }
             }
         }
@@ -172,29 +209,41 @@ final class WorkerLoop {
         } else {
             wake = Math.min(wake, stopDeadline);
         }
-        wake = Math.min(wake, reports.nextFlush());
+        wake = Math.min(wake, Math.min(reports.nextFlush(), progress.nextDue()));
         return Math.min(wake, owned.nextRenewal());
     }
 
     private void handle(Event event, long now) {
         if (event instanceof Assigned assigned) {
-            onAssignment(Assignment.from(assigned.assignment()), now);
+            onAssignment(assigned.assignment(), now);
         } else if (event instanceof Ended ended) {
             onEnded(ended);
         } else if (event instanceof LeaseLost lost) {
             Held held = owned.get(lost.attemptId());
-            if (held != null) {
-                LOG.warn(
-                        "worker {}: lost the lease of attempt {} ({}); its handler is interrupted",
-                        name,
-                        lost.attemptId(),
-                        lost.code());
-                if (held.withdraw()) { // still queued: never start it
-                    owned.remove(lost.attemptId());
-                } else {
-                    held.lost = true;
-                    held.task.cancel(true);
+            if (held == null) {
+                return;
+            }
+            if (lost.code().equals(AttemptReports.CANCELLED)) {
+                cancel(held);
+                return;
+            }
+            LOG.warn(
+                    "worker {}: lost the lease of attempt {} ({}); its handler is interrupted",
+                    name,
+                    lost.attemptId(),
+                    lost.code());
+            drop(held);
+        } else if (event instanceof CancelNotice notice) {
+            for (String attemptId : notice.attemptIds()) {
+                Held held = owned.get(attemptId);
+                if (held != null) {
+                    cancel(held);
                 }
+            }
+        } else if (event instanceof ProgressReported reported) {
+            Held held = owned.get(reported.attemptId());
+            if (held != null && !held.lost && progress.reported(reported.attemptId(), now)) {
+                sendProgress(held, now);
             }
         } else if (event instanceof Stop stop) {
             stopping = true;
@@ -211,22 +260,51 @@ final class WorkerLoop {
                 continue; // a repeated request's answer names the attempts it already handed out
             }
             if (stopping) {
-                reports.giveBack(attempt, "the worker stopped before it started");
+                reports.release(attempt, "the worker stopped before it started");
                 continue;
             }
+            attempt.listenToProgress(progressListener);
             submit(owned.add(attempt, now));
         }
     }
 
     private void onEnded(Ended ended) {
-        Held held = owned.remove(ended.attemptId());
+        Held held = owned.get(ended.attemptId());
         if (held == null) {
             return; // given back at the stop deadline already
         }
+        forget(held);
         if (held.lost) {
             return; // the app no longer takes this attempt's outcome
         }
-        reports.ended(held.attempt, ended.result(), ended.error());
+        reports.ended(held.attempt, ended.result(), ended.error(), stopping);
+    }
+
+    /**
+     * The unit of a held attempt was cancelled: the handler learns it (the attempt's mark, its callbacks, and an
+     * interrupt), and nothing more is reported for it.
+     */
+    private void cancel(Held held) {
+        if (held.attempt.cancel()) {
+            LOG.info("worker {}: attempt {} was cancelled; its handler is interrupted", name, held.attempt.attemptId());
+        }
+        drop(held);
+    }
+
+    /** Stops renewing a held attempt and interrupts its handler, whose outcome is dropped; one still queued never runs. */
+    private void drop(Held held) {
+        progress.forget(held.attempt.attemptId());
+        if (held.withdraw()) {
+            owned.remove(held.attempt.attemptId());
+        } else if (!held.lost) {
+            held.lost = true;
+            held.task.cancel(true);
+        }
+    }
+
+    private void forget(Held held) {
+        owned.remove(held.attempt.attemptId());
+        progress.forget(held.attempt.attemptId());
     }
 
     /** Queues the attempt in the handler pool, whose next free handler runs it unless it was withdrawn first. */
@@ -247,9 +325,18 @@ final class WorkerLoop {
         });
     }
 
-    private void renew(Held held) {
+    /** A renewal with the progress its handler reported last, which extends the lease as any renewal. */
+    private void sendProgress(Held held, long now) {
+        AttemptProgress latest = held == null ? null : held.attempt.takeProgress();
+        if (latest != null) {
+            owned.renewed(held, now);
+            renew(held, latest);
+        }
+    }
+
+    private void renew(Held held, AttemptProgress latest) {
         String attemptId = held.attempt.attemptId();
-        client.renewAttempt(attemptId, lease, null).whenComplete((info, e) -> {
+        client.renewAttempt(attemptId, lease, null, latest).whenComplete((info, e) -> {
             Throwable cause = e == null ? null : e.getCause() != null ? e.getCause() : e;
             if (cause instanceof CommandRefusedException refused) {
                 events.add(new LeaseLost(attemptId, refused.code()));

@@ -1,14 +1,20 @@
 package io.coordinate.cli;
 
+import static io.coordinate.testing.SentCommands.has;
+import static io.coordinate.testing.SentCommands.ofAttempt;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.coordinate.client.CoordinateClient;
 import io.coordinate.client.WorkSpec;
 import io.coordinate.client.WorkUnit;
+import io.coordinate.client.Worker;
+import io.coordinate.protocol.TopicNames;
 import io.coordinate.testing.CliClassPath;
 import io.coordinate.testing.EventLedger;
 import io.coordinate.testing.Poll;
 import io.coordinate.testing.RunningApp;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -18,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -41,23 +48,37 @@ class WorkCommandIT {
         app.close();
     }
 
-    private static int work(String ns, String spec, String exec) {
-        return CoordinateCli.commandLine()
-                .execute(
-                        "work",
-                        "--bootstrap-servers",
-                        app.env().bootstrapServers(),
-                        "--http-url",
-                        "http://127.0.0.1:" + app.env().httpPort(),
-                        "--namespace",
-                        ns,
-                        "--spec",
-                        spec,
-                        "--exec",
-                        exec,
-                        "--concurrency",
-                        "4",
-                        "--until-idle");
+    private static int work(String ns, String spec, String exec, String... more) {
+        List<String> args = workArgs(ns, spec);
+        args.addAll(List.of("--exec", exec, "--concurrency", "4", "--until-idle"));
+        args.addAll(List.of(more));
+        return CoordinateCli.commandLine().execute(args.toArray(String[]::new));
+    }
+
+    /** {@code work} and where: the app, the namespace and the spec. */
+    private static List<String> workArgs(String ns, String spec) {
+        return new ArrayList<>(List.of(
+                "work",
+                "--bootstrap-servers",
+                app.env().bootstrapServers(),
+                "--http-url",
+                "http://127.0.0.1:" + app.env().httpPort(),
+                "--namespace",
+                ns,
+                "--spec",
+                spec));
+    }
+
+    private static List<JsonNode> commandsOf(String ns, Predicate<List<JsonNode>> done) {
+        return app.client().valuesUntil(TopicNames.COMMANDS, ns, done);
+    }
+
+    private static String attemptOf(String ns, String unit) {
+        return app.client()
+                .get("/api/namespaces/" + ns + "/work-specs/s/work-units/" + unit)
+                .body()
+                .at("/attempts/0/attempt_id")
+                .asText();
     }
 
     private static void addUnits(String ns, String spec, int n) {
@@ -109,12 +130,154 @@ class WorkCommandIT {
                         .get("data")
                         .toString())
                 .isEqualTo("{\"traceback\":\"exit status 2\\nno u1\\n\",\"exit_status\":2}");
+        String attemptId = attemptOf("work-fail", "u1");
+        assertThat(ofAttempt(commandsOf("work-fail", has("deactivate_worker")), "fail_attempt", attemptId))
+                .as("without a retry policy on the spec the app fails it for good, but the worker says retryable")
+                .containsExactly("{\"command\":\"fail_attempt\",\"attempt_id\":\"" + attemptId + "\",\"data\":"
+                        + "{\"traceback\":\"exit status 2\\nno u1\\n\",\"exit_status\":2},\"retryable\":true}");
+    }
+
+    @Test
+    void anExitStatusOfPermanentExitCodesFailsForGood() {
+        addUnits("work-permanent", "s", 1);
+        assertThat(work("work-permanent", "s", "exit 64", "--permanent-exit-codes", "2,64"))
+                .isEqualTo(ExitCodes.OK);
+        String attemptId = attemptOf("work-permanent", "u0");
+        assertThat(ofAttempt(commandsOf("work-permanent", has("deactivate_worker")), "fail_attempt", attemptId))
+                .containsExactly("{\"command\":\"fail_attempt\",\"attempt_id\":\"" + attemptId + "\",\"data\":"
+                        + "{\"traceback\":\"exit status 64\\n\",\"exit_status\":64}}");
+    }
+
+    @Test
+    void whatTheCommandWritesToItsProgressFileGoesOutAsProgress() {
+        addUnits("work-progress", "s", 1);
+        assertThat(work("work-progress", "s", "echo '0.5 half of it' > \"$COORDINATE_PROGRESS_FILE\"; sleep 1.5"))
+                .isEqualTo(ExitCodes.OK);
+        String attemptId = attemptOf("work-progress", "u0");
+        assertThat(ofAttempt(commandsOf("work-progress", has("deactivate_worker")), "renew_attempt", attemptId))
+                .containsExactly("{\"command\":\"renew_attempt\",\"attempt_id\":\"" + attemptId
+                        + "\",\"extend\":30.0,\"progress\":{\"fraction\":0.5,\"message\":\"half of it\"}}");
+    }
+
+    @Test
+    void aCancelledCommandIsTerminatedAndItsAttemptReportsNothing() throws Exception {
+        String ns = "work-cancel";
+        addUnits(ns, "s", 1);
+        Path log = dataDir.resolve("work-cancel.log");
+        Path started = dataDir.resolve("work-cancel.started");
+        try (CoordinateClient client = CoordinateClient.builder()
+                        .bootstrapServers(app.env().bootstrapServers())
+                        .namespace(ns)
+                        .build();
+                Worker worker = Worker.builder(client)
+                        .name("wc")
+                        .handler(new ShellHandler(
+                                "trap 'echo terminated >> " + log + "; exit 143' TERM; touch " + started
+                                        + "; sleep 60 & wait",
+                                ns,
+                                new ShellHandler.Settings(null, Duration.ofSeconds(5), Set.of())))
+                        .build()
+                        .start()) {
+            Poll.until("the command started", Duration.ofSeconds(60), () -> Files.exists(started), b -> b);
+            String attemptId = attemptOf(ns, "u0");
+            app.client()
+                    .send(
+                            TopicNames.ASSIGNMENTS,
+                            "wc",
+                            "{\"namespace\":\"" + ns + "\",\"worker\":\"wc\",\"cancelled\":[\"" + attemptId + "\"]}");
+            Poll.until("the command got SIGTERM", Duration.ofSeconds(60), () -> Files.exists(log), b -> b);
+            worker.close();
+            assertThat(Files.readString(log)).isEqualTo("terminated\n");
+            List<JsonNode> commands = commandsOf(ns, has("deactivate_worker"));
+            for (String name : List.of("finish_attempt", "fail_attempt", "retry_attempt")) {
+                assertThat(ofAttempt(commands, name, attemptId)).as(name).isEmpty();
+            }
+            assertThat(commands.stream().map(command -> command.path("command").asText()))
+                    .doesNotContain("finish_attempts");
+            assertThat(worker.failed() + worker.retried() + worker.finished()).isEqualTo(0);
+        }
+    }
+
+    /**
+     * Starts {@code coordinate work} in a JVM of its own, leading a process group of its own (setsid), which
+     * {@link #stopGroup} signals whole, as systemd, supervisord's stopasgroup or Ctrl-C do.
+     */
+    private static Process spawnWorker(String ns, Path log, String... args) throws IOException {
+        List<String> command = new ArrayList<>(List.of(
+                "setsid",
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:TieredStopAtLevel=1",
+                "-cp",
+                CliClassPath.of(false),
+                CoordinateCli.class.getName()));
+        command.addAll(workArgs(ns, "s"));
+        command.addAll(List.of(args));
+        return new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
+    }
+
+    /** SIGTERM to the worker's process group; answers its last line, {@code stopped: ...}. */
+    private static String stopGroup(Process worker, Path log) throws Exception {
+        assertThat(new ProcessBuilder("kill", "-TERM", "--", "-" + worker.pid())
+                        .start()
+                        .waitFor())
+                .isEqualTo(0);
+        assertThat(worker.waitFor(60, TimeUnit.SECONDS))
+                .as("the worker stopped")
+                .isTrue();
+        return Files.readString(log)
+                .lines()
+                .filter(line -> line.startsWith("stopped: "))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no 'stopped:' line in " + log));
+    }
+
+    @Test
+    void aStoppedWorkerTerminatesTheCommandsLeftAfterTheGraceAndReleasesTheirUnits() throws Exception {
+        String ns = "work-stop-release";
+        addUnits(ns, "s", 2);
+        Path log = dataDir.resolve("work-stop-release.log");
+        Path terminated = dataDir.resolve("work-stop-release.terminated");
+        Path started = dataDir.resolve("work-stop-release.started");
+        // The commands lead process groups of their own: only the worker's termination after the grace reaches them.
+        Process worker = spawnWorker(
+                ns,
+                log,
+                "--exec",
+                "trap 'echo $COORDINATE_UNIT >> " + terminated + "; exit 143' TERM; echo $COORDINATE_UNIT >> " + started
+                        + "; sleep 60 & wait",
+                "--concurrency",
+                "2",
+                "--grace",
+                "1");
+        Poll.until("both commands started", Duration.ofSeconds(60), () -> lines(started), l -> l.size() == 2);
+        assertThat(stopGroup(worker, log)).isEqualTo("stopped: 0 finished, 0 failed, 2 given back");
+        assertThat(lines(terminated)).containsExactlyInAnyOrder("u0", "u1");
+        List<JsonNode> commands = commandsOf(ns, has("deactivate_worker"));
+        for (String unit : List.of("u0", "u1")) {
+            String attemptId = attemptOf(ns, unit);
+            assertThat(ofAttempt(commands, "retry_attempt", attemptId))
+                    .containsExactly("{\"command\":\"retry_attempt\",\"attempt_id\":\"" + attemptId
+                            + "\",\"data\":{\"traceback\":\"the worker stopped while it ran\"},\"delay\":0.0,"
+                            + "\"release\":true}");
+            assertThat(ofAttempt(commands, "fail_attempt", attemptId)).isEmpty();
+        }
+    }
+
+    private static List<String> lines(Path file) {
+        try {
+            return Files.exists(file) ? Files.readAllLines(file) : List.of();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     @Test
     void aWorkerStoppedWithItsProcessGroupGivesBackAndFailsNothing() throws Exception {
         // SIGTERM to the whole process group, as systemd, supervisord's stopasgroup or Ctrl-C send it: the running
-        // commands die with the JVM's stop; their units must come back, and a second worker finish every unit once.
+        // commands end or are given back, none fails, and a second worker finishes every unit once.
         String ns = "work-stop";
         int units = 120;
         addUnits(ns, "s", units);
@@ -124,31 +287,7 @@ class WorkCommandIT {
         }
         try (EventLedger ledger = new EventLedger(app.env().bootstrapServers(), Set.of(ns), Set.of())) {
             Path log = dataDir.resolve("work-stop.log");
-            // setsid: the worker leads a process group of its own, which the kill below signals whole.
-            Process worker = new ProcessBuilder(
-                            "setsid",
-                            Path.of(System.getProperty("java.home"), "bin", "java")
-                                    .toString(),
-                            "-XX:TieredStopAtLevel=1",
-                            "-cp",
-                            CliClassPath.of(false),
-                            CoordinateCli.class.getName(),
-                            "work",
-                            "--bootstrap-servers",
-                            app.env().bootstrapServers(),
-                            "--http-url",
-                            "http://127.0.0.1:" + app.env().httpPort(),
-                            "--namespace",
-                            ns,
-                            "--spec",
-                            "s",
-                            "--exec",
-                            "sleep 0.2",
-                            "--concurrency",
-                            "8")
-                    .redirectErrorStream(true)
-                    .redirectOutput(log.toFile())
-                    .start();
+            Process worker = spawnWorker(ns, log, "--exec", "sleep 0.2", "--concurrency", "8");
             Poll.until(
                     "a first part finished",
                     Duration.ofSeconds(60),
@@ -159,18 +298,7 @@ class WorkCommandIT {
                             .path("finished")
                             .asLong(),
                     n -> n >= 16);
-            assertThat(new ProcessBuilder("kill", "-TERM", "--", "-" + worker.pid())
-                            .start()
-                            .waitFor())
-                    .isEqualTo(0);
-            assertThat(worker.waitFor(60, TimeUnit.SECONDS))
-                    .as("the worker stopped")
-                    .isTrue();
-            String stopped = Files.readString(log)
-                    .lines()
-                    .filter(line -> line.startsWith("stopped: "))
-                    .findFirst()
-                    .orElseThrow(() -> new AssertionError("no 'stopped:' line in " + log));
+            String stopped = stopGroup(worker, log);
             assertThat(stopped).matches("stopped: \\d+ finished, 0 failed, \\d+ given back");
 
             assertThat(work(ns, "s", "sleep 0.2")).isEqualTo(ExitCodes.OK);

@@ -54,4 +54,15 @@ class HeldAttemptsTest {
         assertThat(second.withdraw()).isTrue();
         assertThat(second.claim()).isFalse(); // the handler that comes to it later skips it
     }
+
+    @Test
+    void aRenewalWithProgressMovesTheAttemptToTheEnd() {
+        HeldAttempts held = new HeldAttempts(15);
+        held.add(attempt("a"), 0);
+        held.add(attempt("b"), 5);
+        held.renewed(held.get("a"), 8);
+        assertThat(held.nextRenewal()).isEqualTo(20); // b's
+        assertThat(held.all()).extracting(h -> h.attempt.attemptId()).containsExactly("b", "a");
+        assertThat(held.get("a").renewAt).isEqualTo(23);
+    }
 }

@@ -1,5 +1,7 @@
 package io.coordinate.client;
 
+import static io.coordinate.testing.SentCommands.has;
+import static io.coordinate.testing.SentCommands.ofAttempt;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -57,6 +59,26 @@ class WorkerIT {
                 .bootstrapServers(app.env().bootstrapServers())
                 .namespace(namespace)
                 .build();
+    }
+
+    /** Unit {@code u} of spec {@code s} once it has {@code status}. */
+    private static JsonNode awaitUnit(String ns, String u, String status) {
+        return Poll.until(
+                u + " " + status,
+                WAIT,
+                () -> unit(ns, "s", u),
+                unit -> status.equals(unit.path("status").asText()));
+    }
+
+    /** Spec {@code s} with units of these names. */
+    private static void specWithUnits(CoordinateClient client, String... names) {
+        client.setWorkSpec(WorkSpec.named("s").build()).join();
+        client.addWorkUnits(
+                        "s",
+                        java.util.Arrays.stream(names)
+                                .map(name -> WorkUnit.named(name).build())
+                                .toList())
+                .join();
     }
 
     private static JsonNode unit(String ns, String spec, String unit) {
@@ -211,12 +233,16 @@ class WorkerIT {
         return parse.apply(app.client().readUntil(topics.commands(), records -> done.test(parse.apply(records))));
     }
 
+    /** The commands of namespace {@code ns} on the app's commands topic, read until {@code done} holds for them. */
+    private static List<JsonNode> commandsOf(String ns, Predicate<List<JsonNode>> done) {
+        return app.client().valuesUntil(TopicNames.COMMANDS, ns, done);
+    }
+
     @Test
     void aThrowingHandlerFailsTheAttemptWithItsStackTrace() {
         String ns = "sdk-fail";
         try (CoordinateClient client = client(ns)) {
-            client.setWorkSpec(WorkSpec.named("s").build()).join();
-            client.addWorkUnits("s", List.of(WorkUnit.named("u").build())).join();
+            specWithUnits(client, "u");
             try (Worker worker = Worker.builder(client)
                     .name("wf")
                     .handler(attempt -> {
@@ -224,15 +250,200 @@ class WorkerIT {
                     })
                     .build()
                     .start()) {
-                JsonNode unit = Poll.until(
-                        "u failed",
-                        WAIT,
-                        () -> unit(ns, "s", "u"),
-                        u -> "failed".equals(u.path("status").asText()));
+                JsonNode unit = awaitUnit(ns, "u", "failed");
                 assertThat(unit.path("data").path("traceback").asText())
                         .startsWith("java.lang.IllegalStateException: boom\n\tat io.coordinate.client.WorkerIT");
                 assertThat(worker.failed()).isEqualTo(1);
+                String attemptId = unit.at("/attempts/0/attempt_id").asText();
+                List<JsonNode> fails =
+                        ofAttempt(commandsOf(ns, has("fail_attempt")), "fail_attempt", attemptId).stream()
+                                .map(Json::parse)
+                                .toList();
+                assertThat(fails).hasSize(1);
+                assertThat(fails.get(0).path("retryable").isBoolean()).isTrue();
+                assertThat(fails.get(0).path("retryable").asBoolean())
+                        .as("a handler's exception fails as retryable")
+                        .isTrue();
             }
+        }
+    }
+
+    @Test
+    void aFailAttemptExceptionFailsForGoodWithItsData() {
+        String ns = "sdk-fail-permanent";
+        try (CoordinateClient client = client(ns)) {
+            specWithUnits(client, "u");
+            try (Worker worker = Worker.builder(client)
+                    .name("wp")
+                    .handler(attempt -> {
+                        throw new FailAttemptException("bad input", Map.of("traceback", "no such file"));
+                    })
+                    .build()
+                    .start()) {
+                JsonNode unit = awaitUnit(ns, "u", "failed");
+                String attemptId = unit.at("/attempts/0/attempt_id").asText();
+                assertThat(ofAttempt(commandsOf(ns, has("fail_attempt")), "fail_attempt", attemptId))
+                        .containsExactly("{\"command\":\"fail_attempt\",\"attempt_id\":\"" + attemptId
+                                + "\",\"data\":{\"traceback\":\"no such file\"}}");
+                assertThat(worker.failed()).isEqualTo(1);
+            }
+        }
+    }
+
+    @Test
+    void progressGoesInRenewalsAtMostOncePerSecondTheLatestValueWinning() {
+        String ns = "sdk-progress";
+        try (CoordinateClient client = client(ns)) {
+            specWithUnits(client, "u");
+            try (Worker worker = Worker.builder(client)
+                    .name("wg")
+                    .handler(attempt -> {
+                        attempt.progress(0.1, "one");
+                        attempt.progress(0.2, "two");
+                        attempt.progress(0.3, "three");
+                        Thread.sleep(2_000); // past the second the last two wait for
+                        return null;
+                    })
+                    .build()
+                    .start()) {
+                JsonNode unit = awaitUnit(ns, "u", "finished");
+                String attemptId = unit.at("/attempts/0/attempt_id").asText();
+                String renew = "{\"command\":\"renew_attempt\",\"attempt_id\":\"" + attemptId
+                        + "\",\"extend\":30.0,\"progress\":";
+                assertThat(ofAttempt(commandsOf(ns, has("finish_attempts")), "renew_attempt", attemptId))
+                        .containsExactly(
+                                renew + "{\"fraction\":0.1,\"message\":\"one\"}}",
+                                renew + "{\"fraction\":0.3,\"message\":\"three\"}}");
+            }
+        }
+    }
+
+    @Test
+    void aCancellationNoticeInterruptsTheHandlerRunsItsCallbacksAndReportsNothing() throws Exception {
+        String ns = "sdk-cancel-notice";
+        CountDownLatch started = new CountDownLatch(1);
+        CompletableFuture<String> handlerSaw = new CompletableFuture<>();
+        List<String> callbacks = new java.util.concurrent.CopyOnWriteArrayList<>();
+        try (CoordinateClient client = client(ns)) {
+            specWithUnits(client, "u1");
+            Worker worker = Worker.builder(client)
+                    .name("wx")
+                    .backoff(Duration.ofMillis(100), Duration.ofMillis(200))
+                    .handler(attempt -> {
+                        if (!attempt.workUnitName().equals("u1")) {
+                            return Map.of("ran", attempt.workUnitName());
+                        }
+                        attempt.onCancel(() -> callbacks.add(attempt.attemptId()));
+                        started.countDown();
+                        try {
+                            new CountDownLatch(1).await(); // until interrupted by the cancellation
+                        } catch (InterruptedException e) {
+                            handlerSaw.complete("interrupted, cancelled=" + attempt.isCancelled());
+                            throw e;
+                        }
+                        return null;
+                    })
+                    .build()
+                    .start();
+            started.await();
+            String attemptId = unit(ns, "s", "u1").at("/attempts/0/attempt_id").asText();
+            // What the app writes on a cancel: a record with no "attempts", which the reader must also survive.
+            app.client()
+                    .send(
+                            TopicNames.ASSIGNMENTS,
+                            "wx",
+                            "{\"namespace\":\"" + ns + "\",\"worker\":\"wx\",\"cancelled\":[\"" + attemptId + "\"]}");
+            assertThat(handlerSaw.get(60, java.util.concurrent.TimeUnit.SECONDS))
+                    .isEqualTo("interrupted, cancelled=true");
+            assertThat(callbacks).containsExactly(attemptId);
+
+            client.addWorkUnits("s", List.of(WorkUnit.named("u2").build())).join();
+            awaitUnit(ns, "u2", "finished");
+            worker.close();
+            List<JsonNode> commands = commandsOf(ns, has("deactivate_worker"));
+            for (String name : List.of("finish_attempt", "fail_attempt", "retry_attempt")) {
+                assertThat(ofAttempt(commands, name, attemptId)).as(name).isEmpty();
+            }
+            assertThat(commands.stream()
+                            .filter(command -> command.path("command").asText().equals("finish_attempts"))
+                            .flatMap(command -> java.util.stream.StreamSupport.stream(
+                                    command.path("attempts").spliterator(), false))
+                            .map(item -> item.path("attempt_id").asText())
+                            .toList())
+                    .as("finished attempts")
+                    .doesNotContain(attemptId)
+                    .hasSize(1);
+            assertThat(worker.failed() + worker.retried()).isEqualTo(0);
+            assertThat(worker.finished()).isEqualTo(1);
+        }
+    }
+
+    /**
+     * A renewal answered {@code cancelled}. The worker's client uses topics of another prefix, which the app does not
+     * read: the test plays the app, hands the worker an attempt and refuses its renewal as the app refuses that of a
+     * cancelled unit.
+     */
+    @Test
+    void aRenewalAnsweredCancelledInterruptsTheHandlerAndReportsNothing() throws Exception {
+        String ns = "sdk-cancel-renew";
+        TopicNames fake = new TopicNames("fake-");
+        TopicBootstrapper.ensureTopics(app.env().bootstrapServers(), fake.prefix(), TopicDefinitions.fromClasspath());
+        CompletableFuture<String> handlerSaw = new CompletableFuture<>();
+        List<String> callbacks = new java.util.concurrent.CopyOnWriteArrayList<>();
+        try (CoordinateClient client = CoordinateClient.builder()
+                .bootstrapServers(app.env().bootstrapServers())
+                .topicPrefix(fake.prefix())
+                .namespace(ns)
+                .timeout(Duration.ofSeconds(3))
+                .build()) {
+            Worker worker = Worker.builder(client)
+                    .name("wy")
+                    .lease(Duration.ofSeconds(4))
+                    .closeTimeout(Duration.ofMillis(100))
+                    .handler(attempt -> {
+                        attempt.onCancel(() -> callbacks.add(attempt.attemptId()));
+                        try {
+                            new CountDownLatch(1).await(); // until interrupted by the cancellation
+                        } catch (InterruptedException e) {
+                            handlerSaw.complete("interrupted, cancelled=" + attempt.isCancelled());
+                            throw e;
+                        }
+                        return null;
+                    })
+                    .build()
+                    .start();
+            app.client()
+                    .send(
+                            fake.assignments(),
+                            "wy",
+                            "{\"namespace\":\"" + ns + "\",\"worker\":\"wy\",\"request_id\":\"r\",\"attempts\":["
+                                    + "{\"attempt_id\":\"c-1\",\"work_spec_name\":\"s\",\"work_unit_name\":\"u\","
+                                    + "\"data\":{}}]}");
+            JsonNode renew = commands(
+                            fake,
+                            commands ->
+                                    !ofAttempt(commands, "renew_attempt", "c-1").isEmpty())
+                    .stream()
+                    .filter(command -> command.path("command").asText().equals("renew_attempt"))
+                    .findFirst()
+                    .orElseThrow();
+            app.client()
+                    .send(
+                            fake.replies(),
+                            renew.path("reply_to").asText(),
+                            "{\"request_id\":\"" + renew.path("request_id").asText() + "\",\"ok\":false,"
+                                    + "\"error\":{\"code\":\"cancelled\",\"message\":\"attempt c-1 was cancelled\"}}");
+            assertThat(handlerSaw.get(60, java.util.concurrent.TimeUnit.SECONDS))
+                    .isEqualTo("interrupted, cancelled=true");
+            assertThat(callbacks).containsExactly("c-1");
+            worker.close();
+            List<JsonNode> commands = commands(fake, has("deactivate_worker"));
+            for (String name : List.of("finish_attempt", "finish_attempts", "fail_attempt", "retry_attempt")) {
+                assertThat(ofAttempt(commands, name, "c-1")).as(name).isEmpty();
+            }
+            assertThat(commands.stream()
+                            .filter(command -> command.path("command").asText().equals("finish_attempts")))
+                    .isEmpty();
         }
     }
 
@@ -241,8 +452,7 @@ class WorkerIT {
         String ns = "sdk-retry";
         AtomicInteger calls = new AtomicInteger();
         try (CoordinateClient client = client(ns)) {
-            client.setWorkSpec(WorkSpec.named("s").build()).join();
-            client.addWorkUnits("s", List.of(WorkUnit.named("u").build())).join();
+            specWithUnits(client, "u");
             try (Worker worker = Worker.builder(client)
                     .name("wr")
                     .backoff(Duration.ofMillis(100), Duration.ofMillis(200))
@@ -254,11 +464,7 @@ class WorkerIT {
                     })
                     .build()
                     .start()) {
-                JsonNode unit = Poll.until(
-                        "u finished",
-                        WAIT,
-                        () -> unit(ns, "s", "u"),
-                        u -> "finished".equals(u.path("status").asText()));
+                JsonNode unit = awaitUnit(ns, "u", "finished");
                 assertThat(unit.path("data").toString()).isEqualTo("{\"call\":2}");
                 JsonNode attempts = unit.path("attempts");
                 assertThat(attempts).hasSize(2);
@@ -276,8 +482,7 @@ class WorkerIT {
         String ns = "sdk-interrupted";
         AtomicInteger calls = new AtomicInteger();
         try (CoordinateClient client = client(ns)) {
-            client.setWorkSpec(WorkSpec.named("s").build()).join();
-            client.addWorkUnits("s", List.of(WorkUnit.named("u").build())).join();
+            specWithUnits(client, "u");
             try (Worker worker = Worker.builder(client)
                     .name("wi")
                     .backoff(Duration.ofMillis(100), Duration.ofMillis(200))
@@ -290,11 +495,7 @@ class WorkerIT {
                     })
                     .build()
                     .start()) {
-                JsonNode unit = Poll.until(
-                        "u finished",
-                        WAIT,
-                        () -> unit(ns, "s", "u"),
-                        u -> "finished".equals(u.path("status").asText()));
+                JsonNode unit = awaitUnit(ns, "u", "finished");
                 JsonNode attempts = unit.path("attempts");
                 assertThat(attempts).hasSize(2);
                 assertThat(attempts.get(0).path("status").asText()).isEqualTo("retryable");
@@ -311,8 +512,7 @@ class WorkerIT {
     void aLeaseIsRenewedWhileTheHandlerRuns() {
         String ns = "sdk-renew";
         try (CoordinateClient client = client(ns)) {
-            client.setWorkSpec(WorkSpec.named("s").build()).join();
-            client.addWorkUnits("s", List.of(WorkUnit.named("u").build())).join();
+            specWithUnits(client, "u");
             // The handler outlives two leases of 2 s: only renewals keep the attempt.
             try (Worker worker = Worker.builder(client)
                     .name("wl")
@@ -323,11 +523,7 @@ class WorkerIT {
                     })
                     .build()
                     .start()) {
-                JsonNode unit = Poll.until(
-                        "u finished",
-                        WAIT,
-                        () -> unit(ns, "s", "u"),
-                        u -> "finished".equals(u.path("status").asText()));
+                JsonNode unit = awaitUnit(ns, "u", "finished");
                 assertThat(unit.path("attempts")).hasSize(1);
                 assertThat(unit.path("attempts").get(0).path("status").asText()).isEqualTo("finished");
             }
@@ -339,8 +535,7 @@ class WorkerIT {
         String ns = "sdk-close";
         CountDownLatch started = new CountDownLatch(1);
         try (CoordinateClient client = client(ns)) {
-            client.setWorkSpec(WorkSpec.named("s").build()).join();
-            client.addWorkUnits("s", List.of(WorkUnit.named("u").build())).join();
+            specWithUnits(client, "u");
             Worker worker = Worker.builder(client)
                     .name("wc")
                     .closeTimeout(Duration.ofMillis(500))
@@ -358,6 +553,12 @@ class WorkerIT {
             assertThat(unit.path("attempts").get(0).path("status").asText()).isEqualTo("retryable");
             assertThat(unit.path("attempts").get(0).path("data").toString())
                     .isEqualTo("{\"traceback\":\"the worker stopped while it ran\"}");
+            String attemptId = unit.at("/attempts/0/attempt_id").asText();
+            assertThat(ofAttempt(commandsOf(ns, has("deactivate_worker")), "retry_attempt", attemptId))
+                    .as("a release: the attempt is not counted")
+                    .containsExactly("{\"command\":\"retry_attempt\",\"attempt_id\":\"" + attemptId
+                            + "\",\"data\":{\"traceback\":\"the worker stopped while it ran\"},\"delay\":0.0,"
+                            + "\"release\":true}");
             JsonNode record =
                     app.client().get("/api/namespaces/" + ns + "/workers/wc").body();
             assertThat(record.path("active").asBoolean()).isFalse();

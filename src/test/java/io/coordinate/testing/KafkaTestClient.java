@@ -104,6 +104,17 @@ public final class KafkaTestClient implements AutoCloseable {
                 .toList();
     }
 
+    /** The JSON values of the records of {@code topic} with key {@code key}, read until {@code done} holds for them. */
+    public List<JsonNode> valuesUntil(String topic, String key, Predicate<List<JsonNode>> done) {
+        return values(readUntil(topic, records -> done.test(values(records, key))), key);
+    }
+
+    private static List<JsonNode> values(List<ConsumerRecord<byte[], byte[]>> records, String key) {
+        return withKey(records, key).stream()
+                .map(r -> Json.parse(new String(r.value(), StandardCharsets.UTF_8)))
+                .toList();
+    }
+
     private static List<ConsumerRecord<byte[], byte[]>> withKey(
             List<ConsumerRecord<byte[], byte[]>> records, String key) {
         return records.stream().filter(r -> key.equals(keyOf(r))).toList();
