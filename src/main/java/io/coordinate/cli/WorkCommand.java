@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.coordinate.client.CoordinateClient;
 import io.coordinate.client.Worker;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -40,7 +41,10 @@ final class WorkCommand implements Callable<Integer> {
     @Option(names = "--concurrency", defaultValue = "1", description = "Commands at once (default: ${DEFAULT-VALUE}).")
     int concurrency;
 
-    @Option(names = "--until-idle", description = "Exit once the spec holds no available or pending unit.")
+    @Option(
+            names = "--until-idle",
+            description =
+                    "Exit once the spec holds no available, pending or retrying unit, and none waiting for a retry.")
     boolean untilIdle;
 
     @Option(
@@ -149,11 +153,20 @@ final class WorkCommand implements Callable<Integer> {
                 + worker.retried() + " given back");
     }
 
-    /** Whether the spec has no unit available or pending now. */
+    /**
+     * Whether the spec has no unit available, pending or waiting for a retry now. A unit delayed by its own
+     * {@code not_before} does not count: it may be due tomorrow.
+     */
     private boolean idle(HttpReader http) {
-        JsonNode counts = http.get(HttpReader.namespacePath(options.namespace(), "work-specs", spec), Map.of())
-                .path("counts");
-        return counts.path("available").asLong() == 0 && counts.path("pending").asLong() == 0;
+        String specPath = HttpReader.namespacePath(options.namespace(), "work-specs", spec);
+        JsonNode counts = http.get(specPath, Map.of()).path("counts");
+        if (counts.path("available").asLong() != 0 || counts.path("pending").asLong() != 0) {
+            return false;
+        }
+        return counts.path("delayed").asLong() == 0
+                || http.get(specPath + "/work-units", Map.of("status", List.of("retrying"), "limit", List.of("1")))
+                        .path("work_units")
+                        .isEmpty();
     }
 
     private static Duration seconds(double seconds) {
