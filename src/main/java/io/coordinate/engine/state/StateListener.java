@@ -41,11 +41,14 @@ public interface StateListener {
     /** An attempt was created, pending. */
     default void attemptStarted(String ns, AttemptRecord attempt) {}
 
-    /** An attempt ended: finished, failed, retryable or expired, as its status says. */
+    /** An attempt ended: finished, failed, retryable, expired or cancelled, as its status says. */
     default void attemptEnded(String ns, AttemptRecord attempt) {}
 
     /** A pending attempt's lease (and data) changed. */
     default void attemptRenewed(String ns, AttemptRecord attempt) {}
+
+    /** A pending attempt's worker reported its progress ({@link AttemptRecord#progress}). */
+    default void attemptProgressed(String ns, AttemptRecord attempt) {}
 
     /** A worker was created or changed. */
     default void workerChanged(String ns, WorkerRecord before, WorkerRecord after) {}

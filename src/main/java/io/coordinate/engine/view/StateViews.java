@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.coordinate.engine.state.StateReader;
 import io.coordinate.engine.state.codec.TimeIndexKeys;
+import io.coordinate.engine.state.model.AttemptProgress;
 import io.coordinate.engine.state.model.AttemptRecord;
 import io.coordinate.engine.state.model.AttemptStatus;
 import io.coordinate.engine.state.model.ChildState;
@@ -272,7 +273,7 @@ public final class StateViews {
             // docs/replication.md#what-you-see: only for a unit of a replicated spec or with replicas
             node.set("replication", replicas);
         }
-        if (unit.purgeAt() != null && (unit.status() == UnitStatus.FINISHED || unit.status() == UnitStatus.FAILED)) {
+        if (unit.purgeAt() != null && unit.status().isFinal()) {
             node.put("purge_at", Times.format(unit.purgeAt()));
         }
         return node;
@@ -309,6 +310,9 @@ public final class StateViews {
         } else {
             node.putNull("end_time");
         }
+        if (attempt.progress() != null) {
+            node.set("progress", progress(attempt.progress()));
+        }
         WorkUnitRecord unit = state.units().get(ns, attempt.spec(), attempt.unit());
         ReplicationState round = attempt.isReplica() && unit != null ? replication.roundNow(unit) : null;
         Replica replica = round == null ? null : round.replica(attempt.seq());
@@ -332,6 +336,15 @@ public final class StateViews {
                         && unit.activeAttempt() != null
                         && unit.activeAttempt() == attempt.seq()
                         && attemptStatus(attempt) != AttemptStatus.EXPIRED);
+        return node;
+    }
+
+    /** What the worker last reported of its progress (docs/reference.md#attempt). */
+    private static ObjectNode progress(AttemptProgress progress) {
+        ObjectNode node = Json.object();
+        node.set("fraction", progress.fraction() == null ? node.nullNode() : Numbers.node(progress.fraction()));
+        node.put("message", progress.message());
+        node.put("time", Times.format(progress.time()));
         return node;
     }
 
