@@ -3,7 +3,6 @@ package io.coordinate.engine.handlers;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.coordinate.engine.state.model.AttemptProgress;
 import io.coordinate.protocol.CommandRejection;
-import java.util.Iterator;
 import java.util.List;
 
 /** {@code renew_attempt}'s {@code progress} (docs/reference.md#renew_attempt): what the worker says it has done. */
@@ -22,13 +21,7 @@ final class ProgressReport {
         if (!progress.isObject()) {
             throw CommandRejection.badCommand("\"progress\" must be an object");
         }
-        for (Iterator<String> keys = progress.fieldNames(); keys.hasNext(); ) {
-            String key = keys.next();
-            if (!KEYS.contains(key)) {
-                throw CommandRejection.badCommand(
-                        "unknown key \"" + key + "\" in \"progress\" (known: " + String.join(", ", KEYS) + ")");
-            }
-        }
+        JsonKeys.requireKnown(progress, "progress", KEYS);
         JsonNode fraction = progress.get("fraction");
         if (fraction != null && !fraction.isNull()) {
             if (!fraction.isNumber() || !(fraction.doubleValue() >= 0 && fraction.doubleValue() <= 1)) {

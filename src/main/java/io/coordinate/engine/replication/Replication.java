@@ -1,5 +1,6 @@
 package io.coordinate.engine.replication;
 
+import static io.coordinate.engine.state.model.AttemptStatus.PENDING;
 import static io.coordinate.engine.state.model.ReplicaOutcome.CLIENT_ERROR;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -138,7 +139,7 @@ public final class Replication {
                 ? Times.plus(now, config.delayBound())
                 : Times.plusMillis(now, lifetimeMillis);
         AttemptRecord attempt = new AttemptRecord(
-                seq, unit.spec(), unit.name(), worker, AttemptStatus.PENDING, unit.data(), now, deadline, null, true);
+                seq, unit.spec(), unit.name(), worker, PENDING, unit.data(), now, deadline, null, true, null);
         ReplicationState next =
                 round.withReplica(new Replica(seq, worker, host, deadline, null, ValidateState.INIT, null));
         WorkUnitRecord after = unit.toBuilder()

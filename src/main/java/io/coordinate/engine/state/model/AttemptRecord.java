@@ -25,21 +25,6 @@ public record AttemptRecord(
         Boolean replica,
         AttemptProgress progress) {
 
-    /** An attempt without progress. */
-    public AttemptRecord(
-            long seq,
-            String spec,
-            String unit,
-            String worker,
-            AttemptStatus status,
-            JsonNode data,
-            long startTime,
-            long expirationTime,
-            Long endTime,
-            Boolean replica) {
-        this(seq, spec, unit, worker, status, data, startTime, expirationTime, endTime, replica, null);
-    }
-
     /**
      * The attempt a request starts: attempt {@code seq} of {@code worker} at the unit, pending, with the unit's data.
      */
@@ -54,6 +39,7 @@ public record AttemptRecord(
                 unit.data(),
                 startTime,
                 expirationTime,
+                null,
                 null,
                 null);
     }

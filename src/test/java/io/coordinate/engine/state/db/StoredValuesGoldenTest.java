@@ -118,7 +118,8 @@ class StoredValuesGoldenTest {
             1_800_000_000_000L,
             1_800_000_900_000L,
             1_800_000_100_000L,
-            false);
+            false,
+            null);
 
     /** As a request starts it: the unit's data is the attempt's. */
     private static final AttemptRecord STARTED = new AttemptRecord(
@@ -131,7 +132,8 @@ class StoredValuesGoldenTest {
             1_800_000_000_000L,
             1_800_000_900_000L,
             null,
-            false);
+            false,
+            null);
 
     private static final WorkSpecRecord SPEC = new WorkSpecRecord(
             "spec",
