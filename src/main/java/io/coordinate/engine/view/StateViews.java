@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.coordinate.engine.state.StateReader;
 import io.coordinate.engine.state.codec.TimeIndexKeys;
-import io.coordinate.engine.state.model.AttemptProgress;
 import io.coordinate.engine.state.model.AttemptRecord;
 import io.coordinate.engine.state.model.AttemptStatus;
 import io.coordinate.engine.state.model.ChildState;
@@ -311,7 +310,7 @@ public final class StateViews {
             node.putNull("end_time");
         }
         if (attempt.progress() != null) {
-            node.set("progress", progress(attempt.progress()));
+            node.set("progress", ProgressView.of(attempt.progress()));
         }
         WorkUnitRecord unit = state.units().get(ns, attempt.spec(), attempt.unit());
         ReplicationState round = attempt.isReplica() && unit != null ? replication.roundNow(unit) : null;
@@ -336,15 +335,6 @@ public final class StateViews {
                         && unit.activeAttempt() != null
                         && unit.activeAttempt() == attempt.seq()
                         && attemptStatus(attempt) != AttemptStatus.EXPIRED);
-        return node;
-    }
-
-    /** What the worker last reported of its progress (docs/reference.md#attempt). */
-    private static ObjectNode progress(AttemptProgress progress) {
-        ObjectNode node = Json.object();
-        node.set("fraction", progress.fraction() == null ? node.nullNode() : Numbers.node(progress.fraction()));
-        node.put("message", progress.message());
-        node.put("time", Times.format(progress.time()));
         return node;
     }
 
