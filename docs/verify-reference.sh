@@ -45,7 +45,7 @@ ok() {
 }
 
 # --- the ids the page shows, and the ones this run got -------------------------------------------------
-declare -A DOC_ID=([A1]=1 [A2]=2 [A3]=3 [A4]=4 [A5]=5 [A6]=6)
+declare -A DOC_ID=([A1]=1 [A2]=2 [A3]=3 [A4]=4 [A5]=5 [A6]=6 [A7]=8)
 declare -A ID=()
 
 # Replaces %A1%... by this run's ids (or, with "doc", by the page's).
@@ -494,6 +494,31 @@ expect_http /api/namespaces/ref/work-specs/vote/work-units/v1 200 '"name":"v1","
   '"replication":{"round":1,"min_quorum":2,"target_nresults":3,"needed":0,"error_mask":16,"canonical_attempt_id":null,"assimilated_at":"' \
   '"replicas":[]},"purge_at":"'
 expect_http /api/namespaces/ref/work-specs/vote/work-units/v2 200 '"status":"available"' '"needed":3' '!purge_at'
+# an ordinary spec: a running attempt reports its progress, then the spec's units are cancelled
+send '{"command":"set_work_spec","namespace":"ref","request_id":"spec-crawl","reply_to":"doc","work_spec":{"name":"crawl"}}'
+expect_reply spec-crawl '"ok":true'
+send '{"command":"add_work_units","namespace":"ref","request_id":"add-crawl","reply_to":"doc","work_spec_name":"crawl","work_units":[{"name":"c1"},{"name":"c2"}]}'
+expect_reply add-crawl '"ok":true' '"added":2'
+send '{"command":"request_attempts","namespace":"ref","request_id":"req-crawl","reply_to":"doc","worker":"w5","work_specs":["crawl"]}'
+expect_assignment req-crawl '"work_spec_name":"crawl","work_unit_name":"c1"'
+capture A7 c1
+send '{"command":"renew_attempt","namespace":"ref","request_id":"renew-crawl","reply_to":"doc","attempt_id":"%A7%","progress":{"fraction":0.25,"message":"page 3 of 12"}}'
+expect_reply renew-crawl '"ok":true' '"attempt_id":"%A7%"' '"status":"pending"' '"progress":{"fraction":0.25,"message":"page 3 of 12","time":"'
+expect_event attempt_progress '{"type":"attempt_renewed","work_spec_name":"crawl","work_unit_name":"c1","attempt_id":"%A7%","worker":"w5","status":"pending","expiration_time":"' \
+  '{"type":"attempt_progress","work_spec_name":"crawl","work_unit_name":"c1","attempt_id":"%A7%","worker":"w5","status":"pending","expiration_time":"' \
+  '"fraction":0.25,"message":"page 3 of 12"}]}'
+send '{"command":"cancel_work_units","namespace":"ref","request_id":"cancel-2","reply_to":"doc","work_spec_name":"crawl"}'
+expect_reply cancel-2 '"ok":true' '"result":{"cancelled":2}'
+expect_event attempt_cancelled '{"type":"attempt_cancelled","work_spec_name":"crawl","work_unit_name":"c1","attempt_id":"%A7%","worker":"w5","status":"cancelled"},{"type":"unit_status_changed","previous_status":"pending","work_spec_name":"crawl","work_unit_name":"c1","status":"cancelled","priority":0},{"type":"unit_status_changed","previous_status":"available","work_spec_name":"crawl","work_unit_name":"c2","status":"cancelled","priority":0}]}'
+in_doc "kcat -b \$B -t coordinate.assignments -C -e -q -o beginning -f '%k %s\n' | tail -1"
+notice="$(wait_line assignments "\"cancelled\":[\"$(render %A7%)\"]")" || exit 1
+echo "<< assign  $notice"
+expect "cancel notice" "$notice" 'w5 {"namespace":"ref","worker":"w5","cancelled":["%A7%"]}'
+send '{"command":"finish_attempt","namespace":"ref","request_id":"finish-crawl","reply_to":"doc","attempt_id":"%A7%"}'
+expect_reply finish-crawl '"ok":false' '"code":"cancelled","message":"attempt %A7% was cancelled"'
+expect_http /api/namespaces/ref/work-specs/crawl/work-units/c1 200 '"name":"c1","status":"cancelled"' '"active_attempt":"%A7%"' \
+  '"attempts":[{"attempt_id":"%A7%","work_spec_name":"crawl","work_unit_name":"c1","worker":"w5","status":"cancelled"' \
+  '"progress":{"fraction":0.25,"message":"page 3 of 12","time":"' '"active":true}]'
 
 # --- bad input: dead-letter -----------------------------------------------------------------------------
 step "bad input"

@@ -3,7 +3,7 @@ import * as api from './api.js';
 import {MISSING, age, fact, h, jsonBlock, route, sparkline, time} from './dom.js';
 import {attemptOutcome, lastError, specRates, unitRetryFacts} from './retries.js';
 
-const STATUSES = ['blocked', 'delayed', 'available', 'pending', 'waiting', 'finished', 'failed'];
+const STATUSES = ['blocked', 'delayed', 'available', 'pending', 'waiting', 'finished', 'failed', 'cancelled'];
 const POLL_MS = 3000; // without the event feed, the numbers still move
 const POLL_WHEN_LIVE_MS = 30000; // with it, a slow safety net
 const DEBOUNCE_MS = 300; // a burst of events makes one refresh

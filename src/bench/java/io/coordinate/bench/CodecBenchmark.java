@@ -60,6 +60,7 @@ public final class CodecBenchmark {
                 1_790_000_000_000L,
                 1_790_000_900_000L,
                 null,
+                null,
                 null);
 
         System.out.printf(

@@ -110,7 +110,7 @@ abstract class OperatorCommand implements Callable<Integer> {
 
     /** The unit statuses in the order of docs/reference.md "Unit statuses": the count columns of tables. */
     static final List<String> STATUSES =
-            List.of("blocked", "delayed", "available", "pending", "waiting", "finished", "failed");
+            List.of("blocked", "delayed", "available", "pending", "waiting", "finished", "failed", "cancelled");
 
     /** The counts of {@link #STATUSES} in a {@code counts} object (zero counts are omitted there). */
     static Object[] countCells(JsonNode counts) {

@@ -6,12 +6,12 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.coordinate.engine.family.Family;
 import io.coordinate.engine.handlers.AttemptCommands;
 import io.coordinate.engine.handlers.BatchCommands;
+import io.coordinate.engine.handlers.CancelCommands;
 import io.coordinate.engine.handlers.Chaining;
 import io.coordinate.engine.handlers.CommandContext;
 import io.coordinate.engine.handlers.CommandHandler;
 import io.coordinate.engine.handlers.HandlerRegistry;
 import io.coordinate.engine.handlers.NamespaceCommands;
-import io.coordinate.engine.handlers.ReplicationCommands;
 import io.coordinate.engine.handlers.RequestAttemptsHandler;
 import io.coordinate.engine.handlers.Retries;
 import io.coordinate.engine.handlers.WorkSpecCommands;
@@ -79,7 +79,7 @@ public final class Engine {
         WorkerCommands.register(registry);
         NamespaceCommands.register(registry);
         BatchCommands.register(registry);
-        ReplicationCommands.register(registry);
+        CancelCommands.register(registry);
     }
 
     /**
@@ -299,7 +299,7 @@ public final class Engine {
             if (unit == null
                     || unit.purgeAt() == null
                     || unit.purgeAt() != due.purgeAt()
-                    || (unit.status() != UnitStatus.FINISHED && unit.status() != UnitStatus.FAILED)) {
+                    || !unit.status().isFinal()) {
                 state.timeIndexes().dropStalePurge(due);
             } else if (unit.family() != null) {
                 family(state, output, due.namespace(), now).delete(UnitRef.of(unit)); // as delete_work_units would

@@ -7,9 +7,11 @@ import static io.coordinate.protocol.FieldNames.WORK_SPEC_NAME;
 import static io.coordinate.protocol.FieldNames.WORK_UNIT_NAME;
 
 import com.fasterxml.jackson.core.SerializableString;
+import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.coordinate.engine.replication.Assimilation;
 import io.coordinate.engine.state.StateListener;
+import io.coordinate.engine.state.model.AttemptProgress;
 import io.coordinate.engine.state.model.AttemptRecord;
 import io.coordinate.engine.state.model.AttemptStatus;
 import io.coordinate.engine.state.model.Replica;
@@ -31,9 +33,11 @@ import java.util.function.Function;
 final class EventRecorder implements StateListener {
 
     // event types
+    private static final SerializableString ATTEMPT_CANCELLED = Json.encoded("attempt_cancelled");
     private static final SerializableString ATTEMPT_EXPIRED = Json.encoded("attempt_expired");
     private static final SerializableString ATTEMPT_FAILED = Json.encoded("attempt_failed");
     private static final SerializableString ATTEMPT_FINISHED = Json.encoded("attempt_finished");
+    private static final SerializableString ATTEMPT_PROGRESS = Json.encoded("attempt_progress");
     private static final SerializableString ATTEMPT_RENEWED = Json.encoded("attempt_renewed");
     private static final SerializableString ATTEMPT_RETRIED = Json.encoded("attempt_retried");
     private static final SerializableString ATTEMPT_STARTED = Json.encoded("attempt_started");
@@ -55,6 +59,8 @@ final class EventRecorder implements StateListener {
     private static final SerializableString CREATED = Json.encoded("created");
     private static final SerializableString ERROR_MASK = Json.encoded("error_mask");
     private static final SerializableString MAX_ATTEMPTS = Json.encoded("max_attempts");
+    private static final SerializableString FRACTION = Json.encoded("fraction");
+    private static final SerializableString MESSAGE = Json.encoded("message");
     private static final SerializableString NOT_BEFORE = Json.encoded("not_before");
     private static final SerializableString PARENT = Json.encoded("parent");
     private static final SerializableString PREDECESSOR = Json.encoded("predecessor");
@@ -188,6 +194,7 @@ final class EventRecorder implements StateListener {
                     case FAILED -> ATTEMPT_FAILED;
                     case RETRYABLE -> ATTEMPT_RETRIED;
                     case EXPIRED -> ATTEMPT_EXPIRED;
+                    case CANCELLED -> ATTEMPT_CANCELLED;
                     case PENDING -> throw new IllegalArgumentException("a pending attempt has not ended");
                 },
                 attempt);
@@ -229,6 +236,14 @@ final class EventRecorder implements StateListener {
     @Override
     public void attemptRenewed(String ns, AttemptRecord attempt) {
         attemptEvent(ns, ATTEMPT_RENEWED, attempt);
+    }
+
+    @Override
+    public void attemptProgressed(String ns, AttemptRecord attempt) {
+        AttemptProgress progress = attempt.progress();
+        EventBatch event = attemptEvent(ns, ATTEMPT_PROGRESS, attempt);
+        event.node(FRACTION, progress.fraction() == null ? NullNode.getInstance() : Numbers.node(progress.fraction()));
+        event.string(MESSAGE, progress.message());
     }
 
     private EventBatch attemptEvent(String ns, SerializableString type, AttemptRecord attempt) {

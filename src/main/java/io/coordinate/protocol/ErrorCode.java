@@ -14,6 +14,7 @@ public enum ErrorCode {
     NO_SUCH_ATTEMPT("no_such_attempt", false),
     NOT_PENDING("not_pending", false),
     LOST_LEASE("lost_lease", false),
+    CANCELLED("cancelled", false),
     NO_SUCH_WORKER("no_such_worker", false),
     PARENT_CLOSED("parent_closed", false),
     TOO_LARGE("too_large", true),

@@ -191,9 +191,12 @@ class OperatorCommandsIT {
         assertThat(failed.findValuesAsText("name")).containsExactly("u47", "u48", "u49");
 
         assertThat(ok(ns, "summary").out())
-                .isEqualTo("SPEC   BLOCKED  DELAYED  AVAILABLE  PENDING  WAITING  FINISHED  FAILED  TOTAL" + NL
-                        + "s            0        0         47        0        0         0       3     50" + NL
-                        + "(all)        0        0         47        0        0         0       3     50" + NL);
+                .isEqualTo(
+                        "SPEC   BLOCKED  DELAYED  AVAILABLE  PENDING  WAITING  FINISHED  FAILED  CANCELLED  TOTAL" + NL
+                                + "s            0        0         47        0        0         0       3          0     50"
+                                + NL
+                                + "(all)        0        0         47        0        0         0       3          0     50"
+                                + NL);
         assertThat(ok(ns, "summary", "--json").json().get("counts"))
                 .isEqualTo(Json.parse("{\"available\":47,\"failed\":3}"));
 

@@ -336,9 +336,9 @@ class QueueGaugesTest {
         gauges.refresh();
 
         String scrape = registry.scrape();
-        // 50 namespaces' specs and the one _other sum: 11 counters, 7 unit statuses, running, oldest; and 51 worker
+        // 50 namespaces' specs and the one _other sum: 11 counters, 8 unit statuses, running, oldest; and 51 worker
         // counts
-        assertThat(namespaceSeries(scrape)).isEqualTo(51 * 20 + 51);
+        assertThat(namespaceSeries(scrape)).isEqualTo(51 * 21 + 51);
         assertThat(scrape.length()).isLessThan(150_000);
         assertThat(units("ns-00049", "s", "available")).isEqualTo(1);
         assertThat(units("_other", "_other", "available")).isEqualTo(2500);
@@ -356,7 +356,7 @@ class QueueGaugesTest {
         assertThat(gauge(QueueGauges.RUNNING_ATTEMPTS, "namespace", "_other", "work_spec", "_other"))
                 .isEqualTo(9950);
         assertThat(workers("_other")).isEqualTo(9950);
-        assertThat(namespaceSeries(registry.scrape())).isEqualTo(51 * 20 + 51);
+        assertThat(namespaceSeries(registry.scrape())).isEqualTo(51 * 21 + 51);
     }
 
     private static long namespaceSeries(String scrape) {

@@ -50,7 +50,7 @@ class DashboardIT {
             Path.of(System.getProperty("dashboard.chromedriver", "/usr/bin/chromedriver"));
     private static final Duration WAIT = Duration.ofSeconds(60);
     private static final List<String> STATUSES =
-            List.of("blocked", "delayed", "available", "pending", "waiting", "finished", "failed");
+            List.of("blocked", "delayed", "available", "pending", "waiting", "finished", "failed", "cancelled");
 
     private static final String NS = "dash";
     private static final String SPEC = "images";

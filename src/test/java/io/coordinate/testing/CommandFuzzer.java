@@ -273,7 +273,11 @@ public final class CommandFuzzer {
                 List.of(cmd("reset_work_units", "\"work_spec_name\":\"s1\",\"query\":{\"statuses\":[\"pending\"]}")));
         t.put(
                 CommandType.CANCEL_WORK_UNITS,
-                List.of(cmd("cancel_work_units", "\"work_spec_name\":\"rep\",\"query\":{\"names\":[\"r1\"]}")));
+                List.of(
+                        cmd("cancel_work_units", "\"work_spec_name\":\"rep\",\"query\":{\"names\":[\"r1\"]}"),
+                        cmd(
+                                "cancel_work_units",
+                                "\"work_spec_name\":\"s1\",\"query\":{\"statuses\":[\"pending\",\"blocked\"]}")));
         t.put(
                 CommandType.REQUEST_ATTEMPTS,
                 List.of(
@@ -284,7 +288,11 @@ public final class CommandFuzzer {
                         cmd("request_attempts", "\"worker\":\"w1\"")));
         t.put(
                 CommandType.RENEW_ATTEMPT,
-                List.of(cmd("renew_attempt", "\"attempt_id\":\"1\",\"extend\":120," + "\"data\":{\"progress\":1}")));
+                List.of(
+                        cmd("renew_attempt", "\"attempt_id\":\"1\",\"extend\":120," + "\"data\":{\"progress\":1}"),
+                        cmd(
+                                "renew_attempt",
+                                "\"attempt_id\":\"2\",\"progress\":{\"fraction\":0.5,\"message\":\"half\"}")));
         t.put(
                 CommandType.FINISH_ATTEMPT,
                 List.of(

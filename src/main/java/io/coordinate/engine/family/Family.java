@@ -1,6 +1,7 @@
 package io.coordinate.engine.family;
 
 import static io.coordinate.engine.state.model.UnitStatus.BLOCKED;
+import static io.coordinate.engine.state.model.UnitStatus.CANCELLED;
 import static io.coordinate.engine.state.model.UnitStatus.FAILED;
 import static io.coordinate.engine.state.model.UnitStatus.FINISHED;
 import static io.coordinate.engine.state.model.UnitStatus.PENDING;
@@ -116,16 +117,13 @@ public final class Family {
                             .map(c -> units.get(ns, c))
                             .toList();
             // the parent's own move first, so that its event comes before its children's
-            UnitRef failedChild = parked.stream()
-                    .filter(c -> c.status() == FAILED)
-                    .map(UnitRef::of)
+            WorkUnitRecord failedChild = parked.stream()
+                    .filter(c -> c.status().isFailure())
                     .findFirst()
                     .orElse(null);
             long open = links.childCount(ns, self, ChildState.OPEN)
-                    + parked.stream()
-                            .filter(c -> c.status() != FAILED && c.status() != FINISHED)
-                            .count();
-            JsonNode failure = failedChild != null ? traceback("child " + failedChild + " failed") : family.failure();
+                    + parked.stream().filter(c -> !c.status().isFinal()).count();
+            JsonNode failure = failedChild != null ? traceback("child", failedChild) : family.failure();
             if (failure != null) {
                 after = settle(
                         unit,
@@ -200,6 +198,13 @@ public final class Family {
         drain();
     }
 
+    /** {@code cancel_work_units} of a unit that is not settled; see {@link FamilyCancel#cancel}. */
+    public AttemptRecord cancel(WorkUnitRecord unit) {
+        AttemptRecord cancelled = FamilyCancel.cancel(this, unit);
+        drain();
+        return cancelled;
+    }
+
     // --- adding, resetting, deleting ---
 
     /** {@code add_work_units} of a unit in a job tree; see {@link FamilyPlacement#add}. Rejects before writing. */
@@ -249,6 +254,8 @@ public final class Family {
             units.add(ns, after); // a new unit failed at once
         } else if (after.status() == FAILED) {
             units.fail(ns, before, after);
+        } else if (after.status() == CANCELLED) {
+            units.cancel(ns, before, after);
         } else {
             units.finish(ns, before, after);
         }
@@ -261,32 +268,35 @@ public final class Family {
             Settled settled = queue.poll();
             WorkUnitRecord unit = settled.unit();
             UnitRef self = UnitRef.of(unit);
-            boolean failed = unit.status() == FAILED;
+            boolean failed = unit.status().isFailure();
             if (!failed) {
                 chainer.chain(unit, settled.data() != null ? settled.data() : attemptData(unit));
             }
             if (unit.family() != null) {
                 if (failed) {
-                    heirs.fail(self, traceback("predecessor " + self + " failed"));
+                    heirs.fail(self, traceback("predecessor", unit));
                 } else {
                     heirs.release(self);
                 }
             }
             if (settled.parentToTell() != null) {
-                childClosed(settled.parentToTell(), self, failed);
+                childClosed(settled.parentToTell(), unit, failed);
             }
         }
     }
 
-    /** An open child finished or failed (or was deleted): the parent may finish, or fail. */
-    void childClosed(UnitRef parentRef, UnitRef child, boolean failed) {
+    /**
+     * An open child finished, failed or was cancelled (or was deleted: {@code child} as it was): the parent may finish,
+     * or fail.
+     */
+    void childClosed(UnitRef parentRef, WorkUnitRecord child, boolean failed) {
         WorkUnitRecord parent = units.get(ns, parentRef);
-        if (parent == null || parent.status() == FINISHED || parent.status() == FAILED) {
+        if (parent == null || parent.status().isFinal()) {
             return;
         }
         UnitFamily family = parent.family() == null ? UnitFamily.EMPTY : parent.family();
         if (failed) {
-            JsonNode failure = traceback("child " + child + " failed");
+            JsonNode failure = traceback("child", child);
             if (parent.status() != PENDING) {
                 settle(
                         parent,
@@ -316,7 +326,7 @@ public final class Family {
 
     /** A parked child of a parent whose attempt finished: open (and runnable) now, or closed if it failed. */
     private void release(WorkUnitRecord child) {
-        if (child.status() == FAILED || child.status() == FINISHED) {
+        if (child.status().isFinal()) {
             units.relink(
                     ns,
                     child,
@@ -374,6 +384,12 @@ public final class Family {
     private JsonNode attemptData(WorkUnitRecord unit) {
         AttemptRecord attempt = unit.activeAttempt() == null ? null : attempts.get(ns, unit.activeAttempt());
         return attempt != null ? attempt.data() : unit.data();
+    }
+
+    /** The failure a unit's failed or cancelled {@code role} (its child, its predecessor) passes on. */
+    static JsonNode traceback(String role, WorkUnitRecord unit) {
+        String outcome = unit.status() == CANCELLED ? " was cancelled" : " failed";
+        return traceback(role + " " + UnitRef.of(unit) + outcome);
     }
 
     static JsonNode traceback(String text) {

@@ -67,7 +67,7 @@ final class FamilyDeletion {
             }
         }
         for (WorkUnitRecord unit : leftParents) {
-            family.childClosed(unit.family().parent(), UnitRef.of(unit), false); // it may have been the last one open
+            family.childClosed(unit.family().parent(), unit, false); // it may have been the last one open
         }
         return doomed.size();
     }

@@ -137,7 +137,7 @@ final class FamilyPlacement {
         Long parkedUnder = null;
         if (parent != null) {
             UnitStatus status = parent.status();
-            if (mode == Mode.ADD && (status == FINISHED || status == FAILED)) {
+            if (mode == Mode.ADD && status.isFinal()) {
                 throw new CommandRejection(
                         ErrorCode.PARENT_CLOSED,
                         "Expected parent " + UnitRef.of(parent) + " of work unit " + self + " to be open, but it is "
@@ -156,8 +156,8 @@ final class FamilyPlacement {
         boolean awaiting = false;
         JsonNode failure = null;
         if (predecessor != null) {
-            if (predecessor.status() == FAILED && mode == Mode.ADD) {
-                failure = Family.traceback("predecessor " + UnitRef.of(predecessor) + " failed");
+            if (predecessor.status().isFailure() && mode == Mode.ADD) {
+                failure = Family.traceback("predecessor", predecessor);
             } else if (predecessor.status() != FINISHED) {
                 awaiting = true;
             }

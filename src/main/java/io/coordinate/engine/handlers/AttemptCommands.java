@@ -3,6 +3,7 @@ package io.coordinate.engine.handlers;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.coordinate.engine.family.UnitTransitions;
 import io.coordinate.engine.replication.Replication;
+import io.coordinate.engine.state.model.AttemptProgress;
 import io.coordinate.engine.state.model.AttemptRecord;
 import io.coordinate.engine.state.model.AttemptStatus;
 import io.coordinate.engine.state.model.WorkUnitRecord;
@@ -40,17 +41,19 @@ public final class AttemptCommands {
                         Limits.MIN_LEASE_SECONDS,
                         Limits.MAX_LEASE_SECONDS);
         JsonNode data = data(ctx, attempt);
+        AttemptProgress progress = ProgressReport.parse(ctx.command().get("progress"), ctx.now());
         WorkUnitRecord unit = ctx.units().get(ctx.namespace(), attempt.spec(), attempt.unit());
         if (Replication.isReplica(unit, attempt)) {
             requirePending(attempt, "renew");
             ctx.answerIsAttempt(attempt.seq());
-            return ctx.views().attempt(ctx.replication().renewed(attempt, Times.secondsToMillis(extend), data));
+            return ctx.views()
+                    .attempt(ctx.replication().renewed(attempt, Times.secondsToMillis(extend), data, progress));
         }
         if (unit == null || !UnitTransitions.isActive(unit, attempt)) {
             throw new CommandRejection(ErrorCode.LOST_LEASE, "attempt " + attempt.id() + " is no longer active");
         }
         requirePending(attempt, "renew");
-        AttemptRecord renewed = attempt.withExpiration(Times.plus(ctx.now(), extend), data);
+        AttemptRecord renewed = attempt.withRenewal(Times.plus(ctx.now(), extend), data, progress);
         ctx.attempts().renew(ctx.namespace(), attempt, renewed);
         ctx.answerIsAttempt(attempt.seq());
         return ctx.views().attempt(renewed);

@@ -176,7 +176,10 @@ public final class CommandContext {
         return answer;
     }
 
-    /** Emits an assignment (keyed by worker, its JSON written already) for {@code request_attempts}. */
+    /**
+     * Emits a record on {@code coordinate.assignments} (keyed by worker, its JSON written already): the assignment of a
+     * {@code request_attempts}, or a cancel's notice ({@link CancelNotices}).
+     */
     public Supplier<JsonNode> assignment(String worker, byte[] json) {
         return output.assignment(worker, json);
     }

@@ -1,6 +1,7 @@
 package io.coordinate.engine.handlers;
 
 import io.coordinate.engine.state.model.AttemptRecord;
+import io.coordinate.engine.state.model.AttemptStatus;
 import io.coordinate.engine.state.model.WorkSpecRecord;
 import io.coordinate.engine.state.model.WorkUnitRecord;
 import io.coordinate.protocol.CommandRejection;
@@ -34,12 +35,18 @@ final class Lookups {
         return attempt(ctx, ctx.command().requiredString("attempt_id"));
     }
 
-    /** The attempt with this id. */
+    /**
+     * The attempt with this id, for a command of its worker: a cancelled attempt answers {@code cancelled}, which tells
+     * the worker to stop (docs/reference.md#cancel_work_units).
+     */
     static AttemptRecord attempt(CommandContext ctx, String id) {
         OptionalLong seq = attemptSeq(id);
         AttemptRecord attempt = seq.isPresent() ? ctx.attempts().get(ctx.namespace(), seq.getAsLong()) : null;
         if (attempt == null) {
             throw new CommandRejection(ErrorCode.NO_SUCH_ATTEMPT, "no attempt \"" + id + "\"");
+        }
+        if (attempt.status() == AttemptStatus.CANCELLED) {
+            throw new CommandRejection(ErrorCode.CANCELLED, "attempt " + attempt.id() + " was cancelled");
         }
         return attempt;
     }

@@ -10,7 +10,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -38,13 +37,7 @@ public record UnitQuery(Set<String> names, Set<UnitStatus> statuses, String prev
             throw CommandRejection.badCommand("\"query\" must be an object");
         }
         // A misspelt key would filter nothing and select every unit of the spec: refused, naming the key.
-        for (Iterator<String> keys = query.fieldNames(); keys.hasNext(); ) {
-            String key = keys.next();
-            if (!KEYS.contains(key)) {
-                throw CommandRejection.badCommand(
-                        "unknown key \"" + key + "\" in \"query\" (known: " + String.join(", ", KEYS) + ")");
-            }
-        }
+        JsonKeys.requireKnown(query, "query", KEYS);
         Set<String> names = null;
         if (query.hasNonNull("names")) {
             names = new TreeSet<>(UnitQuery::compareNames);

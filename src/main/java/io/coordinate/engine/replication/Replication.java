@@ -1,5 +1,6 @@
 package io.coordinate.engine.replication;
 
+import static io.coordinate.engine.state.model.AttemptStatus.PENDING;
 import static io.coordinate.engine.state.model.ReplicaOutcome.CLIENT_ERROR;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -9,6 +10,7 @@ import io.coordinate.engine.state.MutableAttemptState;
 import io.coordinate.engine.state.MutableUnitState;
 import io.coordinate.engine.state.MutableWorkerState;
 import io.coordinate.engine.state.SpecState;
+import io.coordinate.engine.state.model.AttemptProgress;
 import io.coordinate.engine.state.model.AttemptRecord;
 import io.coordinate.engine.state.model.AttemptStatus;
 import io.coordinate.engine.state.model.Replica;
@@ -92,8 +94,7 @@ public final class Replication {
         return unit.replication() != null
                 && !unit.replication().replicas().isEmpty()
                 && !unit.replication().decided()
-                && unit.status() != UnitStatus.FINISHED
-                && unit.status() != UnitStatus.FAILED;
+                && !unit.status().isFinal();
     }
 
     /** Whether {@code host} may take a replica of the unit: it is available and the host has none of its round. */
@@ -138,7 +139,7 @@ public final class Replication {
                 ? Times.plus(now, config.delayBound())
                 : Times.plusMillis(now, lifetimeMillis);
         AttemptRecord attempt = new AttemptRecord(
-                seq, unit.spec(), unit.name(), worker, AttemptStatus.PENDING, unit.data(), now, deadline, null, true);
+                seq, unit.spec(), unit.name(), worker, PENDING, unit.data(), now, deadline, null, true, null);
         ReplicationState next =
                 round.withReplica(new Replica(seq, worker, host, deadline, null, ValidateState.INIT, null));
         WorkUnitRecord after = unit.toBuilder()
@@ -230,16 +231,16 @@ public final class Replication {
     }
 
     /**
-     * Renews a running replica: its deadline becomes now + {@code extendMillis}, but never later than its start +
-     * {@code delay_bound} when the spec sets one (a replica may run that long, not longer).
+     * Renews a running replica (with its worker's {@code progress}, if any): its deadline becomes now +
+     * {@code extendMillis}, but never later than its start + {@code delay_bound} when the spec sets one.
      */
-    public AttemptRecord renewed(AttemptRecord attempt, long extendMillis, JsonNode data) {
+    public AttemptRecord renewed(AttemptRecord attempt, long extendMillis, JsonNode data, AttemptProgress progress) {
         ReplicationConfig config = config(attempt.spec());
         long expiration = Times.plusMillis(now, extendMillis);
         if (config.delayBound() != null) {
             expiration = Math.min(expiration, Times.plus(attempt.startTime(), config.delayBound()));
         }
-        AttemptRecord renewed = attempt.withExpiration(expiration, data);
+        AttemptRecord renewed = attempt.withRenewal(expiration, data, progress);
         attempts.renew(ns, attempt, renewed);
         WorkUnitRecord unit = units.get(ns, attempt.spec(), attempt.unit());
         long deadline = expiration;
@@ -363,11 +364,10 @@ public final class Replication {
         units.changeRound(ns, from, after, ReplicaChanges.between(stored.replication(), after.replication()));
     }
 
-    /** Decided, or finished or failed by its family: a report only updates its replica. */
+    /** Decided, or finished, failed or cancelled by its family: a report only updates its replica. */
     public static boolean closed(WorkUnitRecord unit) {
         return unit.replication() != null && unit.replication().decided()
-                || unit.status() == UnitStatus.FINISHED
-                || unit.status() == UnitStatus.FAILED
+                || unit.status().isFinal()
                 || unit.status() == UnitStatus.WAITING;
     }
 

@@ -40,6 +40,15 @@ public interface MutableAttemptState extends AttemptState {
      */
     void retriesExhausted(String ns, AttemptRecord attempt, RetryDecision decision);
 
-    /** A pending attempt's lease (and data) changed. Event: {@code attempt_renewed}. */
+    /**
+     * {@code cancel_work_units} cancelled a pending attempt: {@code cancelled} is it, cancelled, and it loses its lease
+     * at once. Event: {@code attempt_cancelled}. Its unit's move is the unit state's.
+     */
+    void cancel(String ns, AttemptRecord attempt, AttemptRecord cancelled);
+
+    /**
+     * A pending attempt's lease (and data, and progress) changed. Events: {@code attempt_renewed}, then
+     * {@code attempt_progress} if the worker reported progress.
+     */
     void renew(String ns, AttemptRecord attempt, AttemptRecord renewed);
 }

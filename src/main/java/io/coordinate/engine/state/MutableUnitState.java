@@ -32,6 +32,9 @@ public interface MutableUnitState extends UnitState {
     /** It failed. Event: {@code unit_status_changed}. */
     void fail(String ns, WorkUnitRecord before, WorkUnitRecord after);
 
+    /** {@code cancel_work_units}: it is cancelled, and runs no more. Event: {@code unit_status_changed}. */
+    void cancel(String ns, WorkUnitRecord before, WorkUnitRecord after);
+
     /**
      * It rests again, available, delayed or blocked: its attempt was retried or expired, its not-before time came,
      * or its parent or predecessor let it go. Event: {@code unit_status_changed} if its status moved.

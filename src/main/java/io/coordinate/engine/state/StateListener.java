@@ -42,7 +42,7 @@ public interface StateListener {
     /** An attempt was created, pending. */
     default void attemptStarted(String ns, AttemptRecord attempt) {}
 
-    /** An attempt ended: finished, failed, retryable or expired, as its status says. */
+    /** An attempt ended: finished, failed, retryable, expired or cancelled, as its status says. */
     default void attemptEnded(String ns, AttemptRecord attempt) {}
 
     /** An attempt ended under its spec's retry policy, which took {@code decision} (docs/reference.md#retries). */
@@ -55,6 +55,9 @@ public interface StateListener {
 
     /** A pending attempt's lease (and data) changed. */
     default void attemptRenewed(String ns, AttemptRecord attempt) {}
+
+    /** A pending attempt's worker reported its progress ({@link AttemptRecord#progress}). */
+    default void attemptProgressed(String ns, AttemptRecord attempt) {}
 
     /** A worker was created or changed. */
     default void workerChanged(String ns, WorkerRecord before, WorkerRecord after) {}

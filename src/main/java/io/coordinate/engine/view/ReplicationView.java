@@ -89,9 +89,7 @@ final class ReplicationView {
         node.put("round", round.round());
         node.put("min_quorum", config.minQuorum());
         node.put("target_nresults", Quorum.target(config, round));
-        boolean closed = unit.status() == UnitStatus.FINISHED
-                || unit.status() == UnitStatus.FAILED
-                || unit.status() == UnitStatus.WAITING;
+        boolean closed = unit.status().isFinal() || unit.status() == UnitStatus.WAITING;
         node.put("needed", closed ? 0 : Quorum.needed(config, round));
         node.put("error_mask", round.errorMask());
         if (round.canonical() == null) {

@@ -276,7 +276,7 @@ public final class StateViews {
             // docs/replication.md#what-you-see: only for a unit of a replicated spec or with replicas
             node.set("replication", replicas);
         }
-        if (unit.purgeAt() != null && (unit.status() == UnitStatus.FINISHED || unit.status() == UnitStatus.FAILED)) {
+        if (unit.purgeAt() != null && unit.status().isFinal()) {
             node.put("purge_at", Times.format(unit.purgeAt()));
         }
         return node;
@@ -312,6 +312,9 @@ public final class StateViews {
             node.put("end_time", Times.format(attempt.endTime()));
         } else {
             node.putNull("end_time");
+        }
+        if (attempt.progress() != null) {
+            node.set("progress", ProgressView.of(attempt.progress()));
         }
         WorkUnitRecord unit = state.units().get(ns, attempt.spec(), attempt.unit());
         ReplicationState round = attempt.isReplica() && unit != null ? replication.roundNow(unit) : null;

@@ -145,12 +145,12 @@ class ErrorBitsTest {
                 h.send("cancel_work_units", "work_spec_name", "s", "query", EngineHarness.json("{}"))
                         .ok(),
                 "{\"cancelled\":2}");
-        assertJson(h.send("cancel_work_units", "work_spec_name", "plain").ok(), "{\"cancelled\":0}");
+        assertJson(h.send("cancel_work_units", "work_spec_name", "plain").ok(), "{\"cancelled\":1}");
 
         assertThat(h.status("s", "done")).isEqualTo("finished");
         assertThat(h.status("s", "running")).isEqualTo("failed");
         assertThat(h.status("s", "waiting")).isEqualTo("failed");
-        assertThat(h.status("plain", "p")).isEqualTo("available");
+        assertThat(h.status("plain", "p")).as("an ordinary unit is cancelled").isEqualTo("cancelled");
         assertJson(h.unitData("s", "waiting"), "{\"traceback\":\"replicas: cancelled\",\"error_mask\":16}");
         assertThat(h.results())
                 .extracting(r -> r.get("work_unit_name").asText() + " "

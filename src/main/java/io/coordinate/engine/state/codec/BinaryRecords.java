@@ -8,6 +8,7 @@ import static io.coordinate.engine.state.codec.ReplicationCodec.readReplication;
 import static io.coordinate.engine.state.codec.ReplicationCodec.writeReplication;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.coordinate.engine.state.model.AttemptProgress;
 import io.coordinate.engine.state.model.AttemptRecord;
 import io.coordinate.engine.state.model.AttemptStatus;
 import io.coordinate.engine.state.model.ChildState;
@@ -30,8 +31,12 @@ import java.io.UncheckedIOException;
  *                 activeAttempt?, attemptCount, family?, replication?, purgeAt?, availableSince?
  *     mask bits:  0 spec, 1 name, 2 data, 3 notBefore, 4 status, 5 activeAttempt, 6 family, 7 replication,
  *                 8 purgeAt, 9 availableSince (version 2; a version 1 value has none)
- * AttemptRecord:  mask (1 byte), seq, spec?, unit?, worker?, status?, data?, startTime, expirationTime, endTime?
- *     mask bits:  0 spec, 1 unit, 2 worker, 3 status, 4 data, 5 endTime, 6 replica ({@code isReplica()})
+ * AttemptRecord:  mask (1 byte), seq, spec?, unit?, worker?, status?, data?, startTime, expirationTime, endTime?,
+ *                 progress?
+ *     mask bits:  0 spec, 1 unit, 2 worker, 3 status, 4 data, 5 endTime, 6 replica ({@code isReplica()}),
+ *                 7 progress (version 3; older values have none)
+ * AttemptProgress: mask (1 byte), fraction?, message?, time
+ *     mask bits:  0 fraction (its 8 raw IEEE-754 bits, big-endian), 1 message
  * UnitFamily:     mask (1 byte), parent?, predecessor?, childState?, parkedUnder?, failure?
  *     mask bits:  0 parent, 1 predecessor, 2 childState, 3 parkedUnder, 4 awaitingPredecessor (its value),
  *                 5 failure
@@ -73,12 +78,13 @@ import java.io.UncheckedIOException;
  * whole in Smile and read by the same mapper, as before.
  *
  * <p>A change of this layout takes a new {@link #VERSION}; values of older versions must still be read. Version 2
- * added {@code availableSince}; a version 1 value reads as a version 2 value without it.
+ * added {@code availableSince}; a version 1 value reads as a version 2 value without it. Version 3 added an
+ * attempt's {@code progress} (and the {@code cancelled} statuses' codes), which older values do not have.
  */
 public final class BinaryRecords {
 
     static final byte FORMAT = (byte) 0xFE; // reserved in Smile: not a token either, should a header be omitted
-    static final byte VERSION = 2;
+    static final byte VERSION = 3;
     /** The oldest version still read. */
     private static final byte FIRST_VERSION = 1;
 
@@ -106,6 +112,10 @@ public final class BinaryRecords {
     private static final int A_DATA = 1 << 4;
     private static final int A_END_TIME = 1 << 5;
     private static final int A_REPLICA = 1 << 6;
+    private static final int A_PROGRESS = 1 << 7;
+
+    private static final int P_FRACTION = 1;
+    private static final int P_MESSAGE = 1 << 1;
 
     static final int J_OBJECT = '{';
     static final int J_ARRAY = '[';
@@ -208,7 +218,8 @@ public final class BinaryRecords {
                 | bit(attempt.status(), A_STATUS)
                 | bit(attempt.data(), A_DATA)
                 | bit(attempt.endTime(), A_END_TIME)
-                | (attempt.isReplica() ? A_REPLICA : 0);
+                | (attempt.isReplica() ? A_REPLICA : 0)
+                | bit(attempt.progress(), A_PROGRESS);
         out.header();
         out.byte8(mask);
         out.varlong(attempt.seq());
@@ -222,7 +233,26 @@ public final class BinaryRecords {
         out.varlong(attempt.startTime());
         out.varlong(attempt.expirationTime());
         out.varlong(attempt.endTime());
+        if (attempt.progress() != null) {
+            writeProgress(out, attempt.progress());
+        }
         return out.toBytes();
+    }
+
+    private static void writeProgress(BinaryOut out, AttemptProgress progress) throws IOException {
+        out.byte8(bit(progress.fraction(), P_FRACTION) | bit(progress.message(), P_MESSAGE));
+        if (progress.fraction() != null) {
+            out.fixed64(Double.doubleToRawLongBits(progress.fraction()));
+        }
+        out.string(progress.message());
+        out.varlong(progress.time());
+    }
+
+    private static AttemptProgress readProgress(BinaryIn in) throws IOException {
+        int mask = in.byte8();
+        Double fraction = has(mask, P_FRACTION) ? Double.longBitsToDouble(in.fixed64()) : null;
+        String message = has(mask, P_MESSAGE) ? in.string() : null;
+        return new AttemptProgress(fraction, message, in.varlong());
     }
 
     private static WorkUnitRecord readUnit(BinaryIn in) throws IOException {
@@ -265,8 +295,19 @@ public final class BinaryRecords {
         long startTime = in.varlong();
         long expirationTime = in.varlong();
         Long endTime = has(mask, A_END_TIME) ? in.varlong() : null;
+        AttemptProgress progress = has(mask, A_PROGRESS) ? readProgress(in) : null;
         return new AttemptRecord(
-                seq, spec, unit, worker, status, data, startTime, expirationTime, endTime, has(mask, A_REPLICA));
+                seq,
+                spec,
+                unit,
+                worker,
+                status,
+                data,
+                startTime,
+                expirationTime,
+                endTime,
+                has(mask, A_REPLICA),
+                progress);
     }
 
     // AttemptStatus has no stored code of its own: these are its. Never reuse one.
@@ -278,6 +319,7 @@ public final class BinaryRecords {
             case FAILED -> 'x';
             case EXPIRED -> 'e';
             case RETRYABLE -> 'r';
+            case CANCELLED -> 'c';
         };
     }
 
@@ -288,6 +330,7 @@ public final class BinaryRecords {
             case 'x' -> AttemptStatus.FAILED;
             case 'e' -> AttemptStatus.EXPIRED;
             case 'r' -> AttemptStatus.RETRYABLE;
+            case 'c' -> AttemptStatus.CANCELLED;
             default -> throw new IOException("unknown attempt status code " + code);
         };
     }

@@ -147,9 +147,19 @@ final class DbAttemptState implements MutableAttemptState {
     }
 
     @Override
+    public void cancel(String ns, AttemptRecord attempt, AttemptRecord cancelled) {
+        assert attempt.status() == AttemptStatus.PENDING && cancelled.status() == AttemptStatus.CANCELLED
+                : attempt.status() + " to " + cancelled.status();
+        db.listener.attemptEnded(ns, write(ns, attempt, cancelled));
+    }
+
+    @Override
     public void renew(String ns, AttemptRecord attempt, AttemptRecord renewed) {
         assert renewed.status() == attempt.status() : "a renewal keeps the status";
         db.listener.attemptRenewed(ns, write(ns, attempt, renewed));
+        if (renewed.progress() != attempt.progress()) {
+            db.listener.attemptProgressed(ns, renewed); // a renewal without progress keeps the record's
+        }
     }
 
     /** The one write of a stored attempt's change, with its indexes; returns {@code after}. */

@@ -204,6 +204,12 @@ final class DbUnitState implements MutableUnitState {
     }
 
     @Override
+    public void cancel(String ns, WorkUnitRecord before, WorkUnitRecord after) {
+        assert after.status() == UnitStatus.CANCELLED : after.status();
+        moved(ns, before, after, null);
+    }
+
+    @Override
     public void release(String ns, WorkUnitRecord before, WorkUnitRecord after) {
         assert after.status() == UnitStatus.AVAILABLE
                         || after.status() == UnitStatus.DELAYED
@@ -282,7 +288,7 @@ final class DbUnitState implements MutableUnitState {
             if (before.status() == UnitStatus.DELAYED) {
                 db.writable.delete(TimeIndexKeys.delayedUnit(before.notBefore(), ns, spec, name));
             }
-            if (purges(before)) {
+            if (before.purgeAt() != null && before.status().isFinal()) { // only a settled unit's purge time counts
                 db.writable.delete(TimeIndexKeys.purge(before.purgeAt(), ns, spec, name));
             }
             counts.move(ns, spec, before.status(), -1);
@@ -335,7 +341,7 @@ final class DbUnitState implements MutableUnitState {
                 db.hints.delayedInserted(notBefore);
             }
         }
-        if (purges(after)) {
+        if (after.purgeAt() != null && after.status().isFinal()) {
             db.writable.put(TimeIndexKeys.purge(after.purgeAt(), ns, spec, name), ValueCodec.EMPTY);
             if (db.hints != null) {
                 db.hints.purgeInserted(after.purgeAt());
@@ -370,11 +376,6 @@ final class DbUnitState implements MutableUnitState {
         if (carried || carries(before, held)) {
             db.blocks.setUnitValue(ns, held, carried ? value : null);
         }
-    }
-
-    /** A purge time only counts for a finished or failed unit: any other status keeps it out of the index. */
-    private static boolean purges(WorkUnitRecord unit) {
-        return unit.purgeAt() != null && (unit.status() == UnitStatus.FINISHED || unit.status() == UnitStatus.FAILED);
     }
 
     /** Deletes every unit of a spec with its index entries and counts (their attempts went first). */

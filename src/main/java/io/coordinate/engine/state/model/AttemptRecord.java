@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
  *
  * @param replica true for a replica of a replicated unit (docs/replication.md), whose outcome and validation are kept
  *     in the unit's round; null for an ordinary attempt
+ * @param progress what the worker last reported of its progress (null: nothing yet)
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record AttemptRecord(
@@ -21,7 +22,8 @@ public record AttemptRecord(
         long startTime,
         long expirationTime,
         Long endTime,
-        Boolean replica) {
+        Boolean replica,
+        AttemptProgress progress) {
 
     /**
      * The attempt a request starts: attempt {@code seq} of {@code worker} at the unit, pending, with the unit's data.
@@ -38,6 +40,7 @@ public record AttemptRecord(
                 startTime,
                 expirationTime,
                 null,
+                null,
                 null);
     }
 
@@ -51,10 +54,23 @@ public record AttemptRecord(
     }
 
     public AttemptRecord withStatus(AttemptStatus newStatus, JsonNode newData, Long end) {
-        return new AttemptRecord(seq, spec, unit, worker, newStatus, newData, startTime, expirationTime, end, replica);
+        return new AttemptRecord(
+                seq, spec, unit, worker, newStatus, newData, startTime, expirationTime, end, replica, progress);
     }
 
-    public AttemptRecord withExpiration(long expiration, JsonNode newData) {
-        return new AttemptRecord(seq, spec, unit, worker, status, newData, startTime, expiration, endTime, replica);
+    /** Renewed: its new expiration and data; {@code reported} is the worker's progress (null keeps the last). */
+    public AttemptRecord withRenewal(long expiration, JsonNode newData, AttemptProgress reported) {
+        return new AttemptRecord(
+                seq,
+                spec,
+                unit,
+                worker,
+                status,
+                newData,
+                startTime,
+                expiration,
+                endTime,
+                replica,
+                reported != null ? reported : progress);
     }
 }

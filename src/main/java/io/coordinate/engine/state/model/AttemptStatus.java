@@ -8,7 +8,8 @@ public enum AttemptStatus {
     FINISHED("finished"),
     FAILED("failed"),
     EXPIRED("expired"),
-    RETRYABLE("retryable");
+    RETRYABLE("retryable"),
+    CANCELLED("cancelled");
 
     private final String wireName;
 

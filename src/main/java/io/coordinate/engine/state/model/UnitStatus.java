@@ -11,7 +11,8 @@ public enum UnitStatus {
     PENDING("pending", 'p'),
     WAITING("waiting", 'w'),
     FINISHED("finished", 'f'),
-    FAILED("failed", 'x');
+    FAILED("failed", 'x'),
+    CANCELLED("cancelled", 'c');
 
     private final String wireName;
     private final byte code;
@@ -19,6 +20,16 @@ public enum UnitStatus {
     UnitStatus(String wireName, char code) {
         this.wireName = wireName;
         this.code = (byte) code;
+    }
+
+    /** Finished, failed or cancelled: the unit runs no more until a reset or a re-add brings it back. */
+    public boolean isFinal() {
+        return this == FINISHED || this == FAILED || this == CANCELLED;
+    }
+
+    /** Failed or cancelled: what its parent and heirs treat as a failure (docs/children-and-heirs.md). */
+    public boolean isFailure() {
+        return this == FAILED || this == CANCELLED;
     }
 
     @JsonValue

@@ -120,12 +120,12 @@ class FieldChecklistTest {
                         "samples.put(\"unit-available-since\", record(WAITING_UNIT));",
                         "samples.put(\"unit-available-since\", record(WAITING_UNIT));"
                                 + " samples.put(\"unit-label\", record(PLAIN_UNIT.toBuilder().label(\"golden\").build()));"),
-                new Patch("3-golden", codec, "static final byte VERSION = 2;", "static final byte VERSION = 3;"),
+                new Patch("3-golden", codec, "static final byte VERSION = 3;", "static final byte VERSION = 4;"),
                 new Patch(
                         "3-golden",
                         golden,
-                        "\"golden/stored-values-v4.txt\");",
-                        "\"golden/stored-values-v4.txt\", \"golden/stored-values-v5.txt\");"),
+                        "\"golden/stored-values-v5.txt\");",
+                        "\"golden/stored-values-v5.txt\", \"golden/stored-values-v6.txt\");"),
                 // 4. Where a command sets it: an add, and a re-add that builds the unit afresh (a continuous unit has
                 // none); the transitions that change it (none changes a label); its event; its view. reference.md,
                 // the last item, is prose.
@@ -201,7 +201,7 @@ class FieldChecklistTest {
             System.clearProperty("golden.write");
             System.clearProperty("golden.dir");
         }
-        assertThat(Files.readString(resources.resolve("golden/stored-values-v5.txt")))
+        assertThat(Files.readString(resources.resolve("golden/stored-values-v6.txt")))
                 .contains("\nunit-label ");
         run(loader, GOLDEN_TEST, "valuesWrittenByEveryVersionReadBackAsTheirRecords");
         run(loader, GOLDEN_TEST, "todaysCodeWritesTheSameBytes");

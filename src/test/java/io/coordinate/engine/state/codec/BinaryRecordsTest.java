@@ -121,7 +121,7 @@ class BinaryRecordsTest {
             }
         }
         for (AttemptStatus status : AttemptStatus.values()) {
-            roundTrips(new AttemptRecord(1, "s", "u", "w", status, null, 0, 0, null, false));
+            roundTrips(new AttemptRecord(1, "s", "u", "w", status, null, 0, 0, null, false, null));
         }
     }
 
@@ -191,8 +191,8 @@ class BinaryRecordsTest {
                     .attemptCount((int) value)
                     .purgeAt(value)
                     .build());
-            roundTrips(
-                    new AttemptRecord(value, "s", "u", "w", AttemptStatus.FINISHED, null, value, value, value, true));
+            roundTrips(new AttemptRecord(
+                    value, "s", "u", "w", AttemptStatus.FINISHED, null, value, value, value, true, null));
         }
     }
 
@@ -208,16 +208,19 @@ class BinaryRecordsTest {
                 1_800_000_000_000L,
                 1_800_000_900_000L,
                 1_800_000_500_000L,
-                true));
-        roundTrips(new AttemptRecord(0, null, null, null, null, null, 0, 0, null, false));
-        roundTrips(
-                new AttemptRecord(-5, "", "", "", AttemptStatus.PENDING, NullNode.getInstance(), -1, -2, null, false));
+                true,
+                null));
+        roundTrips(new AttemptRecord(0, null, null, null, null, null, 0, 0, null, false, null));
+        roundTrips(new AttemptRecord(
+                -5, "", "", "", AttemptStatus.PENDING, NullNode.getInstance(), -1, -2, null, false, null));
     }
 
     @Test
     void aNullReplicaFlagReadsBackFalseAsItDidInSmile() {
-        AttemptRecord ordinary = new AttemptRecord(1, "s", "u", "w", AttemptStatus.PENDING, null, 0, 0, null, null);
-        AttemptRecord asRead = new AttemptRecord(1, "s", "u", "w", AttemptStatus.PENDING, null, 0, 0, null, false);
+        AttemptRecord ordinary =
+                new AttemptRecord(1, "s", "u", "w", AttemptStatus.PENDING, null, 0, 0, null, null, null);
+        AttemptRecord asRead =
+                new AttemptRecord(1, "s", "u", "w", AttemptStatus.PENDING, null, 0, 0, null, false, null);
 
         // Jackson writes isReplica() as "replica", so the Smile form never had a null there
         assertThat(ValueCodec.decode(ValueCodec.encodeSmile(ordinary), AttemptRecord.class))
@@ -273,7 +276,8 @@ class BinaryRecordsTest {
                 DecimalNode.valueOf(new BigDecimal(BigInteger.ONE.shiftLeft(63).negate(), 7)));
         for (JsonNode data : datas) {
             readsBackAsFromSmile(unitWithData(data));
-            readsBackAsFromSmile(new AttemptRecord(1, "s", "u", "w", AttemptStatus.FINISHED, data, 0, 0, 1L, false));
+            readsBackAsFromSmile(
+                    new AttemptRecord(1, "s", "u", "w", AttemptStatus.FINISHED, data, 0, 0, 1L, false, null));
             readsBackAsFromSmile(WorkUnitRecord.builder("s", "u")
                     .status(UnitStatus.FAILED)
                     .family(UnitFamily.EMPTY.toBuilder().failure(data).build())
@@ -304,8 +308,8 @@ class BinaryRecordsTest {
     void dataReadAgainIsTheSameInstanceAndWritesTheSameBytes() {
         JsonNode data = Json.parse("{\"i\":7,\"s\":\"text\",\"a\":[1,2.50]}");
         byte[] unitBytes = ValueCodec.encode(unitWithData(data));
-        byte[] attemptBytes =
-                ValueCodec.encode(new AttemptRecord(3, "s", "u", "w", AttemptStatus.PENDING, data, 1, 2, null, false));
+        byte[] attemptBytes = ValueCodec.encode(
+                new AttemptRecord(3, "s", "u", "w", AttemptStatus.PENDING, data, 1, 2, null, false, null));
 
         JsonNode fromAttempt =
                 ValueCodec.decode(attemptBytes, AttemptRecord.class).data();
@@ -347,8 +351,8 @@ class BinaryRecordsTest {
                 .replication(FULL_REPLICATION)
                 .purgeAt(4L)
                 .build();
-        AttemptRecord attempt =
-                new AttemptRecord(9, "spec", "unit", "w", AttemptStatus.EXPIRED, Json.parse(DATA), 1, 2, 3L, true);
+        AttemptRecord attempt = new AttemptRecord(
+                9, "spec", "unit", "w", AttemptStatus.EXPIRED, Json.parse(DATA), 1, 2, 3L, true, null);
         byte[] smileUnit = ValueCodec.encodeSmile(unit);
         byte[] smileAttempt = ValueCodec.encodeSmile(attempt);
 
@@ -598,7 +602,8 @@ class BinaryRecordsTest {
                 randomLong(random),
                 randomLong(random),
                 orNull(random, randomLong(random)),
-                orNull(random, random.nextBoolean()));
+                orNull(random, random.nextBoolean()),
+                null);
     }
 
     private static JsonNode randomJson(SplittableRandom random, int depth) {

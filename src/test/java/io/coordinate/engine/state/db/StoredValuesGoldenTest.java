@@ -8,6 +8,7 @@ import io.coordinate.engine.state.codec.UnitKeys;
 import io.coordinate.engine.state.codec.UnitValue;
 import io.coordinate.engine.state.codec.ValueCodec;
 import io.coordinate.engine.state.model.Answer;
+import io.coordinate.engine.state.model.AttemptProgress;
 import io.coordinate.engine.state.model.AttemptRecord;
 import io.coordinate.engine.state.model.AttemptStatus;
 import io.coordinate.engine.state.model.ChildState;
@@ -55,13 +56,15 @@ class StoredValuesGoldenTest {
      * The fixtures, oldest first; the last is what this version writes. v1: before units entries had a version
      * byte ({@link AttemptBlockValues#UNITS_VERSION}); v2: before a unit's value with its attempt had one
      * ({@link UnitValue#VERSION}); v3: before units and attempts took {@link BinaryRecords} version 2 (a unit's
-     * {@code availableSince}).
+     * {@code availableSince}); v4: before they took version 3 (an attempt's {@code progress}, the {@code cancelled}
+     * statuses).
      */
     private static final List<String> FIXTURES = List.of(
             "golden/stored-values-v1.txt",
             "golden/stored-values-v2.txt",
             "golden/stored-values-v3.txt",
-            "golden/stored-values-v4.txt");
+            "golden/stored-values-v4.txt",
+            "golden/stored-values-v5.txt");
 
     private static final String CURRENT = FIXTURES.get(FIXTURES.size() - 1);
     private static final HexFormat HEX = HexFormat.of();
@@ -115,7 +118,8 @@ class StoredValuesGoldenTest {
             1_800_000_000_000L,
             1_800_000_900_000L,
             1_800_000_100_000L,
-            false);
+            false,
+            null);
 
     /** As a request starts it: the unit's data is the attempt's. */
     private static final AttemptRecord STARTED = new AttemptRecord(
@@ -128,7 +132,8 @@ class StoredValuesGoldenTest {
             1_800_000_000_000L,
             1_800_000_900_000L,
             null,
-            false);
+            false,
+            null);
 
     private static final WorkSpecRecord SPEC = new WorkSpecRecord(
             "spec",
@@ -204,6 +209,22 @@ class StoredValuesGoldenTest {
         samples.put("unit-plain", record(PLAIN_UNIT));
         samples.put("unit-available-since", record(WAITING_UNIT));
         samples.put("attempt", record(ATTEMPT));
+        samples.put(
+                "attempt-progress",
+                record(ATTEMPT.withRenewal(
+                        ATTEMPT.expirationTime(),
+                        ATTEMPT.data(),
+                        new AttemptProgress(0.25, "a quarter é", 1_800_000_050_000L))));
+        samples.put(
+                "attempt-progress-message",
+                record(STARTED.withRenewal(
+                        STARTED.expirationTime(), STARTED.data(), new AttemptProgress(null, "", 1_800_000_060_000L))));
+        samples.put(
+                "attempt-cancelled",
+                record(STARTED.withStatus(AttemptStatus.CANCELLED, STARTED.data(), 1_800_000_070_000L)));
+        samples.put(
+                "unit-cancelled",
+                record(PLAIN_UNIT.toBuilder().status(UnitStatus.CANCELLED).build()));
         samples.put("spec", record(SPEC));
         samples.put("worker", record(WORKER));
         samples.put("namespace", record(new NamespaceRecord("ns", 1_800_000_000_000L)));

@@ -19,6 +19,7 @@ import io.coordinate.storage.KeyValueIterator;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -96,8 +97,13 @@ class UnitRecordIsItsValueTest {
                 return "retry " + attempt.id();
             }
             case 7 -> {
-                h.renew(attempt, 10 + random.nextInt(50), "{\"progress\":" + random.nextInt(100) + "}");
-                return "renew " + attempt.id();
+                if (random.nextBoolean()) {
+                    h.renew(attempt, 10 + random.nextInt(50), "{\"progress\":" + random.nextInt(100) + "}");
+                    return "renew " + attempt.id();
+                }
+                String message = "step " + random.nextInt(100);
+                h.send("renew_attempt", "attempt_id", attempt.id(), "progress", Map.of("message", message));
+                return "renew " + attempt.id() + " with progress " + message;
             }
             case 8 -> {
                 h.expire(attempt);
@@ -108,7 +114,8 @@ class UnitRecordIsItsValueTest {
                 return "prioritize " + spec + "/" + name;
             }
             case 10 -> {
-                String command = random.nextBoolean() ? "reset_work_units" : "delete_work_units";
+                String command = List.of("reset_work_units", "delete_work_units", "cancel_work_units")
+                        .get(random.nextInt(3));
                 h.send(command, "work_spec_name", spec, "query", names);
                 return command + " " + spec + "/" + name;
             }
@@ -174,6 +181,9 @@ class UnitRecordIsItsValueTest {
                     .as("its status")
                     .isEqualTo(held.status().wireName());
             assertThat(latest.get("data")).as("its data").isEqualTo(held.data() == null ? Json.object() : held.data());
+            assertThat(latest.path("progress").path("message").textValue())
+                    .as("its progress")
+                    .isEqualTo(held.progress() == null ? null : held.progress().message());
         }
     }
 }

@@ -28,7 +28,8 @@ class UnitValueTest {
                 .activeAttempt(7L)
                 .attemptCount(1)
                 .build();
-        AttemptRecord attempt = new AttemptRecord(7, "s", "u", "w", AttemptStatus.PENDING, null, 10, 20, null, false);
+        AttemptRecord attempt =
+                new AttemptRecord(7, "s", "u", "w", AttemptStatus.PENDING, null, 10, 20, null, false, null);
         byte[] alone = ValueCodec.encode(unit);
         assertThat(UnitValue.of(alone, -1, null)).isSameAs(alone);
         assertThat(UnitValue.attemptSeq(alone)).isEqualTo(-1);
@@ -52,7 +53,8 @@ class UnitValueTest {
                 .activeAttempt(7L)
                 .attemptCount(1)
                 .build();
-        AttemptRecord attempt = new AttemptRecord(7, "s", "u", "w", AttemptStatus.PENDING, null, 10, 20, null, false);
+        AttemptRecord attempt =
+                new AttemptRecord(7, "s", "u", "w", AttemptStatus.PENDING, null, 10, 20, null, false, null);
         byte[] alone = ValueCodec.encode(unit);
         byte[] held = ValueCodec.encode(attempt);
         byte[] first = ByteBuffer.allocate(1 + 4 + alone.length + 8 + held.length)
