@@ -20,15 +20,16 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code coordinate units add|list|status|reset|delete --spec NAME}: the work units of one spec. */
+/** {@code coordinate units add|list|status|reset|cancel|delete --spec NAME}: the work units of one spec. */
 @Command(
         name = "units",
-        description = "Add, list, show, reset and delete the work units of a spec.",
+        description = "Add, list, show, reset, cancel and delete the work units of a spec.",
         subcommands = {
             UnitsCommand.Add.class,
             UnitsCommand.ListUnits.class,
             UnitsCommand.Status.class,
             UnitsCommand.Reset.class,
+            UnitsCommand.Cancel.class,
             UnitsCommand.Delete.class
         })
 final class UnitsCommand {
@@ -221,7 +222,7 @@ final class UnitsCommand {
         }
     }
 
-    /** A reset or delete: the units a query selects, which must say which ones, or {@code --all}. */
+    /** A reset, cancel or delete: the units a query selects, which must say which ones, or {@code --all}. */
     abstract static class ByQuery extends OfSpec {
 
         @Option(names = "--status", paramLabel = "STATUS", description = "Units with this status now (repeatable).")
@@ -268,6 +269,18 @@ final class UnitsCommand {
         void run() {
             UnitQuery query = query();
             printCount("reset", send(client -> client.resetWorkUnits(workSpec, query)));
+        }
+    }
+
+    @Command(
+            name = "cancel",
+            description = "Cancel the selected units: they never run again, and the commands still running on them"
+                    + " are stopped.")
+    static final class Cancel extends ByQuery {
+        @Override
+        void run() {
+            UnitQuery query = query();
+            printCount("cancelled", send(client -> client.cancelWorkUnits(workSpec, query)));
         }
     }
 

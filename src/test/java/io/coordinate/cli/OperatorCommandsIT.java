@@ -244,6 +244,12 @@ class OperatorCommandsIT {
         assertThat(ok(ns, "spec", "get", "s").out())
                 .contains("paused                 false" + NL)
                 .contains("units pending          2" + NL);
+
+        // Cancel the pending units: they are settled at once, as cancelled.
+        assertThat(ok(ns, "units", "cancel", "--spec", "s", "--status", "pending")
+                        .out())
+                .isEqualTo("cancelled 2 units" + NL);
+        Poll.until("2 cancelled units", WAIT, () -> counts(ns, "s"), c -> c.equals(Json.parse("{\"cancelled\":2}")));
     }
 
     @Test

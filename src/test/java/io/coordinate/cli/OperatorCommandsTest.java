@@ -46,8 +46,8 @@ class OperatorCommandsTest {
     }
 
     @Test
-    void resetAndDeleteWithoutAFilterAreRefusedAsUsageErrors() throws IOException {
-        for (String verb : new String[] {"reset", "delete"}) {
+    void resetCancelAndDeleteWithoutAFilterAreRefusedAsUsageErrors() throws IOException {
+        for (String verb : new String[] {"reset", "cancel", "delete"}) {
             err.getBuffer().setLength(0);
             int exit = run("units", verb, "-n", "ns", "--spec", "s", "--bootstrap-servers", closedAddress());
             assertThat(exit).as(verb).isEqualTo(ExitCodes.USAGE);

@@ -310,10 +310,12 @@ class WorkerIT {
                 String attemptId = unit.at("/attempts/0/attempt_id").asText();
                 String renew = "{\"command\":\"renew_attempt\",\"attempt_id\":\"" + attemptId
                         + "\",\"extend\":30.0,\"progress\":";
-                assertThat(ofAttempt(commandsOf(ns, has("finish_attempts")), "renew_attempt", attemptId))
-                        .containsExactly(
-                                renew + "{\"fraction\":0.1,\"message\":\"one\"}}",
-                                renew + "{\"fraction\":0.3,\"message\":\"three\"}}");
+                // The first report goes at once unless the worker's thread takes the reports after the last one
+                // (which then wins); the next ones, within the same second, wait and the last of them goes.
+                List<String> sent = ofAttempt(commandsOf(ns, has("finish_attempts")), "renew_attempt", attemptId);
+                String one = renew + "{\"fraction\":0.1,\"message\":\"one\"}}";
+                String three = renew + "{\"fraction\":0.3,\"message\":\"three\"}}";
+                assertThat(sent).isIn(List.of(one, three), List.of(three));
             }
         }
     }
