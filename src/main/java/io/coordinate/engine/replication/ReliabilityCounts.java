@@ -45,8 +45,7 @@ final class ReliabilityCounts {
             if (old.outcome() == null && now.outcome() == NO_REPLY) {
                 counted = counted.timeout();
             }
-            if (old.validateState() != now.validateState()
-                    && (now.validateState() == ValidateState.VALID || now.validateState() == ValidateState.INVALID)) {
+            if (ReplicaChanges.validated(old, now)) {
                 counted = counted.validated(now.validateState() == ValidateState.VALID);
             }
             counters.put(now.worker(), counted);

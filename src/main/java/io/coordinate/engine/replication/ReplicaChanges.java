@@ -21,12 +21,15 @@ final class ReplicaChanges {
         for (Replica replica : after.replicas()) {
             Replica old = before.replica(replica.seq());
             if (old != null && (old.outcome() != replica.outcome() || old.validateState() != replica.validateState())) {
-                boolean validated = old.validateState() != replica.validateState()
-                        && (replica.validateState() == ValidateState.VALID
-                                || replica.validateState() == ValidateState.INVALID);
-                changes.add(new ReplicaChange(replica, validated));
+                changes.add(new ReplicaChange(replica, validated(old, replica)));
             }
         }
         return changes;
+    }
+
+    /** Whether the validator judged the replica (valid or invalid) between its two states. */
+    static boolean validated(Replica before, Replica after) {
+        return before.validateState() != after.validateState()
+                && (after.validateState() == ValidateState.VALID || after.validateState() == ValidateState.INVALID);
     }
 }
