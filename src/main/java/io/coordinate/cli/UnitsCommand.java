@@ -5,9 +5,9 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.coordinate.client.AddedUnits;
 import io.coordinate.client.CoordinateClient;
-import io.coordinate.client.IfExists;
 import io.coordinate.client.UnitQuery;
 import io.coordinate.client.WorkUnit;
+import io.coordinate.protocol.IfExists;
 import io.coordinate.protocol.Json;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -105,12 +105,12 @@ final class UnitsCommand {
         static final class IfExistsValue implements CommandLine.ITypeConverter<IfExists> {
             @Override
             public IfExists convert(String value) {
-                for (IfExists mode : IfExists.values()) {
-                    if (mode.wireName().equals(value)) {
-                        return mode;
-                    }
+                IfExists mode = IfExists.fromWire(value);
+                if (mode == null) {
+                    throw new CommandLine.TypeConversionException(
+                            "not keep, keep_unless_finished or replace: " + value);
                 }
-                throw new CommandLine.TypeConversionException("not keep, keep_unless_finished or replace: " + value);
+                return mode;
             }
         }
 

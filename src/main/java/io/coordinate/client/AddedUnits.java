@@ -6,13 +6,13 @@ import java.util.List;
 
 /**
  * The reply to {@code add_work_units}: how many units were added (or replaced), and their names in order. With an
- * {@link IfExists} option the reply also names the units {@code addedNames} (new), {@code replaced} and
+ * {@link io.coordinate.protocol.IfExists} option the reply also names the units {@code addedNames} (new), {@code replaced} and
  * {@code kept} (left as they were); without one these lists are empty.
  */
 public record AddedUnits(
         long added, List<String> workUnitNames, List<String> addedNames, List<String> replaced, List<String> kept) {
 
-    /** A reply without the lists of an {@link IfExists} option. */
+    /** A reply without the lists of an {@link io.coordinate.protocol.IfExists} option. */
     public AddedUnits(long added, List<String> workUnitNames) {
         this(added, workUnitNames, List.of(), List.of(), List.of());
     }

@@ -3,6 +3,7 @@ package io.coordinate.client;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.coordinate.protocol.IfExists;
 import io.coordinate.protocol.Json;
 import io.coordinate.protocol.TopicNames;
 import java.time.Duration;

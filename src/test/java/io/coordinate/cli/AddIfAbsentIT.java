@@ -6,8 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.coordinate.protocol.Json;
 import io.coordinate.testing.KafkaTestClient;
 import io.coordinate.testing.RunningApp;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -20,7 +18,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * Issue 39's acceptance for add-if-absent (docs/reference.md#add_work_units), as a producer that replays its input
@@ -47,25 +44,8 @@ class AddIfAbsentIT {
         app.close();
     }
 
-    /** What one command printed, and its exit code. */
-    private record Result(int exit, String out, String err) {}
-
-    private static Result coordinate(String... args) {
-        List<String> all = new ArrayList<>(List.of(args));
-        all.addAll(List.of(
-                "-n",
-                NS,
-                "--bootstrap-servers",
-                app.env().bootstrapServers(),
-                "--http-url",
-                "http://127.0.0.1:" + app.env().httpPort()));
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine cli = CoordinateCli.commandLine();
-        cli.setOut(new PrintWriter(out));
-        cli.setErr(new PrintWriter(err));
-        int exit = cli.execute(all.toArray(String[]::new));
-        return new Result(exit, out.toString(), err.toString());
+    private static CliRun.Result coordinate(String... args) {
+        return CliRun.run(app, NS, args);
     }
 
     private static JsonNode counts(String spec) {
@@ -87,13 +67,14 @@ class AddIfAbsentIT {
                         .map(name -> "{\"name\": \"" + name + "\", \"data\": {\"n\": 1}}")
                         .collect(Collectors.joining("\n", "", "\n")));
         assertThat(coordinate("units", "add", "--spec", "s", input.toString()))
-                .isEqualTo(new Result(0, "added 1000 units to spec \"s\"" + System.lineSeparator(), ""));
+                .isEqualTo(new CliRun.Result(0, "added 1000 units to spec \"s\"" + System.lineSeparator(), ""));
         assertThat(coordinate("work", "--spec", "s", "--exec", "true", "--concurrency", "8", "--until-idle")
                         .exit())
                 .isEqualTo(ExitCodes.OK);
         assertThat(counts("s")).isEqualTo(Json.parse("{\"finished\":1000}"));
 
-        Result replay = coordinate("units", "add", "--spec", "s", "--if-exists", "keep", "--json", input.toString());
+        CliRun.Result replay =
+                coordinate("units", "add", "--spec", "s", "--if-exists", "keep", "--json", input.toString());
         assertThat(replay.exit()).as(replay.err()).isEqualTo(0);
         JsonNode reply = Json.parse(replay.out());
         assertThat(reply.get("added")).isEmpty();
@@ -101,7 +82,7 @@ class AddIfAbsentIT {
         assertThat(texts(reply.get("kept"))).isEqualTo(names);
         assertThat(texts(reply.get("work_unit_names"))).isEqualTo(names);
         assertThat(coordinate("units", "add", "--spec", "s", "--if-exists", "keep", input.toString()))
-                .isEqualTo(new Result(
+                .isEqualTo(new CliRun.Result(
                         0, "added 0, replaced 0, kept 1000 units of spec \"s\"" + System.lineSeparator(), ""));
         // the HTTP command route passes if_exists through as it is
         KafkaTestClient.HttpAnswer overHttp = app.client()

@@ -24,9 +24,10 @@ class UnitsAddIfExistsTest {
     @Test
     void theValuesAreTheWiresAndAnyOtherIsAUsageError() throws IOException {
         UnitsCommand.Add.IfExistsValue value = new UnitsCommand.Add.IfExistsValue();
-        assertThat(value.convert("keep")).isEqualTo(io.coordinate.client.IfExists.KEEP);
-        assertThat(value.convert("keep_unless_finished")).isEqualTo(io.coordinate.client.IfExists.KEEP_UNLESS_FINISHED);
-        assertThat(value.convert("replace")).isEqualTo(io.coordinate.client.IfExists.REPLACE);
+        assertThat(value.convert("keep")).isEqualTo(io.coordinate.protocol.IfExists.KEEP);
+        assertThat(value.convert("keep_unless_finished"))
+                .isEqualTo(io.coordinate.protocol.IfExists.KEEP_UNLESS_FINISHED);
+        assertThat(value.convert("replace")).isEqualTo(io.coordinate.protocol.IfExists.REPLACE);
 
         Path units = Files.writeString(tmp.resolve("units.jsonl"), "{\"name\":\"a\"}\n");
         StringWriter out = new StringWriter();

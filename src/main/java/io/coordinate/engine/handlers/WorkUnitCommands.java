@@ -12,6 +12,7 @@ import io.coordinate.engine.state.model.WorkUnitRecord;
 import io.coordinate.protocol.CommandRejection;
 import io.coordinate.protocol.CommandType;
 import io.coordinate.protocol.ErrorCode;
+import io.coordinate.protocol.IfExists;
 import io.coordinate.protocol.Json;
 import io.coordinate.protocol.Limits;
 import java.util.ArrayList;
@@ -65,7 +66,7 @@ public final class WorkUnitCommands {
             NewUnit unit = units.get(i);
             WorkUnitRecord before = ctx.units().get(ns, spec.name(), unit.name());
             names.add(unit.name());
-            if (modes.get(i).keeps(before)) {
+            if (keeps(modes.get(i), before)) {
                 outcomes.kept.add(unit.name());
                 continue;
             }
@@ -176,6 +177,13 @@ public final class WorkUnitCommands {
             reset++;
         }
         return count("reset", reset);
+    }
+
+    /** Whether an add in this mode leaves {@code existing} (null: no such unit) as it is. */
+    private static boolean keeps(IfExists mode, WorkUnitRecord existing) {
+        return existing != null
+                && (mode == IfExists.KEEP
+                        || (mode == IfExists.KEEP_UNLESS_FINISHED && existing.status() != UnitStatus.FINISHED));
     }
 
     /** The names an {@code add_work_units} added, replaced and kept, in the command's order. */

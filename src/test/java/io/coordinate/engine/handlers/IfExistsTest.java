@@ -57,6 +57,11 @@ class IfExistsTest {
         return HexFormat.of().formatHex(h.store().get(UnitKeys.unit(h.namespace(), "s", unit)));
     }
 
+    /** {@code add_work_units} of {@code units} (a JSON list) to spec s with {@code if_exists}. */
+    private EngineHarness.Reply add(String ifExists, String units) {
+        return h.send("add_work_units", "work_spec_name", "s", "if_exists", ifExists, "work_units", json(units));
+    }
+
     private List<String> eventLines() {
         return h.events().stream()
                 .map(e -> e.get("type").asText() + " " + e.get("work_unit_name").asText())
@@ -68,8 +73,7 @@ class IfExistsTest {
         Map<String, String> before = h.stateSnapshot();
 
         assertJson(
-                h.send("add_work_units", "work_spec_name", "s", "if_exists", "keep", "work_units", json(READD))
-                        .ok(),
+                add("keep", READD).ok(),
                 "{\"added\":[],\"replaced\":[],\"kept\":[\"avail\",\"pend\",\"fin\",\"bad\"],"
                         + "\"work_unit_names\":[\"avail\",\"pend\",\"fin\",\"bad\"]}");
 
@@ -83,15 +87,7 @@ class IfExistsTest {
         Map<String, String> kept = Map.of("avail", record("avail"), "pend", record("pend"), "bad", record("bad"));
 
         assertJson(
-                h.send(
-                                "add_work_units",
-                                "work_spec_name",
-                                "s",
-                                "if_exists",
-                                "keep_unless_finished",
-                                "work_units",
-                                json(READD))
-                        .ok(),
+                add("keep_unless_finished", READD).ok(),
                 "{\"added\":[],\"replaced\":[\"fin\"],\"kept\":[\"avail\",\"pend\",\"bad\"],"
                         + "\"work_unit_names\":[\"avail\",\"pend\",\"fin\",\"bad\"]}");
 
@@ -107,8 +103,7 @@ class IfExistsTest {
     @Test
     void replaceGivenExplicitlyReplacesAllAndListsThem() {
         assertJson(
-                h.send("add_work_units", "work_spec_name", "s", "if_exists", "replace", "work_units", json(READD))
-                        .ok(),
+                add("replace", READD).ok(),
                 "{\"added\":[],\"replaced\":[\"avail\",\"pend\",\"fin\",\"bad\"],\"kept\":[],"
                         + "\"work_unit_names\":[\"avail\",\"pend\",\"fin\",\"bad\"]}");
 
@@ -136,8 +131,7 @@ class IfExistsTest {
                 + "{\"name\":\"bad\",\"data\":{\"v\":2}},{\"name\":\"new\",\"data\":{\"v\":2}}]";
 
         assertJson(
-                h.send("add_work_units", "work_spec_name", "s", "if_exists", "keep", "work_units", json(units))
-                        .ok(),
+                add("keep", units).ok(),
                 "{\"added\":[\"new\"],\"replaced\":[\"fin\"],\"kept\":[\"bad\"],"
                         + "\"work_unit_names\":[\"fin\",\"bad\",\"new\"]}");
 
@@ -160,14 +154,7 @@ class IfExistsTest {
     @Test
     void aUnitNamedTwiceInOneKeepCommandIsAddedOnceThenKept() {
         assertJson(
-                h.send(
-                                "add_work_units",
-                                "work_spec_name",
-                                "s",
-                                "if_exists",
-                                "keep",
-                                "work_units",
-                                json("[{\"name\":\"x\",\"data\":{\"v\":1}},{\"name\":\"x\",\"data\":{\"v\":2}}]"))
+                add("keep", "[{\"name\":\"x\",\"data\":{\"v\":1}},{\"name\":\"x\",\"data\":{\"v\":2}}]")
                         .ok(),
                 "{\"added\":[\"x\"],\"replaced\":[],\"kept\":[\"x\"],\"work_unit_names\":[\"x\",\"x\"]}");
         assertJson(h.unitData("s", "x"), "{\"v\":1}");
@@ -178,9 +165,7 @@ class IfExistsTest {
     void aBadValueIsRefusedAndChangesNothing() {
         Map<String, String> before = h.stateSnapshot();
 
-        assertThat(h.send("add_work_units", "work_spec_name", "s", "if_exists", "skip", "work_units", json(READD))
-                        .errorCode())
-                .isEqualTo("bad_command");
+        assertThat(add("skip", READD).errorCode()).isEqualTo("bad_command");
         assertThat(h.send(
                                 "add_work_units",
                                 "work_spec_name",
@@ -189,9 +174,7 @@ class IfExistsTest {
                                 json("[{\"name\":\"fin\",\"if_exists\":true}]"))
                         .errorCode())
                 .isEqualTo("bad_command");
-        assertThat(h.send("add_work_units", "work_spec_name", "s", "if_exists", "KEEP", "work_units", json(READD))
-                        .errorCode())
-                .isEqualTo("bad_command");
+        assertThat(add("KEEP", READD).errorCode()).isEqualTo("bad_command");
 
         assertThat(h.stateSnapshot()).isEqualTo(before);
         assertThat(h.events()).isEmpty();
