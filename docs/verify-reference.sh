@@ -303,6 +303,9 @@ echo ">> ref|{...add-big: 100001 units...}"
 expect_reply add-big '"ok":false' '"code":"too_large"' '100001 units in one command; at most 100000'
 expect_dead_letter too_large '"request_id":"add-big"'
 expect_http /api/namespaces/ref/work-specs/fetch 200 '"counts":{"delayed":2,"available":3}'
+send '{"command":"add_work_units","namespace":"ref","request_id":"add-keep","reply_to":"doc","work_spec_name":"fetch","if_exists":"keep","work_units":[{"name":"u1","data":{"url":"https://example.com/other"}}]}'
+expect_reply add-keep '"ok":true' '"result":{"added":[],"replaced":[],"kept":["u1"],"work_unit_names":["u1"]}'
+expect_http /api/namespaces/ref/work-specs/fetch/work-units/u1 200 '{"name":"u1","status":"available","priority":0,"data":{"url":"https://example.com/1"},'
 
 # --- prioritize_work_units ------------------------------------------------------------------------------
 step prioritize_work_units

@@ -7,6 +7,7 @@ import io.coordinate.client.AddedUnits;
 import io.coordinate.client.CoordinateClient;
 import io.coordinate.client.UnitQuery;
 import io.coordinate.client.WorkUnit;
+import io.coordinate.protocol.IfExists;
 import io.coordinate.protocol.Json;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -65,6 +66,14 @@ final class UnitsCommand {
                 description = "Commands sent before waiting for a reply (default: ${DEFAULT-VALUE}).")
         int inFlight;
 
+        @Option(
+                names = "--if-exists",
+                paramLabel = "keep|keep_unless_finished|replace",
+                converter = IfExistsValue.class,
+                description = "What to do with a unit whose name exists: keep it as it is, keep it unless it is "
+                        + "finished, or replace it (the default); then the units added, replaced and kept are named.")
+        IfExists ifExists;
+
         @Override
         void run() throws Exception {
             if (batchSize < 1 || batchSize > 100_000 || inFlight < 1) {
@@ -78,6 +87,10 @@ final class UnitsCommand {
                 throw new CliFailure(ExitCodes.USAGE, "error: cannot read " + file + ": " + e.getMessage());
             }
             List<AddedUnits> replies = addInBatches(units);
+            if (ifExists != null) {
+                printOutcomes(replies.stream().reduce(new AddedUnits(0, List.of()), AddedUnits::plus));
+                return;
+            }
             long added = replies.stream().mapToLong(AddedUnits::added).sum();
             if (json) {
                 ObjectNode result = Json.object().put("added", added);
@@ -86,6 +99,35 @@ final class UnitsCommand {
                 printJson(result);
             } else {
                 printLine("added " + added + " units to spec \"" + workSpec + "\"");
+            }
+        }
+
+        /** The option's values as the wire spells them. */
+        static final class IfExistsValue implements CommandLine.ITypeConverter<IfExists> {
+            @Override
+            public IfExists convert(String value) {
+                IfExists mode = IfExists.fromWire(value);
+                if (mode == null) {
+                    throw new CommandLine.TypeConversionException(
+                            "not keep, keep_unless_finished or replace: " + value);
+                }
+                return mode;
+            }
+        }
+
+        /** The reply's lists as {@code add_work_units} gives them, or their counts as one line. */
+        private void printOutcomes(AddedUnits all) {
+            if (json) {
+                ObjectNode result = Json.object();
+                all.addedNames().forEach(result.putArray("added")::add);
+                all.replaced().forEach(result.putArray("replaced")::add);
+                all.kept().forEach(result.putArray("kept")::add);
+                all.workUnitNames().forEach(result.putArray("work_unit_names")::add);
+                printJson(result);
+            } else {
+                printLine("added " + all.addedNames().size() + ", replaced "
+                        + all.replaced().size() + ", kept " + all.kept().size() + " units of spec \"" + workSpec
+                        + "\"");
             }
         }
 
@@ -102,7 +144,7 @@ final class UnitsCommand {
                         break;
                     }
                     List<WorkUnit> batch = units.subList(from, Math.min(units.size(), from + batchSize));
-                    replies.add(client.addWorkUnits(workSpec, batch).whenComplete((reply, error) -> {
+                    replies.add(client.addWorkUnits(workSpec, batch, ifExists).whenComplete((reply, error) -> {
                         slots.release();
                         progress.done(batch.size());
                     }));

@@ -3,6 +3,7 @@ package io.coordinate.client;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.coordinate.protocol.IfExists;
 import io.coordinate.protocol.Json;
 import io.coordinate.protocol.TopicNames;
 import java.time.Duration;
@@ -103,10 +104,22 @@ public final class CoordinateClient implements AutoCloseable {
      * it stay added.
      */
     public CompletableFuture<AddedUnits> addWorkUnits(String workSpecName, List<WorkUnit> units) {
+        return addWorkUnits(workSpecName, units, null);
+    }
+
+    /**
+     * {@link #addWorkUnits(String, List)}, with what to do with a unit whose name exists: with {@link IfExists#KEEP},
+     * a producer that replays its input runs no finished work again. The reply names the units added, replaced and
+     * kept; null sends no {@code if_exists} (replace, with the plain reply).
+     */
+    public CompletableFuture<AddedUnits> addWorkUnits(String workSpecName, List<WorkUnit> units, IfExists ifExists) {
         return ListBatches.inOrder(
                 ListBatches.split(units, WorkUnit::json),
                 batch -> {
                     ObjectNode command = command("add_work_units").put("work_spec_name", workSpecName);
+                    if (ifExists != null) {
+                        command.put("if_exists", ifExists.wireName());
+                    }
                     ArrayNode items = command.putArray("work_units");
                     batch.forEach(unit -> items.add(unit.json()));
                     return call(command, AddedUnits::from);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.coordinate.cli.CliRun.Result;
 import io.coordinate.client.Attempt;
 import io.coordinate.client.AttemptRequest;
 import io.coordinate.client.CoordinateClient;
@@ -59,30 +60,9 @@ class OperatorCommandsIT {
         app.close();
     }
 
-    /** What one command printed, and its exit code. */
-    record Result(int exit, String out, String err) {
-        JsonNode json() {
-            return Json.parse(out);
-        }
-    }
-
     /** Runs {@code bin/coordinate args...} against the test's deployment, in namespace {@code ns}. */
     private static Result coordinate(String ns, String... args) {
-        List<String> all = new ArrayList<>(List.of(args));
-        all.addAll(List.of(
-                "-n",
-                ns,
-                "--bootstrap-servers",
-                app.env().bootstrapServers(),
-                "--http-url",
-                "http://127.0.0.1:" + app.env().httpPort()));
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine cli = CoordinateCli.commandLine();
-        cli.setOut(new PrintWriter(out));
-        cli.setErr(new PrintWriter(err));
-        int exit = cli.execute(all.toArray(String[]::new));
-        return new Result(exit, out.toString(), err.toString());
+        return CliRun.run(app, ns, args);
     }
 
     private static Result ok(String ns, String... args) {

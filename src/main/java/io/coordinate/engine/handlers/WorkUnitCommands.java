@@ -12,6 +12,7 @@ import io.coordinate.engine.state.model.WorkUnitRecord;
 import io.coordinate.protocol.CommandRejection;
 import io.coordinate.protocol.CommandType;
 import io.coordinate.protocol.ErrorCode;
+import io.coordinate.protocol.IfExists;
 import io.coordinate.protocol.Json;
 import io.coordinate.protocol.Limits;
 import java.util.ArrayList;
@@ -37,7 +38,9 @@ public final class WorkUnitCommands {
      * its attempt history; it stays pending if it was, and otherwise rests again (a finished or failed unit
      * becomes available). A unit with a parent or predecessor, or one that has children or heirs, is placed in
      * its job tree by {@link io.coordinate.engine.family.Family#add}; units are applied in order, so a unit may name an
-     * earlier one of the same command.
+     * earlier one of the same command. With {@code if_exists} (the command's, or a unit object's own), an existing
+     * unit may be kept instead: left exactly as it is, no write and no event; the reply then lists the names added,
+     * replaced and kept.
      */
     static JsonNode addWorkUnits(CommandContext ctx) {
         WorkSpecRecord spec = Lookups.spec(ctx, ctx.command().requiredString("work_spec_name"));
@@ -46,15 +49,28 @@ public final class WorkUnitCommands {
             throw new CommandRejection(
                     ErrorCode.TOO_LARGE, items.size() + " units in one command; at most " + MAX_UNITS_PER_COMMAND);
         }
+        IfExists commandMode = IfExists.parse(ctx.command().get("if_exists"), IfExists.REPLACE);
         List<NewUnit> units = new ArrayList<>(items.size());
+        List<IfExists> modes = new ArrayList<>(items.size());
+        boolean modeGiven = ctx.command().has("if_exists");
         for (JsonNode item : items) {
             units.add(NewUnit.parse(item, spec.name(), ctx.now(), ctx.random()));
+            modes.add(IfExists.parse(item.get("if_exists"), commandMode));
+            modeGiven |= item.hasNonNull("if_exists");
         }
         String ns = ctx.namespace();
         ctx.units().prefetch(ns, spec.name(), units.stream().map(NewUnit::name).toList());
         ArrayNode names = Json.MAPPER.createArrayNode();
-        for (NewUnit unit : units) {
+        AddOutcomes outcomes = new AddOutcomes();
+        for (int i = 0; i < units.size(); i++) {
+            NewUnit unit = units.get(i);
             WorkUnitRecord before = ctx.units().get(ns, spec.name(), unit.name());
+            names.add(unit.name());
+            if (keeps(modes.get(i), before)) {
+                outcomes.kept.add(unit.name());
+                continue;
+            }
+            (before == null ? outcomes.added : outcomes.replaced).add(unit.name());
             WorkUnitRecord after;
             if (before == null) {
                 after = WorkUnitRecord.builder(spec.name(), unit.name())
@@ -92,10 +108,13 @@ public final class WorkUnitCommands {
             } else {
                 ctx.units().replace(ns, before, after);
             }
-            names.add(unit.name());
         }
         ObjectNode result = Json.object();
-        result.put("added", units.size());
+        if (modeGiven) {
+            outcomes.putInto(result);
+        } else {
+            result.put("added", units.size());
+        }
         result.set("work_unit_names", names);
         return result;
     }
@@ -158,6 +177,26 @@ public final class WorkUnitCommands {
             reset++;
         }
         return count("reset", reset);
+    }
+
+    /** Whether an add in this mode leaves {@code existing} (null: no such unit) as it is. */
+    private static boolean keeps(IfExists mode, WorkUnitRecord existing) {
+        return existing != null
+                && (mode == IfExists.KEEP
+                        || (mode == IfExists.KEEP_UNLESS_FINISHED && existing.status() != UnitStatus.FINISHED));
+    }
+
+    /** The names an {@code add_work_units} added, replaced and kept, in the command's order. */
+    private static final class AddOutcomes {
+        final ArrayNode added = Json.MAPPER.createArrayNode();
+        final ArrayNode replaced = Json.MAPPER.createArrayNode();
+        final ArrayNode kept = Json.MAPPER.createArrayNode();
+
+        void putInto(ObjectNode result) {
+            result.set("added", added);
+            result.set("replaced", replaced);
+            result.set("kept", kept);
+        }
     }
 
     private static ObjectNode count(String field, int n) {
