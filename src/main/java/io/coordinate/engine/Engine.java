@@ -14,6 +14,7 @@ import io.coordinate.engine.handlers.HandlerRegistry;
 import io.coordinate.engine.handlers.NamespaceCommands;
 import io.coordinate.engine.handlers.RequestAttemptsHandler;
 import io.coordinate.engine.handlers.Retries;
+import io.coordinate.engine.handlers.ScheduledUnits;
 import io.coordinate.engine.handlers.WorkSpecCommands;
 import io.coordinate.engine.handlers.WorkUnitCommands;
 import io.coordinate.engine.handlers.WorkerCommands;
@@ -307,6 +308,7 @@ public final class Engine {
                 state.units().delete(due.namespace(), unit);
             }
         }
+        new ScheduledUnits(state.specs(), state.units(), state.timeIndexes()).addDue(now, limit);
         state.timeIndexes().checkFloors();
         transaction.commitTimeStep();
         return output.toResult(null);
