@@ -247,8 +247,9 @@ public final class Engine {
 
     /**
      * The time step: expires pending attempts past their expiration (a replica past its deadline is a
-     * {@code no_reply}), releases delayed units that are due, and purges finished and failed units whose
-     * {@code retention} has run out, at most {@code limit} of each. Every index entry is re-checked before acting,
+     * {@code no_reply}), releases delayed units that are due, purges finished and failed units whose
+     * {@code retention} has run out, and adds the units of cron schedules whose fire time has come, at most
+     * {@code limit} of each. Every index entry is re-checked before acting,
      * so stale ones are dropped.
      */
     public EngineResult advanceTime(long now, int limit) {
