@@ -2,6 +2,7 @@
 import * as api from './api.js';
 import {MISSING, age, fact, h, jsonBlock, route, sparkline, time} from './dom.js';
 import {attemptOutcome, lastError, specRates, unitRetryFacts} from './retries.js';
+import {specSchedule} from './schedule.js';
 
 const STATUSES = ['blocked', 'delayed', 'available', 'pending', 'waiting', 'finished', 'failed', 'cancelled'];
 const POLL_MS = 3000; // without the event feed, the numbers still move
@@ -339,10 +340,12 @@ function unitsView(ns, spec, params) {
   const rows = h('tbody', {});
   const pager = h('nav', {class: 'pager', 'aria-label': 'Pages'});
   const rates = h('div', {});
+  const schedule = h('div', {});
   main.replaceChildren(
     crumbs(['Namespaces', '#/'], [ns, route('ns', ns)], [spec]),
     h('h1', {}, spec),
     rates,
+    schedule,
     h('form', {class: 'filters', onsubmit: e => e.preventDefault()},
       select('Status', 'status-filter', 'status', [['', 'any'], ...STATUSES.map(s => [s, s]),
         ['retrying', 'retrying (delayed by a retry)']]),
@@ -357,8 +360,10 @@ function unitsView(ns, spec, params) {
     const query = new URLSearchParams({limit});
     if (status) query.set('status', status);
     if (previous !== null) query.set('previous', previous);
-    const [page, rateFacts] = await Promise.all([api.get(api.paths.units(ns, spec, query)), specRates(ns, spec)]);
+    const [page, rateFacts, scheduleFacts] = await Promise.all(
+      [api.get(api.paths.units(ns, spec, query)), specRates(ns, spec), specSchedule(ns, spec)]);
     fill(rates, rateFacts);
+    fill(schedule, scheduleFacts);
     fill(rows, page.work_units.length
       ? page.work_units.map(u => h('tr', {'data-testid': 'unit-row'},
         h('td', {}, h('a', {href: route('ns', ns, 'specs', spec, 'units', u.name), 'data-testid': 'unit-link'}, u.name)),

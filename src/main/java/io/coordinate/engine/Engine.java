@@ -14,6 +14,7 @@ import io.coordinate.engine.handlers.HandlerRegistry;
 import io.coordinate.engine.handlers.NamespaceCommands;
 import io.coordinate.engine.handlers.RequestAttemptsHandler;
 import io.coordinate.engine.handlers.Retries;
+import io.coordinate.engine.handlers.ScheduledUnits;
 import io.coordinate.engine.handlers.WorkSpecCommands;
 import io.coordinate.engine.handlers.WorkUnitCommands;
 import io.coordinate.engine.handlers.WorkerCommands;
@@ -246,8 +247,9 @@ public final class Engine {
 
     /**
      * The time step: expires pending attempts past their expiration (a replica past its deadline is a
-     * {@code no_reply}), releases delayed units that are due, and purges finished and failed units whose
-     * {@code retention} has run out, at most {@code limit} of each. Every index entry is re-checked before acting,
+     * {@code no_reply}), releases delayed units that are due, purges finished and failed units whose
+     * {@code retention} has run out, and adds the units of cron schedules whose fire time has come, at most
+     * {@code limit} of each. Every index entry is re-checked before acting,
      * so stale ones are dropped.
      */
     public EngineResult advanceTime(long now, int limit) {
@@ -307,6 +309,7 @@ public final class Engine {
                 state.units().delete(due.namespace(), unit);
             }
         }
+        new ScheduledUnits(state.specs(), state.units(), state.timeIndexes()).addDue(now, limit);
         state.timeIndexes().checkFloors();
         transaction.commitTimeStep();
         return output.toResult(null);

@@ -383,6 +383,32 @@ class DashboardIT {
         assertThat(browser.findElements(By.cssSelector(".message.error"))).isEmpty();
     }
 
+    /** The spec page shows the spec's cron schedule and its next fire, as the API gives it. */
+    @Test
+    void showsASpecsScheduleAndItsNextFire() throws IOException {
+        String ns = "dash-schedule";
+        call(
+                ns,
+                "{'command':'set_work_spec','work_spec':{'name':'nightly','schedule':{'cron':'0 2 * * *',"
+                        + "'timezone':'Europe/Berlin','catch_up':'all'}}}");
+        String nextFire = client.get("/api/namespaces/" + ns + "/work-specs/nightly")
+                .body()
+                .path("meta")
+                .path("schedule")
+                .path("next_fire_time")
+                .asText();
+        assertThat(nextFire).matches("\\d{4}-\\d{2}-\\d{2}T0[01]:00:00.000Z");
+
+        browser.get(base + "/#/ns/" + ns + "/specs/nightly");
+        waitUntil(
+                "the schedule shown",
+                () -> "0 2 * * * (Europe/Berlin), catch-up all"
+                        .equals(js("return document.querySelector('[data-testid=schedule-cron]')?.textContent")));
+        assertThat(js("return document.querySelector('[data-testid=schedule-next-fire]').title"))
+                .isEqualTo(nextFire);
+        assertThat(browser.findElements(By.cssSelector(".message.error"))).isEmpty();
+    }
+
     // ---- The app side
 
     private static JsonNode call(String singleQuoted) {

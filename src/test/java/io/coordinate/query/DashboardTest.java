@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 class DashboardTest {
 
     private static final List<String> FILES =
-            List.of("index.html", "app.js", "api.js", "dom.js", "retries.js", "dashboard.css");
+            List.of("index.html", "app.js", "api.js", "dom.js", "retries.js", "schedule.js", "dashboard.css");
 
     private final EngineFixture engine = new EngineFixture();
     private QueryServer server;

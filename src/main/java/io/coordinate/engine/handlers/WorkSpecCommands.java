@@ -2,6 +2,7 @@ package io.coordinate.engine.handlers;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.coordinate.engine.state.model.CronSchedule;
 import io.coordinate.engine.state.model.UnitRef;
 import io.coordinate.engine.state.model.WorkSpecMeta;
 import io.coordinate.engine.state.model.WorkSpecRecord;
@@ -32,9 +33,11 @@ public final class WorkSpecCommands {
                     ErrorCode.CHANGED_NAME, "work spec \"" + expected + "\" cannot be renamed to \"" + name + "\"");
         }
         WorkSpecMeta meta = WorkSpecDefinition.deriveMeta(data);
+        CronSchedule schedule = ScheduleDefinition.parse(data);
         WorkSpecRecord before = ctx.specs().get(ctx.namespace(), name);
         WorkSpecRecord after = new WorkSpecRecord(name, data.deepCopy(), meta);
         ctx.specs().write(ctx.namespace(), before, after);
+        ScheduledUnits.specSet(ctx.specs(), ctx.namespace(), name, before, schedule, ctx.now());
         return ctx.views().spec(after);
     }
 

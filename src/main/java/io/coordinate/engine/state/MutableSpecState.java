@@ -1,5 +1,6 @@
 package io.coordinate.engine.state;
 
+import io.coordinate.engine.state.model.SpecSchedule;
 import io.coordinate.engine.state.model.WorkSpecRecord;
 
 public interface MutableSpecState extends SpecState {
@@ -9,6 +10,12 @@ public interface MutableSpecState extends SpecState {
     /** A retry of the spec took its slot: the next one is free at {@code next} (epoch millis). No event. */
     void moveRetrySlot(String ns, String spec, long next);
 
-    /** Deletes a spec with its retry slot, all its units, their attempts and every index entry of them. */
+    /**
+     * The spec's schedule from now on, null for none: set, changed or dropped with the spec's data, or its next fire
+     * moved on by the time step. Keeps the index of next fires. No event (the spec's own change tells).
+     */
+    void schedule(String ns, String spec, SpecSchedule schedule);
+
+    /** Deletes a spec with its retry slot, its schedule, all its units, their attempts and every index entry of them. */
     void delete(String ns, WorkSpecRecord spec);
 }

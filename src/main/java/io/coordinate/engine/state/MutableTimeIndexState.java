@@ -13,6 +13,9 @@ public interface MutableTimeIndexState extends TimeIndexState {
     /** Drops a deadline entry that no longer matches a pending attempt. */
     void dropStaleDeadline(TimeIndexKeys.AttemptDeadlineKey key);
 
+    /** Drops a next-fire entry that no longer matches its spec's schedule. */
+    void dropStaleScheduleFire(TimeIndexKeys.ScheduleFireKey key);
+
     /** Before a time step commits: keeps each time index's floor below any due entry still in place. */
     void checkFloors();
 }

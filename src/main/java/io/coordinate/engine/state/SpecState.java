@@ -1,5 +1,6 @@
 package io.coordinate.engine.state;
 
+import io.coordinate.engine.state.model.SpecSchedule;
 import io.coordinate.engine.state.model.WorkSpecRecord;
 import java.util.List;
 
@@ -16,4 +17,7 @@ public interface SpecState {
      * it (docs/reference.md#retries). 0 when none was taken yet.
      */
     long nextRetrySlot(String ns, String spec);
+
+    /** The spec's cron schedule with its next fire time (docs/reference.md#schedules); null when it has none. */
+    SpecSchedule schedule(String ns, String spec);
 }

@@ -25,6 +25,9 @@ public interface TimeIndexState {
     /** Finished or failed units whose purge time is at or before {@code now}. */
     List<TimeIndexKeys.PurgeKey> duePurges(long now, int limit);
 
+    /** Scheduled specs whose next fire time is at or before {@code now}. */
+    List<TimeIndexKeys.ScheduleFireKey> dueScheduleFires(long now, int limit);
+
     /** Kept answers whose expiry is at or before {@code now}: due to be forgotten. */
     List<AnswerKeys.AnswerKey> dueAnswers(long now, int limit);
 }

@@ -157,6 +157,7 @@ public final class StateViews {
         node.set("data", spec.data());
         Map<UnitStatus, Long> counts = counts(spec.name());
         node.set("meta", meta(spec.meta(), counts));
+        ScheduleView.put((ObjectNode) node.get("meta"), state.specs(), ns, spec);
         node.set("counts", counts(counts));
         return node;
     }

@@ -38,6 +38,8 @@ public enum KeyFamily {
     INDEX_LAYOUT(TOP, 0x08, INDEX),
     /** {@code 09 [expires_at][ns][requester][type][request_id]} → empty: answers by expiry ({@link AnswerKeys}). */
     ANSWER_EXPIRIES(TOP, 0x09, INDEX),
+    /** {@code 0A [next_fire][ns][spec]} → empty: scheduled specs by their next fire time ({@link TimeIndexKeys}). */
+    SCHEDULE_FIRES(TOP, 0x0A, INDEX),
 
     /** {@code 10 [ns] 'S' [spec]} → the work spec ({@link SpecKeys}). */
     SPEC(NAMESPACE, 'S', RECORD),
@@ -77,7 +79,9 @@ public enum KeyFamily {
     /** {@code 10 [ns] 'N' [unit] 'p'|'o'|'c'|'h'} → the number of entries of each of its lists ({@link FamilyKeys}). */
     FAMILY_COUNT(NAMESPACE, 'N', INDEX),
     /** {@code 10 [ns] 'Y' [spec]} → the spec's next free retry slot, epoch millis ({@link SpecKeys}). */
-    RETRY_SLOT(NAMESPACE, 'Y', RECORD);
+    RETRY_SLOT(NAMESPACE, 'Y', RECORD),
+    /** {@code 10 [ns] 'Z' [spec]} → the spec's cron schedule and its next fire time ({@link SpecKeys}). */
+    SCHEDULE(NAMESPACE, 'Z', RECORD);
 
     /** Whether a family's keys are records or derived indexes. */
     public enum Kind {

@@ -1,6 +1,6 @@
 package io.coordinate.engine.state.codec;
 
-/** The keys of the specs module: {@link KeyFamily#SPEC}, {@link KeyFamily#RETRY_SLOT}. */
+/** The keys of the specs module: {@link KeyFamily#SPEC}, {@link KeyFamily#RETRY_SLOT}, {@link KeyFamily#SCHEDULE}. */
 public final class SpecKeys {
 
     private SpecKeys() {}
@@ -12,6 +12,21 @@ public final class SpecKeys {
     /** Where the spec's next free retry slot is kept (its policy's {@code max_per_minute}). */
     public static byte[] retrySlot(String ns, String spec) {
         return KeyPrefixes.spec(ns, KeyFamily.RETRY_SLOT, spec).toBytes();
+    }
+
+    /** Where the spec's cron schedule and its next fire time are kept. */
+    public static byte[] schedule(String ns, String spec) {
+        return KeyPrefixes.spec(ns, KeyFamily.SCHEDULE, spec).toBytes();
+    }
+
+    /** The schedules of every spec of the namespace start with this prefix. */
+    public static byte[] allSchedules(String ns) {
+        return KeyPrefixes.namespace(ns, KeyFamily.SCHEDULE).toBytes();
+    }
+
+    /** The spec a {@link #schedule} key is of. */
+    public static String scheduleSpec(byte[] key) {
+        return new KeyReader(key, KeySpace.namespaceTagOffset(key) + 1).string();
     }
 
     public static byte[] allSpecs(String ns) {

@@ -67,6 +67,24 @@ public final class TimeIndexKeys {
         return new PurgeKey(reader.int64(), reader.string(), reader.string(), reader.string());
     }
 
+    /** A scheduled spec whose next fire is at {@code fireTime}. */
+    public static byte[] scheduleFire(long fireTime, String ns, String spec) {
+        return KeyPrefixes.top(KeyFamily.SCHEDULE_FIRES)
+                .int64(fireTime)
+                .string(ns)
+                .string(spec)
+                .toBytes();
+    }
+
+    public static byte[] scheduleFiresStart() {
+        return new byte[] {KeyFamily.SCHEDULE_FIRES.tag()};
+    }
+
+    public static ScheduleFireKey parseScheduleFire(byte[] key) {
+        KeyReader reader = new KeyReader(key, 1);
+        return new ScheduleFireKey(reader.int64(), reader.string(), reader.string());
+    }
+
     /** {@code tag [time][ns][spec][unit]}: a unit due at {@code time}. */
     private static byte[] unitAt(KeyFamily family, long time, String ns, String spec, String unit) {
         return KeyPrefixes.top(family)
@@ -90,6 +108,9 @@ public final class TimeIndexKeys {
 
     /** A parsed {@link #attemptDeadlineBlock} key. */
     public record AttemptDeadlineBlockKey(long expiration, String namespace, long block) {}
+
+    /** A parsed {@link #scheduleFire} key. */
+    public record ScheduleFireKey(long fireTime, String namespace, String spec) {}
 
     /** A parsed {@link #purge} key. */
     public record PurgeKey(long purgeAt, String namespace, String spec, String unit) {}

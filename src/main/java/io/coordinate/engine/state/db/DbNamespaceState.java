@@ -49,6 +49,7 @@ final class DbNamespaceState implements MutableNamespaceState {
             }
         }
         db.blocks.flush();
+        state.specs.unindexSchedules(ns);
         db.deleteRange(NamespaceKeys.namespaceData(ns));
         db.blocks.forgetNamespace(ns);
         state.units.forgetCounts(ns, null);

@@ -2,7 +2,9 @@ package io.coordinate.engine.state.db;
 
 import io.coordinate.engine.state.MutableSpecState;
 import io.coordinate.engine.state.codec.SpecKeys;
+import io.coordinate.engine.state.codec.TimeIndexKeys;
 import io.coordinate.engine.state.codec.ValueCodec;
+import io.coordinate.engine.state.model.SpecSchedule;
 import io.coordinate.engine.state.model.WorkSpecRecord;
 import io.coordinate.engine.state.model.WorkUnitRecord;
 import java.util.HashMap;
@@ -60,6 +62,54 @@ final class DbSpecState implements MutableSpecState {
         db.writable.put(SpecKeys.retrySlot(ns, spec), ValueCodec.encodeLong(next));
     }
 
+    @Override
+    public SpecSchedule schedule(String ns, String spec) {
+        return ValueCodec.decode(db.store.get(SpecKeys.schedule(ns, spec)), SpecSchedule.class);
+    }
+
+    @Override
+    public void schedule(String ns, String spec, SpecSchedule schedule) {
+        SpecSchedule before = schedule(ns, spec);
+        if (before != null) {
+            indexNextFire(ns, spec, before, false);
+        }
+        if (schedule == null) {
+            db.writable.delete(SpecKeys.schedule(ns, spec));
+        } else {
+            db.writable.put(SpecKeys.schedule(ns, spec), ValueCodec.encode(schedule));
+            indexNextFire(ns, spec, schedule, true);
+        }
+    }
+
+    /** Derives the index entry of a stored schedule (the index rebuild). */
+    void deriveSchedule(String ns, String spec, byte[] stored) {
+        indexNextFire(ns, spec, ValueCodec.decode(stored, SpecSchedule.class), true);
+    }
+
+    /** The namespace's schedules leave the index of next fires, which lies outside the namespace's range. */
+    void unindexSchedules(String ns) {
+        List<Map.Entry<String, SpecSchedule>> schedules = db.collect(
+                SpecKeys.allSchedules(ns),
+                Integer.MAX_VALUE,
+                e -> Map.entry(SpecKeys.scheduleSpec(e.key()), ValueCodec.decode(e.value(), SpecSchedule.class)));
+        schedules.forEach(e -> indexNextFire(ns, e.getKey(), e.getValue(), false));
+    }
+
+    private void indexNextFire(String ns, String spec, SpecSchedule schedule, boolean present) {
+        if (schedule.nextFire() == SpecSchedule.NEVER) {
+            return;
+        }
+        byte[] key = TimeIndexKeys.scheduleFire(schedule.nextFire(), ns, spec);
+        if (!present) {
+            db.writable.delete(key);
+            return;
+        }
+        db.writable.put(key, new byte[0]);
+        if (db.hints != null) {
+            db.hints.scheduleFireInserted(schedule.nextFire());
+        }
+    }
+
     /** Forgets the specs read so far: a spec or its namespace changed. */
     void forget() {
         read.clear();
@@ -82,6 +132,7 @@ final class DbSpecState implements MutableSpecState {
         state.units.deleteAllOf(ns, name);
         db.writable.delete(SpecKeys.spec(ns, name));
         db.writable.delete(SpecKeys.retrySlot(ns, name));
+        schedule(ns, name, null);
         db.listener.specChanged(ns, spec, null);
     }
 }

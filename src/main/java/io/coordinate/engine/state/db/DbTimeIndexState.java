@@ -72,6 +72,16 @@ final class DbTimeIndexState implements MutableTimeIndexState {
     }
 
     @Override
+    public List<TimeIndexKeys.ScheduleFireKey> dueScheduleFires(long now, int limit) {
+        return dueEntries(
+                TimeIndexKeys.scheduleFiresStart(),
+                db.hints == null ? null : db.hints.scheduleFires,
+                now + 1,
+                limit,
+                (entry, due) -> due.add(TimeIndexKeys.parseScheduleFire(entry.key())));
+    }
+
+    @Override
     public List<AnswerKeys.AnswerKey> dueAnswers(long now, int limit) {
         return dueEntries(
                 AnswerKeys.answerExpiriesStart(),
@@ -147,6 +157,11 @@ final class DbTimeIndexState implements MutableTimeIndexState {
     }
 
     @Override
+    public void dropStaleScheduleFire(TimeIndexKeys.ScheduleFireKey key) {
+        db.writable.delete(TimeIndexKeys.scheduleFire(key.fireTime(), key.namespace(), key.spec()));
+    }
+
+    @Override
     public void checkFloors() {
         db.blocks.flush();
         if (db.hints != null) {
@@ -154,6 +169,7 @@ final class DbTimeIndexState implements MutableTimeIndexState {
             db.hints.delayed.checkDueRemoved(db.store);
             db.hints.purges.checkDueRemoved(db.store);
             db.hints.answers.checkDueRemoved(db.store);
+            db.hints.scheduleFires.checkDueRemoved(db.store);
         }
     }
 }

@@ -3,6 +3,7 @@ package io.coordinate.engine.state.db;
 import io.coordinate.engine.state.codec.KeyFamily;
 import io.coordinate.engine.state.codec.KeySpace;
 import io.coordinate.engine.state.codec.NamespaceKeys;
+import io.coordinate.engine.state.codec.SpecKeys;
 import io.coordinate.engine.state.codec.UnitKeys;
 import io.coordinate.engine.state.codec.UnitValue;
 import io.coordinate.engine.state.codec.ValueCodec;
@@ -27,13 +28,14 @@ import java.util.List;
 public final class IndexRebuild {
 
     /**
-     * The indexes' layout: 4 since a unit's record is its whole value (the started-units entries of layout 3 are
+     * The indexes' layout: 5 since scheduled specs are listed by their next fire time
+     * ({@link io.coordinate.engine.state.codec.TimeIndexKeys#scheduleFire}); 4 since a unit's record is its whole value (the started-units entries of layout 3 are
      * folded into the records: {@link StartEntriesMigration}); 3 since available units are also listed by the time they became available
      * ({@link UnitKeys#availableSince}); 2 since the attempt indexes hold one entry per block of attempts
      * ({@link AttemptBlocks}) and a unit's attempt list only the attempts not held by the unit's value; indexes of
      * another layout (1: no layout key, one entry per attempt) are rebuilt.
      */
-    public static final long LAYOUT = 4;
+    public static final long LAYOUT = 5;
 
     /** Keys handled per pass: a rebuild never holds more than this in memory, whatever the store's size. */
     private static final int CHUNK = 10_000;
@@ -161,6 +163,9 @@ public final class IndexRebuild {
                     }
                 }
                 case ATTEMPT -> attempt(NamespaceKeys.dataNamespace(key), entry.value(), true);
+                case SCHEDULE ->
+                    derive.specs.deriveSchedule(
+                            NamespaceKeys.dataNamespace(key), SpecKeys.scheduleSpec(key), entry.value());
                 case ANSWER -> derive.answers.deriveExpiry(key, entry.value());
                 case WORKER -> {
                     derive.workers.write(

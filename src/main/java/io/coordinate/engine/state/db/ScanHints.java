@@ -63,6 +63,11 @@ public final class ScanHints {
     final TimeFloor delayed = new TimeFloor();
     final TimeFloor purges = new TimeFloor();
     final TimeFloor answers = new TimeFloor();
+    final TimeFloor scheduleFires = new TimeFloor();
+
+    void scheduleFireInserted(long time) {
+        scheduleFires.inserted(time);
+    }
 
     void answerInserted(long time) {
         answers.inserted(time);
@@ -86,6 +91,7 @@ public final class ScanHints {
         delayed.commit();
         purges.commit();
         answers.commit();
+        scheduleFires.commit();
     }
 
     private static String id(String ns, String spec) {

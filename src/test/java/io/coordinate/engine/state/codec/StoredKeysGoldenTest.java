@@ -7,6 +7,7 @@ import io.coordinate.engine.state.codec.AnswerKeys.AnswerKey;
 import io.coordinate.engine.state.codec.TimeIndexKeys.AttemptDeadlineBlockKey;
 import io.coordinate.engine.state.codec.TimeIndexKeys.DelayedUnitKey;
 import io.coordinate.engine.state.codec.TimeIndexKeys.PurgeKey;
+import io.coordinate.engine.state.codec.TimeIndexKeys.ScheduleFireKey;
 import io.coordinate.engine.state.model.ChildState;
 import io.coordinate.engine.state.model.UnitRef;
 import io.coordinate.engine.state.model.UnitStatus;
@@ -252,6 +253,18 @@ class StoredKeysGoldenTest {
                         () -> SpecKeys.retrySlot(NS, "spec"),
                         List.of(NS, "spec"),
                         k -> List.of(dataNamespace(k), afterTag(k).string())));
+        s.put(
+                "schedule",
+                sample(
+                        () -> SpecKeys.schedule(NS, ODD),
+                        List.of(NS, ODD),
+                        k -> List.of(dataNamespace(k), SpecKeys.scheduleSpec(k))));
+        s.put(
+                "schedule-fire",
+                sample(
+                        () -> TimeIndexKeys.scheduleFire(TIME, ODD, "spec"),
+                        List.of(new ScheduleFireKey(TIME, ODD, "spec")),
+                        k -> List.of(TimeIndexKeys.parseScheduleFire(k))));
         return s;
     }
 
