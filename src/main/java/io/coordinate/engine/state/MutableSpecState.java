@@ -1,5 +1,6 @@
 package io.coordinate.engine.state;
 
+import io.coordinate.engine.state.model.TokenBucket;
 import io.coordinate.engine.state.model.WorkSpecRecord;
 
 public interface MutableSpecState extends SpecState {
@@ -9,6 +10,9 @@ public interface MutableSpecState extends SpecState {
     /** A retry of the spec took its slot: the next one is free at {@code next} (epoch millis). No event. */
     void moveRetrySlot(String ns, String spec, long next);
 
-    /** Deletes a spec with its retry slot, all its units, their attempts and every index entry of them. */
+    /** Attempts of the spec took tokens of its rate limit: the bucket as it is after them. No event. */
+    void takeTokens(String ns, String spec, TokenBucket bucket);
+
+    /** Deletes a spec with its retry slot, its rate-limit tokens, all its units, their attempts and every index entry of them. */
     void delete(String ns, WorkSpecRecord spec);
 }

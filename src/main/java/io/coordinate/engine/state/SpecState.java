@@ -1,5 +1,7 @@
 package io.coordinate.engine.state;
 
+import io.coordinate.engine.state.model.RateLimit;
+import io.coordinate.engine.state.model.TokenBucket;
 import io.coordinate.engine.state.model.WorkSpecRecord;
 import java.util.List;
 
@@ -16,4 +18,10 @@ public interface SpecState {
      * it (docs/reference.md#retries). 0 when none was taken yet.
      */
     long nextRetrySlot(String ns, String spec);
+
+    /**
+     * The token bucket of the spec's {@code rate_limit} (docs/reference.md#rate-limits) as last stored, full at
+     * {@code now} when none is.
+     */
+    TokenBucket rateLimitTokens(String ns, String spec, RateLimit limit, long now);
 }

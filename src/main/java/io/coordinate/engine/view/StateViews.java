@@ -156,7 +156,9 @@ public final class StateViews {
         node.put("name", spec.name());
         node.set("data", spec.data());
         Map<UnitStatus, Long> counts = counts(spec.name());
-        node.set("meta", meta(spec.meta(), counts));
+        ObjectNode meta = meta(spec.meta(), counts);
+        RateLimitView.put(meta, state.specs(), ns, spec, now);
+        node.set("meta", meta);
         node.set("counts", counts(counts));
         return node;
     }

@@ -77,7 +77,9 @@ public enum KeyFamily {
     /** {@code 10 [ns] 'N' [unit] 'p'|'o'|'c'|'h'} → the number of entries of each of its lists ({@link FamilyKeys}). */
     FAMILY_COUNT(NAMESPACE, 'N', INDEX),
     /** {@code 10 [ns] 'Y' [spec]} → the spec's next free retry slot, epoch millis ({@link SpecKeys}). */
-    RETRY_SLOT(NAMESPACE, 'Y', RECORD);
+    RETRY_SLOT(NAMESPACE, 'Y', RECORD),
+    /** {@code 10 [ns] 'L' [spec]} → the spec's rate-limit tokens and when they were counted ({@link SpecKeys}). */
+    RATE_LIMIT_TOKENS(NAMESPACE, 'L', RECORD);
 
     /** Whether a family's keys are records or derived indexes. */
     public enum Kind {

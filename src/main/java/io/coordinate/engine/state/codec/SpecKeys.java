@@ -1,6 +1,9 @@
 package io.coordinate.engine.state.codec;
 
-/** The keys of the specs module: {@link KeyFamily#SPEC}, {@link KeyFamily#RETRY_SLOT}. */
+/**
+ * The keys of the specs module: {@link KeyFamily#SPEC}, {@link KeyFamily#RETRY_SLOT},
+ * {@link KeyFamily#RATE_LIMIT_TOKENS}.
+ */
 public final class SpecKeys {
 
     private SpecKeys() {}
@@ -12,6 +15,11 @@ public final class SpecKeys {
     /** Where the spec's next free retry slot is kept (its policy's {@code max_per_minute}). */
     public static byte[] retrySlot(String ns, String spec) {
         return KeyPrefixes.spec(ns, KeyFamily.RETRY_SLOT, spec).toBytes();
+    }
+
+    /** Where the tokens of the spec's {@code rate_limit} are kept. */
+    public static byte[] rateLimitTokens(String ns, String spec) {
+        return KeyPrefixes.spec(ns, KeyFamily.RATE_LIMIT_TOKENS, spec).toBytes();
     }
 
     public static byte[] allSpecs(String ns) {

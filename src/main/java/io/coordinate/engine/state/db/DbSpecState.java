@@ -3,6 +3,8 @@ package io.coordinate.engine.state.db;
 import io.coordinate.engine.state.MutableSpecState;
 import io.coordinate.engine.state.codec.SpecKeys;
 import io.coordinate.engine.state.codec.ValueCodec;
+import io.coordinate.engine.state.model.RateLimit;
+import io.coordinate.engine.state.model.TokenBucket;
 import io.coordinate.engine.state.model.WorkSpecRecord;
 import io.coordinate.engine.state.model.WorkUnitRecord;
 import java.util.HashMap;
@@ -60,6 +62,16 @@ final class DbSpecState implements MutableSpecState {
         db.writable.put(SpecKeys.retrySlot(ns, spec), ValueCodec.encodeLong(next));
     }
 
+    @Override
+    public TokenBucket rateLimitTokens(String ns, String spec, RateLimit limit, long now) {
+        return ValueCodec.decodeTokens(db.store.get(SpecKeys.rateLimitTokens(ns, spec)), limit, now);
+    }
+
+    @Override
+    public void takeTokens(String ns, String spec, TokenBucket bucket) {
+        db.writable.put(SpecKeys.rateLimitTokens(ns, spec), ValueCodec.encodeTokens(bucket));
+    }
+
     /** Forgets the specs read so far: a spec or its namespace changed. */
     void forget() {
         read.clear();
@@ -82,6 +94,7 @@ final class DbSpecState implements MutableSpecState {
         state.units.deleteAllOf(ns, name);
         db.writable.delete(SpecKeys.spec(ns, name));
         db.writable.delete(SpecKeys.retrySlot(ns, name));
+        db.writable.delete(SpecKeys.rateLimitTokens(ns, name));
         db.listener.specChanged(ns, spec, null);
     }
 }
