@@ -32,7 +32,8 @@ final class RateLimitDefinition {
         for (Iterator<String> names = limit.fieldNames(); names.hasNext(); ) {
             String name = names.next();
             if (!FIELDS.contains(name)) {
-                throw CommandRejection.badCommand("work spec key \"rate_limit." + name + "\" is not a rate limit setting");
+                throw CommandRejection.badCommand(
+                        "work spec key \"rate_limit." + name + "\" is not a rate limit setting");
             }
         }
         JsonNode max = limit.get("max");

@@ -5,11 +5,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.dataformat.smile.databind.SmileMapper;
 import io.coordinate.engine.state.model.AttemptRecord;
+import io.coordinate.engine.state.model.RateLimit;
+import io.coordinate.engine.state.model.TokenBucket;
 import io.coordinate.engine.state.model.WorkUnitRecord;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import io.coordinate.engine.state.model.RateLimit;
-import io.coordinate.engine.state.model.TokenBucket;
 import java.nio.ByteBuffer;
 
 /**

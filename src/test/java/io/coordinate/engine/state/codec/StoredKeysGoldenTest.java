@@ -252,6 +252,12 @@ class StoredKeysGoldenTest {
                         () -> SpecKeys.retrySlot(NS, "spec"),
                         List.of(NS, "spec"),
                         k -> List.of(dataNamespace(k), afterTag(k).string())));
+        s.put(
+                "rate-limit-tokens",
+                sample(
+                        () -> SpecKeys.rateLimitTokens(NS, "spec"),
+                        List.of(NS, "spec"),
+                        k -> List.of(dataNamespace(k), afterTag(k).string())));
         return s;
     }
 
