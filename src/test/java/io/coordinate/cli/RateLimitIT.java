@@ -58,7 +58,7 @@ class RateLimitIT {
                 "{\"command\":\"add_work_units\",\"namespace\":\"" + ns + "\",\"work_spec_name\":\"s\","
                         + "\"work_units\":[" + list + "]}");
 
-        assertThat(work(ns)).isEqualTo(ExitCodes.OK);
+        assertThat(ShellWork.untilIdle(app, ns, "true", 8)).isEqualTo(ExitCodes.OK);
 
         List<Long> starts = starts(ns);
         assertThat(starts).hasSize(UNITS);
@@ -72,25 +72,6 @@ class RateLimitIT {
         }
         // the first 20 start at once, each of the other 180 waits for its token: one every 50 ms
         assertThat(starts.get(UNITS - 1) - starts.get(0)).isGreaterThanOrEqualTo((UNITS - BURST) * 1000L / MAX);
-    }
-
-    private static int work(String ns) {
-        return CoordinateCli.commandLine()
-                .execute(
-                        "work",
-                        "--bootstrap-servers",
-                        app.env().bootstrapServers(),
-                        "--http-url",
-                        "http://127.0.0.1:" + app.env().httpPort(),
-                        "--namespace",
-                        ns,
-                        "--spec",
-                        "s",
-                        "--exec",
-                        "true",
-                        "--concurrency",
-                        "8",
-                        "--until-idle");
     }
 
     /** The times of the namespace's attempt starts, read until every unit finished, in order. */

@@ -60,7 +60,7 @@ class RetryPolicyIT {
         Path counts = Files.createDirectories(dataDir.resolve("counts"));
         String exec = "f=" + counts + "/$COORDINATE_UNIT; n=$(cat $f 2>/dev/null || echo 0); n=$((n+1)); echo $n > $f; "
                 + "[ $n -ge 3 ] || { echo \"boom on run $n\" >&2; exit 1; }";
-        assertThat(work(ns, exec)).isEqualTo(ExitCodes.OK);
+        assertThat(ShellWork.untilIdle(app, ns, exec, 4)).isEqualTo(ExitCodes.OK);
 
         Map<String, UnitStory> stories = stories(ns, 4, "finished");
         for (Map.Entry<String, UnitStory> entry : stories.entrySet()) {
@@ -85,7 +85,8 @@ class RetryPolicyIT {
     void aCommandThatAlwaysFailsFailsItsUnitsAfterExactlyFourAttempts() {
         String ns = "retry-broken";
         addSpecAndUnits(ns, 3);
-        assertThat(work(ns, "echo \"always broken\" >&2; exit 1")).isEqualTo(ExitCodes.OK);
+        assertThat(ShellWork.untilIdle(app, ns, "echo \"always broken\" >&2; exit 1", 4))
+                .isEqualTo(ExitCodes.OK);
 
         Map<String, UnitStory> stories = stories(ns, 3, "failed");
         for (Map.Entry<String, UnitStory> entry : stories.entrySet()) {
@@ -132,25 +133,6 @@ class RetryPolicyIT {
                 ns,
                 "{\"command\":\"add_work_units\",\"namespace\":\"" + ns + "\",\"work_spec_name\":\"s\","
                         + "\"work_units\":[" + list + "]}");
-    }
-
-    private static int work(String ns, String exec) {
-        return CoordinateCli.commandLine()
-                .execute(
-                        "work",
-                        "--bootstrap-servers",
-                        app.env().bootstrapServers(),
-                        "--http-url",
-                        "http://127.0.0.1:" + app.env().httpPort(),
-                        "--namespace",
-                        ns,
-                        "--spec",
-                        "s",
-                        "--exec",
-                        exec,
-                        "--concurrency",
-                        "4",
-                        "--until-idle");
     }
 
     /** The namespace's events, read until {@code units} units reached {@code last}, told per unit. */

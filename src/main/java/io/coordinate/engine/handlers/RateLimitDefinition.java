@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.coordinate.engine.state.model.RateLimit;
 import io.coordinate.protocol.CommandRejection;
 import io.coordinate.protocol.Limits;
-import java.util.Iterator;
 import java.util.Set;
 
 /**
@@ -22,19 +21,9 @@ final class RateLimitDefinition {
 
     /** The limit of the spec's data; null when {@code rate_limit} is absent or null. */
     static RateLimit parse(JsonNode data) {
-        JsonNode limit = data.get(KEY);
-        if (limit == null || limit.isNull()) {
+        JsonNode limit = SettingsObject.of(data, KEY, FIELDS, "a rate limit setting");
+        if (limit == null) {
             return null;
-        }
-        if (!limit.isObject()) {
-            throw CommandRejection.badCommand("work spec key \"rate_limit\" must be an object");
-        }
-        for (Iterator<String> names = limit.fieldNames(); names.hasNext(); ) {
-            String name = names.next();
-            if (!FIELDS.contains(name)) {
-                throw CommandRejection.badCommand(
-                        "work spec key \"rate_limit." + name + "\" is not a rate limit setting");
-            }
         }
         JsonNode max = limit.get("max");
         if (max == null || max.isNull()) {

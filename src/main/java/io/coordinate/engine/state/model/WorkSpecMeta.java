@@ -70,44 +70,6 @@ public record WorkSpecMeta(
                 null);
     }
 
-    /** The metadata of a spec without a rate limit. */
-    public WorkSpecMeta(
-            double priority,
-            double weight,
-            boolean paused,
-            boolean continuous,
-            boolean canBeContinuous,
-            double interval,
-            Long nextContinuous,
-            long maxRunning,
-            long maxAttemptsReturned,
-            long maxRetries,
-            String nextWorkSpecName,
-            String runtime,
-            double minGb,
-            ReplicationConfig replication,
-            Double retention,
-            RetryPolicy retry) {
-        this(
-                priority,
-                weight,
-                paused,
-                continuous,
-                canBeContinuous,
-                interval,
-                nextContinuous,
-                maxRunning,
-                maxAttemptsReturned,
-                maxRetries,
-                nextWorkSpecName,
-                runtime,
-                minGb,
-                replication,
-                retention,
-                retry,
-                null);
-    }
-
     public WorkSpecMeta withNextContinuous(Long time) {
         return new WorkSpecMeta(
                 priority,
