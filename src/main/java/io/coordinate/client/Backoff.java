@@ -25,6 +25,11 @@ final class Backoff {
         return wait;
     }
 
+    /** The longest wait. */
+    long maxNanos() {
+        return maxNanos;
+    }
+
     /** Work came: the next empty answer waits {@code min} again. */
     void reset() {
         nextNanos = minNanos;

@@ -11,7 +11,8 @@ import java.util.concurrent.TimeUnit;
  * prefetch); each request reserves the slots it asked for until its answer comes, so several may be in flight.
  * It asks once half the capacity is free, once a free slot has waited {@link #LINGER_NANOS}, or when it holds
  * nothing: handlers that end one by one would otherwise each cost a request. After an empty answer it waits
- * ({@link Backoff}) before asking again.
+ * ({@link Backoff}) before asking again; after an answer a rate limit held short, as long as the answer says (at
+ * most the backoff's maximum).
  *
  * <p>Pure and single-threaded: times are {@link System#nanoTime()} values passed in, so a test drives it with any
  * clock.
@@ -79,12 +80,25 @@ final class RequestPacer {
      * worker's, or one answered already). An empty answer backs off; work lets the next request go at once.
      */
     boolean answered(String requestId, boolean empty, long now) {
+        return answered(requestId, empty, -1, now);
+    }
+
+    /**
+     * An answer came that a rate limit held short (docs/reference.md#rate-limits) when {@code retryAfterNanos >= 0}:
+     * the next request waits that long, never longer than the backoff's maximum, instead of backing off.
+     */
+    boolean answered(String requestId, boolean empty, long retryAfterNanos, long now) {
         Outstanding request = requestId == null ? null : outstanding.remove(requestId);
         if (request == null) {
             return false;
         }
         reserved -= request.count();
-        if (empty) {
+        if (retryAfterNanos >= 0) {
+            if (!empty) {
+                backoff.reset();
+            }
+            nextRequestAt = now + Math.min(retryAfterNanos, backoff.maxNanos());
+        } else if (empty) {
             nextRequestAt = now + backoff.nextNanos();
         } else {
             backoff.reset();

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -125,7 +126,12 @@ final class WorkRequests {
         if (request != null && request.repeated) {
             answeredRepeats.add(requestId);
         }
-        pacer.answered(requestId, assignment.attempts().isEmpty(), now);
+        Long retryAfter = assignment.retryAfterMillis();
+        pacer.answered(
+                requestId,
+                assignment.attempts().isEmpty(),
+                retryAfter == null ? -1 : TimeUnit.MILLISECONDS.toNanos(Math.max(0, retryAfter)),
+                now);
         return true;
     }
 

@@ -7,6 +7,7 @@ import io.coordinate.engine.state.model.AttemptStatus;
 import io.coordinate.engine.state.model.UnitStatus;
 import io.coordinate.engine.state.model.WorkSpecRecord;
 import io.coordinate.engine.state.model.WorkerRecord;
+import io.coordinate.engine.view.RateLimitView;
 import io.coordinate.engine.view.StateViews;
 import io.coordinate.storage.ReadableKeyValueStore;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -28,7 +29,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The queue's gauges, read from the stores of the namespaces this instance owns, as of now (as the summary route
  * counts): units by status and running attempts per spec, active workers per namespace, the oldest available unit's
- * age. They are read when {@code /metrics} is scraped (at most once per {@code minIntervalMillis}), on the scraping
+ * age, the tokens of the specs' rate limits. They are read when {@code /metrics} is scraped (at most once per {@code minIntervalMillis}), on the scraping
  * thread: the stream thread never waits for them, an instance nobody scrapes reads nothing, and every scrape shows
  * the state of that moment. Series of specs and namespaces that went away (deleted, or moved to another instance)
  * go with the next read.
@@ -46,6 +47,8 @@ public final class QueueGauges {
     static final String ACTIVE_WORKERS = "coordinate.active.workers";
     /** Published as {@code coordinate_oldest_available_age_seconds}. */
     static final String OLDEST_AVAILABLE_AGE = "coordinate.oldest.available.age";
+    /** Published as {@code coordinate_rate_limit_tokens}. */
+    static final String RATE_LIMIT_TOKENS = "coordinate.rate.limit.tokens";
     /** How many namespaces past the cap one read takes (docs/monitoring.md, "Metrics"). */
     public static final int OTHER_NAMESPACES_PER_READ = 500;
 
@@ -60,6 +63,7 @@ public final class QueueGauges {
     private final MultiGauge running;
     private final MultiGauge workers;
     private final MultiGauge oldestAge;
+    private final MultiGauge rateLimitTokens;
     private long lastRead = Long.MIN_VALUE;
     /** The last read of each namespace past the cap. */
     private Map<String, Totals> otherReads = new HashMap<>();
@@ -104,6 +108,9 @@ public final class QueueGauges {
                 .baseUnit("seconds")
                 .description("How long the oldest available unit has waited")
                 .register(registry);
+        rateLimitTokens = MultiGauge.builder(RATE_LIMIT_TOKENS)
+                .description("Whole tokens of the spec's rate limit: attempts it may start now")
+                .register(registry);
     }
 
     /** Reads the stores unless the last read is more recent than the minimum interval; for each scrape. */
@@ -146,10 +153,10 @@ public final class QueueGauges {
                         continue;
                     }
                     Set<String> specs = new HashSet<>();
-                    long active = read(state, ns, now, (spec, counts, runningNow, since) -> {
+                    long active = read(state, ns, now, (spec, counts, runningNow, since, tokens) -> {
                         specs.add(spec);
                         series.computeIfAbsent(metrics.meters(ns, spec).labels, k -> new Totals())
-                                .add(counts, runningNow, since);
+                                .add(counts, runningNow, since, tokens);
                     });
                     read.put(ns, specs);
                     activeWorkers.merge(ns, active, Long::sum);
@@ -164,10 +171,11 @@ public final class QueueGauges {
                     Set<String> specs = new HashSet<>();
                     Totals fresh = new Totals();
                     fresh.readAt = refresh;
-                    fresh.workers = read(namespace.state(), namespace.ns(), now, (spec, counts, runningNow, since) -> {
-                        specs.add(spec);
-                        fresh.add(counts, runningNow, since);
-                    });
+                    fresh.workers =
+                            read(namespace.state(), namespace.ns(), now, (spec, counts, runningNow, since, tokens) -> {
+                                specs.add(spec);
+                                fresh.add(counts, runningNow, since, tokens);
+                            });
                     read.put(namespace.ns(), specs);
                     totals = fresh;
                 }
@@ -193,8 +201,11 @@ public final class QueueGauges {
     /** What a read of a namespace gives for each of its specs. */
     @FunctionalInterface
     private interface SpecRead {
-        /** @param oldestSince when its oldest available unit became available; null when none is */
-        void spec(String name, Map<UnitStatus, Long> counts, long running, Long oldestSince);
+        /**
+         * @param oldestSince when its oldest available unit became available; null when none is
+         * @param tokens the whole tokens of its rate limit; null when it has none
+         */
+        void spec(String name, Map<UnitStatus, Long> counts, long running, Long oldestSince, Long tokens);
     }
 
     /** Reads one namespace as of {@code now}: each spec to {@code specs}; returns its active workers. */
@@ -217,7 +228,11 @@ public final class QueueGauges {
                     spec.name(),
                     views.counts(spec.name()),
                     runningBySpec.getOrDefault(spec.name(), 0L),
-                    state.units().oldestAvailableSince(ns, spec.name(), now));
+                    state.units().oldestAvailableSince(ns, spec.name(), now),
+                    spec.meta().rateLimit() == null
+                            ? null
+                            : RateLimitView.tokens(
+                                    state.specs(), ns, spec.name(), spec.meta().rateLimit(), now));
         }
         return active;
     }
@@ -226,6 +241,7 @@ public final class QueueGauges {
         List<MultiGauge.Row<?>> unitRows = new ArrayList<>();
         List<MultiGauge.Row<?>> runningRows = new ArrayList<>();
         List<MultiGauge.Row<?>> oldestRows = new ArrayList<>();
+        List<MultiGauge.Row<?>> tokenRows = new ArrayList<>();
         series.forEach((labels, totals) -> {
             for (UnitStatus status : STATUSES) {
                 unitRows.add(MultiGauge.Row.of(
@@ -235,10 +251,14 @@ public final class QueueGauges {
             if (totals.oldestSince != Long.MAX_VALUE) {
                 oldestRows.add(MultiGauge.Row.of(labels.tags(), Math.max(0, now - totals.oldestSince) / 1000.0));
             }
+            if (totals.rateLimited) {
+                tokenRows.add(MultiGauge.Row.of(labels.tags(), totals.tokens));
+            }
         });
         units.register(unitRows, true);
         running.register(runningRows, true);
         oldestAge.register(oldestRows, true);
+        rateLimitTokens.register(tokenRows, true);
         List<MultiGauge.Row<?>> workerRows = new ArrayList<>();
         activeWorkers.forEach((ns, n) -> workerRows.add(MultiGauge.Row.of(Tags.of("namespace", ns), n)));
         workers.register(workerRows, true);
@@ -250,15 +270,22 @@ public final class QueueGauges {
         long running;
         /** The earliest time a unit became available (epoch ms); {@link Long#MAX_VALUE} when none is available. */
         long oldestSince = Long.MAX_VALUE;
+        /** Whether a spec of the series has a rate limit, and the sum of their tokens. */
+        boolean rateLimited;
 
+        long tokens;
         long workers;
         long readAt;
 
-        void add(Map<UnitStatus, Long> counts, long runningNow, Long since) {
+        void add(Map<UnitStatus, Long> counts, long runningNow, Long since, Long tokensNow) {
             counts.forEach((status, n) -> units[status.ordinal()] += n);
             running += runningNow;
             if (since != null) {
                 oldestSince = Math.min(oldestSince, since);
+            }
+            if (tokensNow != null) {
+                rateLimited = true;
+                tokens += tokensNow;
             }
         }
 
@@ -268,6 +295,8 @@ public final class QueueGauges {
             }
             running += other.running;
             oldestSince = Math.min(oldestSince, other.oldestSince);
+            rateLimited |= other.rateLimited;
+            tokens += other.tokens;
         }
     }
 }

@@ -42,8 +42,16 @@ public final class JsonListRecord {
 
     /** Closes the list and the object: the record. */
     public byte[] finish() {
+        return finish(null);
+    }
+
+    /** Closes the list, writes the {@code trailer}'s fields (none when null) and closes the object: the record. */
+    public byte[] finish(Json.Writing trailer) {
         try {
             out.writeEndArray();
+            if (trailer != null) {
+                trailer.write(out);
+            }
             out.writeEndObject();
             out.close();
             return bytes.toByteArray();

@@ -97,4 +97,34 @@ class RequestPacerTest {
         assertThat(pacer.free(0)).isEqualTo(16);
         assertThat(pacer.answered("r1", false, 2 * TIMEOUT)).isFalse(); // the answer to the copy sent again
     }
+
+    @Test
+    void anAnswerARateLimitHeldShortWaitsItsRetryAfterInsteadOfTheBackoff() {
+        RequestPacer pacer = pacer();
+        pacer.asked("r1", 16, 0);
+        assertThat(pacer.answered("r1", true, 50 * MS, 0)).isTrue();
+        assertThat(pacer.nextWakeUp(0, 0)).isEqualTo(50 * MS);
+        assertThat(pacer.toAsk(0, 49 * MS)).isZero();
+        assertThat(pacer.toAsk(0, 50 * MS)).isEqualTo(16);
+        // the backoff did not move: the next plain empty answer still waits its first 100 ms
+        pacer.asked("r2", 16, 50 * MS);
+        pacer.answered("r2", true, 60 * MS);
+        assertThat(pacer.nextWakeUp(0, 60 * MS)).isEqualTo(160 * MS);
+        // work held short by a limit: wait for the token too, rather than asking at once
+        assertThat(pacer.toAsk(0, 160 * MS)).isEqualTo(16);
+        pacer.asked("r3", 16, 160 * MS);
+        pacer.answered("r3", false, 30 * MS, 170 * MS);
+        assertThat(pacer.nextWakeUp(4, 170 * MS)).isEqualTo(200 * MS);
+        assertThat(pacer.toAsk(4, 199 * MS)).isZero();
+        assertThat(pacer.toAsk(4, 200 * MS)).isEqualTo(12);
+    }
+
+    @Test
+    void aRetryAfterLongerThanTheMaximumBackoffWaitsTheMaximum() {
+        RequestPacer pacer = pacer();
+        pacer.asked("r1", 16, 0);
+        pacer.answered("r1", true, 60_000 * MS, 0);
+
+        assertThat(pacer.nextWakeUp(0, 0)).isEqualTo(5_000 * MS);
+    }
 }

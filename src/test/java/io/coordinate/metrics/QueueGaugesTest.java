@@ -74,6 +74,31 @@ class QueueGaugesTest {
     }
 
     @Test
+    void theRateLimitTokensOfALimitedSpecAsOfNow() {
+        engine.apply(
+                T0, "{'command':'set_work_spec','namespace':'n','work_spec':{'name':'s','rate_limit':{'max':20}}}");
+        engine.apply(T0, "{'command':'set_work_spec','namespace':'n','work_spec':{'name':'plain'}}");
+        engine.apply(
+                T0,
+                "{'command':'add_work_units','namespace':'n','work_spec_name':'s','work_units':["
+                        + "{'name':'u1'},{'name':'u2'},{'name':'u3'}]}");
+        engine.apply(T0, "{'command':'request_attempts','namespace':'n','worker':'w1','count':3}");
+        QueueGauges gauges = gauges();
+
+        gauges.refresh();
+        assertThat(gauge(QueueGauges.RATE_LIMIT_TOKENS, "namespace", "n", "work_spec", "s"))
+                .isEqualTo(17);
+        clock.set(T0 + 100);
+        gauges.refresh();
+        assertThat(registry.scrape().lines())
+                .contains("coordinate_rate_limit_tokens{namespace=\"n\",work_spec=\"s\"} 19.0");
+        assertThat(registry.find(QueueGauges.RATE_LIMIT_TOKENS)
+                        .tags("work_spec", "plain")
+                        .gauge())
+                .isNull();
+    }
+
+    @Test
     void scrapesCloserThanTheIntervalShowTheLastRead() {
         engine.apply(T0, "{'command':'set_work_spec','namespace':'n','work_spec':{'name':'s'}}");
         QueueGauges gauges = gauges();

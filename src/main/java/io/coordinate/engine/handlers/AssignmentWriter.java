@@ -32,6 +32,7 @@ final class AssignmentWriter {
     private static final SerializableString ATTEMPTS = Json.encoded("attempts");
     private static final SerializableString DATA = Json.encoded("data");
     private static final SerializableString START_TIME = Json.encoded("start_time");
+    private static final SerializableString RETRY_AFTER_MS = Json.encoded("retry_after_ms");
 
     private final JsonListRecord record;
     private final JsonGenerator out;
@@ -40,6 +41,8 @@ final class AssignmentWriter {
     private final RepeatedText start = new RepeatedText();
     private final RepeatedText expiration = new RepeatedText();
     private int attempts;
+    /** Millis until a rate limit that held the request short has a token again; null when none did. */
+    private Long retryAfterMillis;
     /** The numbers of the attempts written, in order: what a repeat of the request writes again. */
     private long[] seqs = new long[16];
 
@@ -91,12 +94,29 @@ final class AssignmentWriter {
         return attempts == 0;
     }
 
+    /** The attempts written so far. */
+    int size() {
+        return attempts;
+    }
+
+    /** Adds {@code retry_after_ms} after the attempts (docs/reference.md#assignment). */
+    void retryAfter(long millis) {
+        retryAfterMillis = millis;
+    }
+
     /** Whether the attempts written so far fill the record: hand out no more. */
     boolean full() {
         return record.size() >= MAX_BYTES;
     }
 
     byte[] bytes() {
-        return record.finish();
+        if (retryAfterMillis == null) {
+            return record.finish();
+        }
+        long millis = retryAfterMillis;
+        return record.finish(trailer -> {
+            trailer.writeFieldName(RETRY_AFTER_MS);
+            trailer.writeNumber(millis);
+        });
     }
 }

@@ -60,16 +60,19 @@ public final class RequestAttemptsHandler {
 
         AssignmentWriter assignment = new AssignmentWriter(ctx.namespace(), worker, command.requestId(), count);
         Set<String> nothingForHost = new HashSet<>();
+        RequestRateLimits rateLimits = new RequestRateLimits(ctx, request);
         // A batch whose every unit was auto-failed by max_retries is fetched again
         // (docs/reference.md#how-the-spec-is-chosen).
         while (assignment.isEmpty()) {
             List<SpecLoad> loads = loads(ctx);
             loads.removeIf(load -> nothingForHost.contains(load.name()));
+            rateLimits.removeOutOfTokens(loads);
             SpecLoad chosen = Scheduler.choose(loads, request, ctx.now(), ctx.random());
             if (chosen == null) {
                 break;
             }
-            HandOut handedOut = handOut(ctx, chosen, worker, count, Times.secondsToMillis(lifetime), assignment);
+            HandOut handedOut =
+                    handOut(ctx, chosen, worker, count, Times.secondsToMillis(lifetime), assignment, rateLimits);
             if (handedOut == HandOut.NOTHING) {
                 break;
             }
@@ -78,6 +81,7 @@ public final class RequestAttemptsHandler {
                 nothingForHost.add(chosen.name());
             }
         }
+        rateLimits.tellRetryAfter(assignment, count);
         Supplier<JsonNode> assigned = ctx.assignment(worker, assignment.bytes());
         ctx.answerIsAssignment(assignment.seqs());
         // the reply repeats the assignment: parsed back only when one is asked for
@@ -122,8 +126,8 @@ public final class RequestAttemptsHandler {
     }
 
     /**
-     * Starts attempts at up to {@code min(count, max_getwork, max_running − pending)} units of the spec, fewer if
-     * the assignment fills its record first ({@link AssignmentWriter#full}).
+     * Starts attempts at up to {@code min(count, max_getwork, max_running − pending)} units of the spec, fewer if its
+     * rate limit has fewer tokens or the assignment fills its record first ({@link AssignmentWriter#full}).
      */
     private static HandOut handOut(
             CommandContext ctx,
@@ -131,7 +135,8 @@ public final class RequestAttemptsHandler {
             String worker,
             long count,
             long lifetimeMillis,
-            AssignmentWriter assignment) {
+            AssignmentWriter assignment,
+            RequestRateLimits rateLimits) {
         MutableUnitState units = ctx.units();
         String ns = ctx.namespace();
         long limit = count;
@@ -144,7 +149,8 @@ public final class RequestAttemptsHandler {
         if (limit <= 0) {
             return HandOut.NOTHING;
         }
-        int max = (int) Math.min(limit, Integer.MAX_VALUE);
+        int max = (int) Math.min(rateLimits.allowed(spec, limit), Integer.MAX_VALUE);
+        int before = assignment.size();
         boolean replicated = spec.meta().replication() != null;
         String host = replicated ? ctx.replication().host(worker) : null;
         Map<String, WorkUnitRecord> read = new HashMap<>();
@@ -189,6 +195,7 @@ public final class RequestAttemptsHandler {
                         UnitTransitions.startAttempt(ctx.attempts(), ns, unit, worker, lifetimeMillis, ctx.now()));
             }
         }
+        rateLimits.started(spec, limit, assignment.size() - before);
         return tried > 0 ? HandOut.TRIED : HandOut.NOTHING_FOR_THIS_HOST;
     }
 

@@ -5,7 +5,6 @@ import io.coordinate.engine.state.model.RetryPolicy;
 import io.coordinate.engine.state.model.RetryPolicy.Backoff;
 import io.coordinate.protocol.CommandRejection;
 import io.coordinate.protocol.Limits;
-import java.util.Iterator;
 import java.util.Set;
 
 /**
@@ -27,18 +26,9 @@ final class RetryDefinition {
 
     /** The policy of the spec's data; null when {@code retry} is absent or null. */
     static RetryPolicy parse(JsonNode data) {
-        JsonNode retry = data.get(KEY);
-        if (retry == null || retry.isNull()) {
+        JsonNode retry = SettingsObject.of(data, KEY, FIELDS, "a retry setting");
+        if (retry == null) {
             return null;
-        }
-        if (!retry.isObject()) {
-            throw CommandRejection.badCommand("work spec key \"retry\" must be an object");
-        }
-        for (Iterator<String> names = retry.fieldNames(); names.hasNext(); ) {
-            String name = names.next();
-            if (!FIELDS.contains(name)) {
-                throw CommandRejection.badCommand("work spec key \"retry." + name + "\" is not a retry setting");
-            }
         }
         return new RetryPolicy(
                 (int) whole(retry, "max_attempts", RetryPolicy.DEFAULT_MAX_ATTEMPTS),

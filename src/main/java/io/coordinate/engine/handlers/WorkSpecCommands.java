@@ -69,7 +69,8 @@ public final class WorkSpecCommands {
                 m.minGb(),
                 m.replication(),
                 m.retention(),
-                m.retry());
+                m.retry(),
+                m.rateLimit());
         WorkSpecRecord after = spec.withMeta(changed);
         ctx.specs().write(ctx.namespace(), spec, after);
         return ctx.views().spec(after);

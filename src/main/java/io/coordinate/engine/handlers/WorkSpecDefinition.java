@@ -32,7 +32,7 @@ final class WorkSpecDefinition {
     /**
      * Metadata derived from data; {@code next_continuous} starts unset, as on every reload. The replication keys
      * and {@code retention} are read by {@link ReplicationSettings}, which refuses inconsistent values; {@code retry}
-     * by {@link RetryDefinition}.
+     * by {@link RetryDefinition}, {@code rate_limit} by {@link RateLimitDefinition}.
      */
     static WorkSpecMeta deriveMeta(ObjectNode data) {
         boolean continuous = bool(data, "continuous", false);
@@ -52,7 +52,8 @@ final class WorkSpecDefinition {
                 number(data, "min_gb", 0, -Limits.MAX_GB, Limits.MAX_GB),
                 ReplicationSettings.parse(data),
                 ReplicationSettings.retention(data),
-                RetryDefinition.parse(data));
+                RetryDefinition.parse(data),
+                RateLimitDefinition.parse(data));
     }
 
     /** {@code weight} if given and not 0, else {@code 20 - nice}; never below 1. */

@@ -63,7 +63,8 @@ public final class Scheduler {
         return null;
     }
 
-    static boolean isCandidate(SpecLoad spec, WorkRequest request, long now) {
+    /** Whether the spec has work this request may take (its rate limit aside). */
+    public static boolean isCandidate(SpecLoad spec, WorkRequest request, long now) {
         WorkSpecMeta meta = spec.meta();
         if (meta.paused() || meta.weight() <= 0) {
             return false;

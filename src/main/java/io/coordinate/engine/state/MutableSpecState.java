@@ -1,6 +1,7 @@
 package io.coordinate.engine.state;
 
 import io.coordinate.engine.state.model.SpecSchedule;
+import io.coordinate.engine.state.model.TokenBucket;
 import io.coordinate.engine.state.model.WorkSpecRecord;
 
 public interface MutableSpecState extends SpecState {
@@ -16,6 +17,12 @@ public interface MutableSpecState extends SpecState {
      */
     void schedule(String ns, String spec, SpecSchedule schedule);
 
-    /** Deletes a spec with its retry slot, its schedule, all its units, their attempts and every index entry of them. */
+    /** Attempts of the spec took tokens of its rate limit: the bucket as it is after them. No event. */
+    void takeTokens(String ns, String spec, TokenBucket bucket);
+
+    /**
+     * Deletes a spec with its retry slot, its schedule, its rate-limit tokens, all its units, their attempts and every
+     * index entry of them.
+     */
     void delete(String ns, WorkSpecRecord spec);
 }

@@ -1,6 +1,8 @@
 package io.coordinate.engine.state;
 
+import io.coordinate.engine.state.model.RateLimit;
 import io.coordinate.engine.state.model.SpecSchedule;
+import io.coordinate.engine.state.model.TokenBucket;
 import io.coordinate.engine.state.model.WorkSpecRecord;
 import java.util.List;
 
@@ -20,4 +22,10 @@ public interface SpecState {
 
     /** The spec's cron schedule with its next fire time (docs/reference.md#schedules); null when it has none. */
     SpecSchedule schedule(String ns, String spec);
+
+    /**
+     * The token bucket of the spec's {@code rate_limit} (docs/reference.md#rate-limits) as last stored, full at
+     * {@code now} when none is.
+     */
+    TokenBucket rateLimitTokens(String ns, String spec, RateLimit limit, long now);
 }

@@ -156,8 +156,10 @@ public final class StateViews {
         node.put("name", spec.name());
         node.set("data", spec.data());
         Map<UnitStatus, Long> counts = counts(spec.name());
-        node.set("meta", meta(spec.meta(), counts));
-        ScheduleView.put((ObjectNode) node.get("meta"), state.specs(), ns, spec);
+        ObjectNode meta = meta(spec.meta(), counts);
+        RateLimitView.put(meta, state.specs(), ns, spec, now);
+        ScheduleView.put(meta, state.specs(), ns, spec);
+        node.set("meta", meta);
         node.set("counts", counts(counts));
         return node;
     }

@@ -81,7 +81,9 @@ public enum KeyFamily {
     /** {@code 10 [ns] 'Y' [spec]} → the spec's next free retry slot, epoch millis ({@link SpecKeys}). */
     RETRY_SLOT(NAMESPACE, 'Y', RECORD),
     /** {@code 10 [ns] 'Z' [spec]} → the spec's cron schedule and its next fire time ({@link SpecKeys}). */
-    SCHEDULE(NAMESPACE, 'Z', RECORD);
+    SCHEDULE(NAMESPACE, 'Z', RECORD),
+    /** {@code 10 [ns] 'L' [spec]} → the spec's rate-limit tokens and when they were counted ({@link SpecKeys}). */
+    RATE_LIMIT_TOKENS(NAMESPACE, 'L', RECORD);
 
     /** Whether a family's keys are records or derived indexes. */
     public enum Kind {

@@ -1,6 +1,9 @@
 package io.coordinate.engine.state.codec;
 
-/** The keys of the specs module: {@link KeyFamily#SPEC}, {@link KeyFamily#RETRY_SLOT}, {@link KeyFamily#SCHEDULE}. */
+/**
+ * The keys of the specs module: {@link KeyFamily#SPEC}, {@link KeyFamily#RETRY_SLOT}, {@link KeyFamily#SCHEDULE},
+ * {@link KeyFamily#RATE_LIMIT_TOKENS}.
+ */
 public final class SpecKeys {
 
     private SpecKeys() {}
@@ -27,6 +30,11 @@ public final class SpecKeys {
     /** The spec a {@link #schedule} key is of. */
     public static String scheduleSpec(byte[] key) {
         return new KeyReader(key, KeySpace.namespaceTagOffset(key) + 1).string();
+    }
+
+    /** Where the tokens of the spec's {@code rate_limit} are kept. */
+    public static byte[] rateLimitTokens(String ns, String spec) {
+        return KeyPrefixes.spec(ns, KeyFamily.RATE_LIMIT_TOKENS, spec).toBytes();
     }
 
     public static byte[] allSpecs(String ns) {

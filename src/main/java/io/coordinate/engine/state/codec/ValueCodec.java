@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.dataformat.smile.databind.SmileMapper;
 import io.coordinate.engine.state.model.AttemptRecord;
+import io.coordinate.engine.state.model.RateLimit;
+import io.coordinate.engine.state.model.TokenBucket;
 import io.coordinate.engine.state.model.WorkUnitRecord;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -70,5 +72,22 @@ public final class ValueCodec {
 
     public static long decodeLong(byte[] bytes) {
         return bytes == null ? 0 : ByteBuffer.wrap(bytes).getLong();
+    }
+
+    /** A token bucket's state: its tokens (a double's bits) then when they were counted. */
+    public static byte[] encodeTokens(TokenBucket bucket) {
+        return ByteBuffer.allocate(16)
+                .putDouble(bucket.tokens())
+                .putLong(bucket.updated())
+                .array();
+    }
+
+    /** The bucket of {@code limit} stored as {@code bytes}; a full one at {@code now} when none is stored. */
+    public static TokenBucket decodeTokens(byte[] bytes, RateLimit limit, long now) {
+        if (bytes == null) {
+            return TokenBucket.full(limit, now);
+        }
+        ByteBuffer buffer = ByteBuffer.wrap(bytes);
+        return TokenBucket.of(limit, buffer.getDouble(), buffer.getLong());
     }
 }

@@ -4,7 +4,9 @@ import io.coordinate.engine.state.MutableSpecState;
 import io.coordinate.engine.state.codec.SpecKeys;
 import io.coordinate.engine.state.codec.TimeIndexKeys;
 import io.coordinate.engine.state.codec.ValueCodec;
+import io.coordinate.engine.state.model.RateLimit;
 import io.coordinate.engine.state.model.SpecSchedule;
+import io.coordinate.engine.state.model.TokenBucket;
 import io.coordinate.engine.state.model.WorkSpecRecord;
 import io.coordinate.engine.state.model.WorkUnitRecord;
 import java.util.HashMap;
@@ -110,6 +112,16 @@ final class DbSpecState implements MutableSpecState {
         }
     }
 
+    @Override
+    public TokenBucket rateLimitTokens(String ns, String spec, RateLimit limit, long now) {
+        return ValueCodec.decodeTokens(db.store.get(SpecKeys.rateLimitTokens(ns, spec)), limit, now);
+    }
+
+    @Override
+    public void takeTokens(String ns, String spec, TokenBucket bucket) {
+        db.writable.put(SpecKeys.rateLimitTokens(ns, spec), ValueCodec.encodeTokens(bucket));
+    }
+
     /** Forgets the specs read so far: a spec or its namespace changed. */
     void forget() {
         read.clear();
@@ -133,6 +145,7 @@ final class DbSpecState implements MutableSpecState {
         db.writable.delete(SpecKeys.spec(ns, name));
         db.writable.delete(SpecKeys.retrySlot(ns, name));
         schedule(ns, name, null);
+        db.writable.delete(SpecKeys.rateLimitTokens(ns, name));
         db.listener.specChanged(ns, spec, null);
     }
 }

@@ -13,6 +13,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  * @param retention seconds after which finished and failed units are purged; null = never
  * @param retry the retry policy (docs/reference.md#retries); null = none: a failure is permanent, an expired unit
  *     is available again at once
+ * @param rateLimit the spec's {@code rate_limit} (docs/reference.md#rate-limits); null = none
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record WorkSpecMeta(
@@ -31,7 +32,8 @@ public record WorkSpecMeta(
         double minGb,
         ReplicationConfig replication,
         Double retention,
-        RetryPolicy retry) {
+        RetryPolicy retry,
+        RateLimit rateLimit) {
 
     /** The metadata of a spec without replication, retention or retry policy. */
     public WorkSpecMeta(
@@ -64,6 +66,7 @@ public record WorkSpecMeta(
                 minGb,
                 null,
                 null,
+                null,
                 null);
     }
 
@@ -84,6 +87,7 @@ public record WorkSpecMeta(
                 minGb,
                 replication,
                 retention,
-                retry);
+                retry,
+                rateLimit);
     }
 }

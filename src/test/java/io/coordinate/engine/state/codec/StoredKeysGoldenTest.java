@@ -265,6 +265,12 @@ class StoredKeysGoldenTest {
                         () -> TimeIndexKeys.scheduleFire(TIME, ODD, "spec"),
                         List.of(new ScheduleFireKey(TIME, ODD, "spec")),
                         k -> List.of(TimeIndexKeys.parseScheduleFire(k))));
+        s.put(
+                "rate-limit-tokens",
+                sample(
+                        () -> SpecKeys.rateLimitTokens(NS, "spec"),
+                        List.of(NS, "spec"),
+                        k -> List.of(dataNamespace(k), afterTag(k).string())));
         return s;
     }
 
