@@ -31,8 +31,8 @@ public final class WorkSpecCommands {
             throw new CommandRejection(
                     ErrorCode.CHANGED_NAME, "work spec \"" + expected + "\" cannot be renamed to \"" + name + "\"");
         }
-        WorkSpecMeta meta = WorkSpecDefinition.deriveMeta(data);
         WorkSpecRecord before = ctx.specs().get(ctx.namespace(), name);
+        WorkSpecMeta meta = GroupDefinition.keepGroupedUnits(WorkSpecDefinition.deriveMeta(data), before);
         WorkSpecRecord after = new WorkSpecRecord(name, data.deepCopy(), meta);
         ctx.specs().write(ctx.namespace(), before, after);
         return ctx.views().spec(after);
@@ -66,7 +66,8 @@ public final class WorkSpecCommands {
                 m.minGb(),
                 m.replication(),
                 m.retention(),
-                m.retry());
+                m.retry(),
+                m.groups());
         WorkSpecRecord after = spec.withMeta(changed);
         ctx.specs().write(ctx.namespace(), spec, after);
         return ctx.views().spec(after);

@@ -52,7 +52,8 @@ final class WorkSpecDefinition {
                 number(data, "min_gb", 0, -Limits.MAX_GB, Limits.MAX_GB),
                 ReplicationSettings.parse(data),
                 ReplicationSettings.retention(data),
-                RetryDefinition.parse(data));
+                RetryDefinition.parse(data),
+                GroupDefinition.parse(data));
     }
 
     /** {@code weight} if given and not 0, else {@code 20 - nice}; never below 1. */

@@ -156,7 +156,9 @@ public final class StateViews {
         node.put("name", spec.name());
         node.set("data", spec.data());
         Map<UnitStatus, Long> counts = counts(spec.name());
-        node.set("meta", meta(spec.meta(), counts));
+        node.set(
+                "meta",
+                GroupView.put(meta(spec.meta(), counts), spec, state.units().groups(ns, spec.name())));
         node.set("counts", counts(counts));
         return node;
     }
@@ -216,6 +218,9 @@ public final class StateViews {
         node.put("name", unit.name());
         node.put("status", current.status().wireName());
         node.set("priority", Numbers.node(unit.priority()));
+        if (unit.group() != null) {
+            node.put("group", unit.group());
+        }
         node.set("data", data(unit, current));
         node.put("not_before", unit.notBefore() == null ? null : Times.format(unit.notBefore()));
         node.put(

@@ -77,7 +77,15 @@ public enum KeyFamily {
     /** {@code 10 [ns] 'N' [unit] 'p'|'o'|'c'|'h'} → the number of entries of each of its lists ({@link FamilyKeys}). */
     FAMILY_COUNT(NAMESPACE, 'N', INDEX),
     /** {@code 10 [ns] 'Y' [spec]} → the spec's next free retry slot, epoch millis ({@link SpecKeys}). */
-    RETRY_SLOT(NAMESPACE, 'Y', RECORD);
+    RETRY_SLOT(NAMESPACE, 'Y', RECORD),
+    /** {@code 10 [ns] 'g' [spec][group][priority desc][unit]} → empty: a group's available units ({@link UnitKeys}). */
+    GROUP_AVAILABLE(NAMESPACE, 'g', INDEX),
+    /** {@code 10 [ns] 'j' [spec][priority desc][group]} → how many of its units are available ({@link UnitKeys}). */
+    GROUPS_READY(NAMESPACE, 'j', INDEX),
+    /** {@code 10 [ns] 'k' [spec][group]} → how many of the group's units are pending ({@link UnitKeys}). */
+    GROUP_PENDING(NAMESPACE, 'k', INDEX),
+    /** {@code 10 [ns] 'z' [spec]} → the group the spec's last request took a unit from ({@link UnitKeys}). */
+    GROUP_CURSOR(NAMESPACE, 'z', RECORD);
 
     /** Whether a family's keys are records or derived indexes. */
     public enum Kind {

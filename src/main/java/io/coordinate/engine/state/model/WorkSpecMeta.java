@@ -13,6 +13,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  * @param retention seconds after which finished and failed units are purged; null = never
  * @param retry the retry policy (docs/reference.md#retries); null = none: a failure is permanent, an expired unit
  *     is available again at once
+ * @param groups its concurrency groups (docs/reference.md#concurrency-groups); null = none
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record WorkSpecMeta(
@@ -31,7 +32,8 @@ public record WorkSpecMeta(
         double minGb,
         ReplicationConfig replication,
         Double retention,
-        RetryPolicy retry) {
+        RetryPolicy retry,
+        GroupPolicy groups) {
 
     /** The metadata of a spec without replication, retention or retry policy. */
     public WorkSpecMeta(
@@ -64,6 +66,45 @@ public record WorkSpecMeta(
                 minGb,
                 null,
                 null,
+                null,
+                null);
+    }
+
+    /** The metadata of a spec without concurrency groups. */
+    public WorkSpecMeta(
+            double priority,
+            double weight,
+            boolean paused,
+            boolean continuous,
+            boolean canBeContinuous,
+            double interval,
+            Long nextContinuous,
+            long maxRunning,
+            long maxAttemptsReturned,
+            long maxRetries,
+            String nextWorkSpecName,
+            String runtime,
+            double minGb,
+            ReplicationConfig replication,
+            Double retention,
+            RetryPolicy retry) {
+        this(
+                priority,
+                weight,
+                paused,
+                continuous,
+                canBeContinuous,
+                interval,
+                nextContinuous,
+                maxRunning,
+                maxAttemptsReturned,
+                maxRetries,
+                nextWorkSpecName,
+                runtime,
+                minGb,
+                replication,
+                retention,
+                retry,
                 null);
     }
 
@@ -84,6 +125,28 @@ public record WorkSpecMeta(
                 minGb,
                 replication,
                 retention,
-                retry);
+                retry,
+                groups);
+    }
+
+    public WorkSpecMeta withGroups(GroupPolicy policy) {
+        return new WorkSpecMeta(
+                priority,
+                weight,
+                paused,
+                continuous,
+                canBeContinuous,
+                interval,
+                nextContinuous,
+                maxRunning,
+                maxAttemptsReturned,
+                maxRetries,
+                nextWorkSpecName,
+                runtime,
+                minGb,
+                replication,
+                retention,
+                retry,
+                policy);
     }
 }
