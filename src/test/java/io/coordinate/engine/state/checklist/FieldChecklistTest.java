@@ -132,8 +132,8 @@ class FieldChecklistTest {
                 new Patch(
                         "4-command",
                         newUnit,
-                        "UnitRef predecessor, String group) {",
-                        "UnitRef predecessor, String group, String label) {"),
+                        "String group) {",
+                        "String group, String label) {"),
                 new Patch(
                         "4-command",
                         newUnit,
