@@ -129,11 +129,7 @@ class FieldChecklistTest {
                 // 4. Where a command sets it: an add, and a re-add that builds the unit afresh (a continuous unit has
                 // none); the transitions that change it (none changes a label); its event; its view. reference.md,
                 // the last item, is prose.
-                new Patch(
-                        "4-command",
-                        newUnit,
-                        "String group) {",
-                        "String group, String label) {"),
+                new Patch("4-command", newUnit, "String group) {", "String group, String label) {"),
                 new Patch(
                         "4-command",
                         newUnit,
