@@ -26,16 +26,35 @@ import java.util.SplittableRandom;
  * (untimed), so the available index keeps its size. A request reads the first {@code count} keys
  * of the available index, so its cost must not grow with N. Figures are reported against the smallest size
  * measured in the same run. Last, each size times a rebuild of its indexes from its records ({@link IndexRebuild}):
- * how long a task that lost its local state works before it runs again.
+ * how long a task that lost its local state works before it runs again. With groups, unit {@code i} is in group
+ * {@code i mod groups} (docs/reference.md#concurrency-groups), so that requests take units round robin among them.
  */
 public final class RequestCostBenchmark {
 
     private static final int ADD_BATCH = 10_000;
 
     private final PrintStream out;
+    /** Concurrency groups of the spec's units; 0: none. */
+    private final int groups;
 
     public RequestCostBenchmark(PrintStream out) {
+        this(out, 0);
+    }
+
+    public RequestCostBenchmark(PrintStream out, int groups) {
         this.out = out;
+        this.groups = groups;
+    }
+
+    /** Unit {@code i}'s object: its name, its priority, its group if the spec's units have groups. */
+    private ObjectNode unit(ArrayNode units, int i, int priority) {
+        ObjectNode unit = units.addObject();
+        unit.put("name", String.format("unit-%09d", i));
+        unit.put("priority", priority);
+        if (groups > 0) {
+            unit.put("group", "g-" + i % groups);
+        }
+        return unit;
     }
 
     /** One measured size. */
@@ -93,10 +112,7 @@ public final class RequestCostBenchmark {
                 add.put("work_spec_name", "spec");
                 ArrayNode units = add.putArray("work_units");
                 for (int i = first; i < Math.min(size, first + ADD_BATCH); i++) {
-                    ObjectNode unit = units.addObject();
-                    unit.put("name", String.format("unit-%09d", i));
-                    unit.put("priority", random.nextInt(10));
-                    unit.putObject("data").put("i", i);
+                    unit(units, i, random.nextInt(10)).putObject("data").put("i", i);
                 }
                 send(engine, now, add);
             }
@@ -118,7 +134,7 @@ public final class RequestCostBenchmark {
      * Mean µs of one request of {@code count} units. Untimed after each request: its attempts are finished and
      * the units added again, so the spec keeps {@code size} available units throughout.
      */
-    private static double requestCost(Engine engine, long now, int count, int requests) {
+    private double requestCost(Engine engine, long now, int count, int requests) {
         ObjectNode request = command("request_attempts");
         request.put("worker", "w").put("count", count);
         long timed = 0;
@@ -140,9 +156,9 @@ public final class RequestCostBenchmark {
                 ObjectNode finish = command("finish_attempt");
                 finish.put("attempt_id", attempt.get("attempt_id").asText());
                 engine.process(Command.of(finish), now);
-                units.addObject()
-                        .put("name", attempt.get("work_unit_name").asText())
-                        .put("priority", i % 10);
+                int unit =
+                        Integer.parseInt(attempt.get("work_unit_name").asText().substring("unit-".length()));
+                unit(units, unit, i % 10);
             }
             send(engine, now, again);
         }

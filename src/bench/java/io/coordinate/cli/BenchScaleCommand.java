@@ -29,9 +29,16 @@ final class BenchScaleCommand implements Callable<Integer> {
                     "Timed requests of count 1 per size; a tenth as many of count 100 (default: ${DEFAULT-VALUE}).")
     int requests;
 
+    @Option(
+            names = "--groups",
+            defaultValue = "0",
+            description = "Concurrency groups of the spec's units, unit i in group i mod N; 0: none "
+                    + "(default: ${DEFAULT-VALUE}).")
+    int groups;
+
     @Override
     public Integer call() {
-        List<RequestCostBenchmark.Figure> figures = new RequestCostBenchmark(System.out).run(sizes, requests);
+        List<RequestCostBenchmark.Figure> figures = new RequestCostBenchmark(System.out, groups).run(sizes, requests);
         RequestCostBenchmark.Figure base = figures.get(0);
         RequestCostBenchmark.Figure last = figures.get(figures.size() - 1);
         System.out.println("RESULT "
@@ -39,7 +46,7 @@ final class BenchScaleCommand implements Callable<Integer> {
                         .map(f -> String.format(
                                 "{\"units\":%d,\"request1_us\":%.1f,\"request100_us\":%.1f}",
                                 f.units(), f.microsPerRequest1(), f.microsPerRequest100()))
-                        .collect(Collectors.joining(",", "{\"sizes\":[", "],"))
+                        .collect(Collectors.joining(",", "{\"groups\":" + groups + ",\"sizes\":[", "],"))
                 + String.format(
                         "\"ratio_request1\":%.2f,\"ratio_request100\":%.2f}",
                         last.microsPerRequest1() / base.microsPerRequest1(),

@@ -21,13 +21,14 @@ import java.util.Set;
  * naming its line number.
  *
  * <pre>{@code
- * {"name": "a.jpg", "data": {"size": 128}, "priority": 10}
+ * {"name": "a.jpg", "data": {"size": 128}, "priority": 10, "group": "customer-7"}
  * {"name": "b.jpg", "delay": 60, "parent": {"work_unit_name": "album"}}
  * }</pre>
  */
 final class UnitLines {
 
-    static final Set<String> KEYS = Set.of("name", "data", "priority", "delay", "not_before", "parent", "predecessor");
+    static final Set<String> KEYS =
+            Set.of("name", "data", "priority", "group", "delay", "not_before", "parent", "predecessor");
 
     private static final TypeReference<Map<String, Object>> DATA = new TypeReference<>() {};
 
@@ -64,7 +65,7 @@ final class UnitLines {
             if (!KEYS.contains(key)) {
                 throw bad(
                         number,
-                        "unknown key \"" + key + "\" (known: name, data, priority, delay, not_before, parent, "
+                        "unknown key \"" + key + "\" (known: name, data, priority, group, delay, not_before, parent, "
                                 + "predecessor)");
             }
         });
@@ -82,6 +83,9 @@ final class UnitLines {
         }
         if (unit.has("priority")) {
             builder.priority(number(unit, "priority", number));
+        }
+        if (unit.has("group")) {
+            builder.group(text(unit, "group", number));
         }
         if (unit.has("delay")) {
             builder.delay(number(unit, "delay", number));

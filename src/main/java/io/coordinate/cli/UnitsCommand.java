@@ -208,6 +208,9 @@ final class UnitsCommand {
                 description = "Only the units of these names (repeatable, or comma-separated).")
         List<String> names = new ArrayList<>();
 
+        @Option(names = "--group", paramLabel = "GROUP", description = "Only the units of this concurrency group.")
+        String group;
+
         @Option(
                 names = "--after",
                 paramLabel = "NAME",
@@ -223,7 +226,7 @@ final class UnitsCommand {
         @Override
         void run() {
             JsonNode page = read(
-                    parameters("status", statuses, "name", names, "previous", after, "limit", limit),
+                    parameters("status", statuses, "name", names, "group", group, "previous", after, "limit", limit),
                     "work-specs",
                     workSpec,
                     "work-units");

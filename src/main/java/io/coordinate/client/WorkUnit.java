@@ -51,6 +51,15 @@ public final class WorkUnit {
             return this;
         }
 
+        /**
+         * Its concurrency group (1 to 256 characters, e.g. a customer id): a spec's {@code group_max_running} caps the
+         * group's pending units, and requests take units round robin among groups (docs/reference.md#concurrency-groups).
+         */
+        public Builder group(String group) {
+            json.put("group", group);
+            return this;
+        }
+
         /** Not before now + this many seconds. */
         public Builder delay(double seconds) {
             json.put("delay", seconds);

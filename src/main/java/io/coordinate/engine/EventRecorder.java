@@ -66,6 +66,7 @@ final class EventRecorder implements StateListener {
     private static final SerializableString PREDECESSOR = Json.encoded("predecessor");
     private static final SerializableString PREVIOUS_STATUS = Json.encoded("previous_status");
     private static final SerializableString PRIORITY = Json.encoded("priority");
+    private static final SerializableString GROUP = Json.encoded("group");
     private static final SerializableString RETRY_AT = Json.encoded("retry_at");
     private static final SerializableString RETRYABLE = Json.encoded("retryable");
     private static final SerializableString ROUND = Json.encoded("round");
@@ -130,6 +131,9 @@ final class EventRecorder implements StateListener {
         event.repeated(WORK_SPEC_NAME, unit.spec()).string(WORK_UNIT_NAME, unit.name());
         event.symbol(STATUS, UNIT_STATUSES.get(unit.status()));
         event.node(PRIORITY, Numbers.node(unit.priority()));
+        if (unit.group() != null) {
+            event.string(GROUP, unit.group());
+        }
         if (unit.notBefore() != null) {
             event.string(NOT_BEFORE, Times.format(unit.notBefore()));
         }

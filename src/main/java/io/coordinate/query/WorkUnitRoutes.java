@@ -51,9 +51,10 @@ final class WorkUnitRoutes {
                 statuses(statusNames),
                 QueryParams.previous(ctx),
                 limit + 1); // one more than the page tells whether there is a next page
+        String group = ctx.queryParam("group");
         List<WorkUnitRecord> units = retrying
                 ? RetryingUnits.select(unitQuery, query.state(), query.ns(), spec, query.now())
-                : unitQuery.run(query.state(), query.ns(), spec, query.now());
+                : unitQuery.run(query.state(), query.ns(), spec, query.now(), group);
         StateViews views = query.views();
         ObjectNode body = Json.object();
         ArrayNode page = body.putArray("work_units");

@@ -175,7 +175,8 @@ class OperatorCommandsTest {
         assertThat(badLine("[1]")).isEqualTo("error: line 1: not a JSON object; nothing was sent");
         assertThat(badLine("{\"nmae\":\"a\"}"))
                 .isEqualTo("error: line 1: unknown key \"nmae\" (known: name, data, "
-                        + "priority, delay, not_before, parent, predecessor); nothing was sent");
+                        + "priority, group, delay, not_before, parent, predecessor); nothing was sent");
+        assertThat(badLine("{\"group\":7}")).isEqualTo("error: line 1: \"group\" must be a string; nothing was sent");
         assertThat(badLine("{\"name\":1}")).isEqualTo("error: line 1: \"name\" must be a string; nothing was sent");
         assertThat(badLine("{\"data\":[]}")).isEqualTo("error: line 1: \"data\" must be an object; nothing was sent");
         assertThat(badLine("{\"not_before\":\"tomorrow\"}"))
@@ -199,9 +200,10 @@ class OperatorCommandsTest {
     @Test
     void goodLinesParseWithBlankLinesSkipped() {
         String lines = "{\"name\":\"a\",\"data\":{\"k\":[1,2]},\"priority\":10,\"delay\":5}\n\n"
-                + "{\"name\":\"b\",\"not_before\":\"2026-11-22T10:00:00Z\",\"parent\":{\"work_unit_name\":\"a\"}}\n{}\n";
+                + "{\"name\":\"b\",\"not_before\":\"2026-11-22T10:00:00Z\",\"parent\":{\"work_unit_name\":\"a\"}}\n{}\n"
+                + "{\"name\":\"c\",\"group\":\"customer-7\"}\n";
         assertThat(UnitLines.parse(new java.io.BufferedReader(new java.io.StringReader(lines)), "s"))
-                .hasSize(3);
+                .hasSize(4);
     }
 
     @Test

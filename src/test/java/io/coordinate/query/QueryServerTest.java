@@ -167,6 +167,19 @@ class QueryServerTest {
     }
 
     @Test
+    void workUnitsFilteredByGroupShowTheirGroup() {
+        engine.apply(
+                T0,
+                "{'command':'add_work_units','namespace':'n','work_spec_name':'spec','work_units':["
+                        + "{'name':'g1','group':'acme'},{'name':'g2','group':'globex'},{'name':'g3','group':'acme'}]}");
+        com.fasterxml.jackson.databind.JsonNode page =
+                io.coordinate.protocol.Json.parse(http.get("/api/namespaces/n/work-specs/spec/work-units?group=acme")
+                        .body());
+        assertThat(page.get("work_units").findValuesAsText("name")).containsExactly("g1", "g3");
+        assertThat(page.get("work_units").findValuesAsText("group")).containsExactly("acme", "acme");
+    }
+
+    @Test
     void workUnitsFilteredByStatusAndName() {
         String units = "/api/namespaces/n/work-specs/spec/work-units";
         assertAnswer(

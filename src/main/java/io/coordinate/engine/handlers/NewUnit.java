@@ -11,9 +11,20 @@ import java.util.random.RandomGenerator;
 
 /**
  * One unit object of {@code add_work_units} (docs/reference.md#unit-object), validated. {@code parent} and
- * {@code predecessor} name units (docs/children-and-heirs.md); null when not given.
+ * {@code predecessor} name units (docs/children-and-heirs.md), {@code group} its concurrency group; null when not
+ * given.
  */
-record NewUnit(String name, JsonNode data, double priority, Long notBefore, UnitRef parent, UnitRef predecessor) {
+record NewUnit(
+        String name,
+        JsonNode data,
+        double priority,
+        Long notBefore,
+        UnitRef parent,
+        UnitRef predecessor,
+        String group) {
+
+    /** The longest {@code group} (docs/reference.md#concurrency-groups). */
+    static final int MAX_GROUP_LENGTH = 256;
 
     /** @param spec the spec the unit is added to: a link without {@code work_spec_name} names a unit of it */
     static NewUnit parse(JsonNode item, String spec, long now, RandomGenerator random) {
@@ -57,7 +68,28 @@ record NewUnit(String name, JsonNode data, double priority, Long notBefore, Unit
                     now, Limits.number(item.get("delay"), "work unit \"delay\"", 0, Limits.MAX_DELAY_SECONDS));
         }
         return new NewUnit(
-                name, data, priority, notBefore, link(item, "parent", spec), link(item, "predecessor", spec));
+                name,
+                data,
+                priority,
+                notBefore,
+                link(item, "parent", spec),
+                link(item, "predecessor", spec),
+                group(item));
+    }
+
+    /** {@code group}: a string of 1 to {@link #MAX_GROUP_LENGTH} characters; null when not given. */
+    private static String group(JsonNode item) {
+        JsonNode group = item.get("group");
+        if (group == null || group.isNull()) {
+            return null;
+        }
+        if (!group.isTextual()
+                || group.textValue().isEmpty()
+                || group.textValue().length() > MAX_GROUP_LENGTH) {
+            throw CommandRejection.badCommand(
+                    "work unit \"group\" must be a string of 1 to " + MAX_GROUP_LENGTH + " characters");
+        }
+        return group.textValue();
     }
 
     /** {@code {"work_spec_name": "s", "work_unit_name": "u"}}; the spec defaults to the unit's own. */

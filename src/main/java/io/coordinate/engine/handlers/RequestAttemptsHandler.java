@@ -121,7 +121,10 @@ public final class RequestAttemptsHandler {
         TRIED,
         /** Nothing to try: the caller stops. */
         NOTHING,
-        /** A replicated spec with available units, all of them with a replica on this host already. */
+        /**
+         * A spec with available units but none for this request: a replicated spec's all have a replica on this host
+         * already, or a spec's groups with available units are all at their cap.
+         */
         NOTHING_FOR_THIS_HOST
     }
 
@@ -154,26 +157,33 @@ public final class RequestAttemptsHandler {
         boolean replicated = spec.meta().replication() != null;
         String host = replicated ? ctx.replication().host(worker) : null;
         Map<String, WorkUnitRecord> read = new HashMap<>();
-        List<String> names = !replicated
-                ? units.bestAvailable(ns, spec.name(), max)
-                // a host never gets two replicas of one unit: skip those it has, up to a bound (see
-                // docs/replication.md)
-                : units.bestAvailable(ns, spec.name(), max, Replication.MAX_UNITS_SKIPPED, name -> {
-                    WorkUnitRecord unit = units.get(ns, spec.name(), name);
-                    read.put(name, unit);
-                    return Replication.canTake(unit, host);
-                });
+        GroupedHandOut grouped = GroupedHandOut.of(ctx, spec.name(), spec.meta().groups(), max);
+        List<String> names = grouped != null
+                ? grouped.names()
+                : !replicated
+                        ? units.bestAvailable(ns, spec.name(), max)
+                        // a host never gets two replicas of one unit: skip those it has, up to a bound (see
+                        // docs/replication.md)
+                        : units.bestAvailable(ns, spec.name(), max, Replication.MAX_UNITS_SKIPPED, name -> {
+                            WorkUnitRecord unit = units.get(ns, spec.name(), name);
+                            read.put(name, unit);
+                            return Replication.canTake(unit, host);
+                        });
         if (names.isEmpty()) {
             if (!Scheduler.canStartContinuous(spec, ctx.now())) {
-                return replicated && spec.available() > 0 ? HandOut.NOTHING_FOR_THIS_HOST : HandOut.NOTHING;
+                return (replicated || grouped != null) && spec.available() > 0
+                        ? HandOut.NOTHING_FOR_THIS_HOST
+                        : HandOut.NOTHING;
             }
             names = List.of(createContinuousUnit(ctx, spec));
         }
         int tried = 0;
+        int used = 0;
         for (String name : names) {
             if (assignment.full()) {
                 break; // the rest stay available, for the next request
             }
+            used++;
             WorkUnitRecord unit = read.containsKey(name) ? read.get(name) : units.available(ns, spec.name(), name);
             long maxRetries = spec.meta().maxRetries();
             if (replicated || Replication.roundUnderWay(unit)) {
@@ -196,6 +206,9 @@ public final class RequestAttemptsHandler {
             }
         }
         rateLimits.started(spec, limit, assignment.size() - before);
+        if (grouped != null) {
+            grouped.moveCursor(ctx, spec.name(), used);
+        }
         return tried > 0 ? HandOut.TRIED : HandOut.NOTHING_FOR_THIS_HOST;
     }
 

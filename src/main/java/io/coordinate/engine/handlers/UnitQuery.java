@@ -69,8 +69,14 @@ public record UnitQuery(Set<String> names, Set<UnitStatus> statuses, String prev
 
     /** The matching units, in name order. */
     public List<WorkUnitRecord> run(StateReader state, String ns, String spec, long now) {
+        return run(state, ns, spec, now, null);
+    }
+
+    /** The matching units of concurrency group {@code group} (null: of any group or none), in name order. */
+    public List<WorkUnitRecord> run(StateReader state, String ns, String spec, long now, String group) {
         StateViews views = new StateViews(state, ns, now);
-        return select(state, ns, spec, unit -> matchesStatus(views, unit));
+        return select(
+                state, ns, spec, unit -> (group == null || group.equals(unit.group())) && matchesStatus(views, unit));
     }
 
     /**

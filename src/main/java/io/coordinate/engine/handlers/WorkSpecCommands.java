@@ -32,9 +32,9 @@ public final class WorkSpecCommands {
             throw new CommandRejection(
                     ErrorCode.CHANGED_NAME, "work spec \"" + expected + "\" cannot be renamed to \"" + name + "\"");
         }
-        WorkSpecMeta meta = WorkSpecDefinition.deriveMeta(data);
         CronSchedule schedule = ScheduleDefinition.parse(data);
         WorkSpecRecord before = ctx.specs().get(ctx.namespace(), name);
+        WorkSpecMeta meta = GroupDefinition.keepGroupedUnits(WorkSpecDefinition.deriveMeta(data), before);
         WorkSpecRecord after = new WorkSpecRecord(name, data.deepCopy(), meta);
         ctx.specs().write(ctx.namespace(), before, after);
         ScheduledUnits.specSet(ctx.specs(), ctx.namespace(), name, before, schedule, ctx.now());
@@ -70,7 +70,8 @@ public final class WorkSpecCommands {
                 m.replication(),
                 m.retention(),
                 m.retry(),
-                m.rateLimit());
+                m.rateLimit(),
+                m.groups());
         WorkSpecRecord after = spec.withMeta(changed);
         ctx.specs().write(ctx.namespace(), spec, after);
         return ctx.views().spec(after);

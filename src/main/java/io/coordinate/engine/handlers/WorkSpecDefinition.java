@@ -53,7 +53,8 @@ final class WorkSpecDefinition {
                 ReplicationSettings.parse(data),
                 ReplicationSettings.retention(data),
                 RetryDefinition.parse(data),
-                RateLimitDefinition.parse(data));
+                RateLimitDefinition.parse(data),
+                GroupDefinition.parse(data));
     }
 
     /** {@code weight} if given and not 0, else {@code 20 - nice}; never below 1. */

@@ -34,7 +34,7 @@ public final class WorkUnitCommands {
     }
 
     /**
-     * Adds units or replaces them. A replaced unit takes the new data, priority and not-before time; it keeps
+     * Adds units or replaces them. A replaced unit takes the new data, priority, not-before time and group; it keeps
      * its attempt history; it stays pending if it was, and otherwise rests again (a finished or failed unit
      * becomes available). A unit with a parent or predecessor, or one that has children or heirs, is placed in
      * its job tree by {@link io.coordinate.engine.family.Family#add}; units are applied in order, so a unit may name an
@@ -58,6 +58,8 @@ public final class WorkUnitCommands {
             modes.add(IfExists.parse(item.get("if_exists"), commandMode));
             modeGiven |= item.hasNonNull("if_exists");
         }
+        GroupDefinition.markGroupedUnits(
+                ctx, spec, units.stream().map(NewUnit::group).toList());
         String ns = ctx.namespace();
         ctx.units().prefetch(ns, spec.name(), units.stream().map(NewUnit::name).toList());
         ArrayNode names = Json.MAPPER.createArrayNode();
@@ -77,6 +79,7 @@ public final class WorkUnitCommands {
                         .data(unit.data())
                         .priority(unit.priority())
                         .notBefore(unit.notBefore())
+                        .group(unit.group())
                         .status(UnitTransitions.restingStatus(unit.notBefore(), ctx.now()))
                         .build();
             } else {
@@ -84,6 +87,7 @@ public final class WorkUnitCommands {
                         .data(unit.data())
                         .priority(unit.priority())
                         .notBefore(unit.notBefore())
+                        .group(unit.group())
                         .status(before.status())
                         .activeAttempt(before.activeAttempt())
                         .attemptCount(before.attemptCount())

@@ -64,4 +64,7 @@ public interface MutableUnitState extends UnitState {
      * no started attempt, which lets its reads skip a lookup.
      */
     WorkUnitRecord available(String ns, String spec, String name);
+
+    /** Where the spec's round robin among its groups goes on from: after {@code group} ({@code ""}: no group). */
+    void moveGroupCursor(String ns, String spec, String group);
 }

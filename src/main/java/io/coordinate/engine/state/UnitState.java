@@ -32,7 +32,10 @@ public interface UnitState {
      */
     Long oldestAvailableSince(String ns, String spec, long now);
 
-    /** The best available units of a spec: priority descending, then name ascending. Costs O(limit · log n). */
+    /**
+     * The best available units of a spec that have no group: priority descending, then name ascending. Costs
+     * O(limit · log n). A grouped unit is in {@link #groups} instead.
+     */
     List<String> bestAvailable(String ns, String spec, int limit);
 
     /**
@@ -47,4 +50,7 @@ public interface UnitState {
      * cost no lookup each; reads nothing when the range holds more than as many other units again.
      */
     void prefetch(String ns, String spec, List<String> names);
+
+    /** The spec's concurrency groups (docs/reference.md#concurrency-groups). */
+    GroupQueue groups(String ns, String spec);
 }

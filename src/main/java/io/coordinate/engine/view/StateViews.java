@@ -156,7 +156,8 @@ public final class StateViews {
         node.put("name", spec.name());
         node.set("data", spec.data());
         Map<UnitStatus, Long> counts = counts(spec.name());
-        ObjectNode meta = meta(spec.meta(), counts);
+        ObjectNode meta =
+                GroupView.put(meta(spec.meta(), counts), spec, state.units().groups(ns, spec.name()));
         RateLimitView.put(meta, state.specs(), ns, spec, now);
         ScheduleView.put(meta, state.specs(), ns, spec);
         node.set("meta", meta);
@@ -219,6 +220,9 @@ public final class StateViews {
         node.put("name", unit.name());
         node.put("status", current.status().wireName());
         node.set("priority", Numbers.node(unit.priority()));
+        if (unit.group() != null) {
+            node.put("group", unit.group());
+        }
         node.set("data", data(unit, current));
         node.put("not_before", unit.notBefore() == null ? null : Times.format(unit.notBefore()));
         node.put(

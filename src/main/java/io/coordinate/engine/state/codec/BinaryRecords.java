@@ -28,9 +28,9 @@ import java.io.UncheckedIOException;
  *
  * <pre>
  * WorkUnitRecord: mask (2 bytes, big-endian), spec?, name?, data?, priority, notBefore?, status?,
- *                 activeAttempt?, attemptCount, family?, replication?, purgeAt?, availableSince?
+ *                 activeAttempt?, attemptCount, family?, replication?, purgeAt?, availableSince?, group?
  *     mask bits:  0 spec, 1 name, 2 data, 3 notBefore, 4 status, 5 activeAttempt, 6 family, 7 replication,
- *                 8 purgeAt, 9 availableSince (version 2; a version 1 value has none)
+ *                 8 purgeAt, 9 availableSince (version 2; a version 1 value has none), 10 group (version 4)
  * AttemptRecord:  mask (1 byte), seq, spec?, unit?, worker?, status?, data?, startTime, expirationTime, endTime?,
  *                 progress?
  *     mask bits:  0 spec, 1 unit, 2 worker, 3 status, 4 data, 5 endTime, 6 replica ({@code isReplica()}),
@@ -79,12 +79,13 @@ import java.io.UncheckedIOException;
  *
  * <p>A change of this layout takes a new {@link #VERSION}; values of older versions must still be read. Version 2
  * added {@code availableSince}; a version 1 value reads as a version 2 value without it. Version 3 added an
- * attempt's {@code progress} (and the {@code cancelled} statuses' codes), which older values do not have.
+ * attempt's {@code progress} (and the {@code cancelled} statuses' codes), which older values do not have. Version 4
+ * added a unit's {@code group}.
  */
 public final class BinaryRecords {
 
     static final byte FORMAT = (byte) 0xFE; // reserved in Smile: not a token either, should a header be omitted
-    static final byte VERSION = 3;
+    static final byte VERSION = 4;
     /** The oldest version still read. */
     private static final byte FIRST_VERSION = 1;
 
@@ -104,6 +105,7 @@ public final class BinaryRecords {
     private static final int U_REPLICATION = 1 << 7;
     private static final int U_PURGE_AT = 1 << 8;
     private static final int U_AVAILABLE_SINCE = 1 << 9;
+    private static final int U_GROUP = 1 << 10;
 
     private static final int A_SPEC = 1;
     private static final int A_UNIT = 1 << 1;
@@ -185,7 +187,8 @@ public final class BinaryRecords {
                 | bit(unit.family(), U_FAMILY)
                 | bit(unit.replication(), U_REPLICATION)
                 | bit(unit.purgeAt(), U_PURGE_AT)
-                | bit(unit.availableSince(), U_AVAILABLE_SINCE);
+                | bit(unit.availableSince(), U_AVAILABLE_SINCE)
+                | bit(unit.group(), U_GROUP);
         out.header();
         out.byte8(mask >>> 8);
         out.byte8(mask);
@@ -207,6 +210,7 @@ public final class BinaryRecords {
         }
         out.varlong(unit.purgeAt());
         out.varlong(unit.availableSince());
+        out.string(unit.group());
         return out.toBytes();
     }
 
@@ -269,6 +273,7 @@ public final class BinaryRecords {
         ReplicationState replication = has(mask, U_REPLICATION) ? readReplication(in) : null;
         Long purgeAt = has(mask, U_PURGE_AT) ? in.varlong() : null;
         Long availableSince = has(mask, U_AVAILABLE_SINCE) ? in.varlong() : null;
+        String group = has(mask, U_GROUP) ? in.string() : null;
         return new WorkUnitRecord(
                 spec,
                 name,
@@ -281,7 +286,8 @@ public final class BinaryRecords {
                 family,
                 replication,
                 purgeAt,
-                availableSince);
+                availableSince,
+                group);
     }
 
     private static AttemptRecord readAttempt(BinaryIn in) throws IOException {

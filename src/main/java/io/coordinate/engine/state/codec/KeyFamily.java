@@ -83,7 +83,15 @@ public enum KeyFamily {
     /** {@code 10 [ns] 'Z' [spec]} → the spec's cron schedule and its next fire time ({@link SpecKeys}). */
     SCHEDULE(NAMESPACE, 'Z', RECORD),
     /** {@code 10 [ns] 'L' [spec]} → the spec's rate-limit tokens and when they were counted ({@link SpecKeys}). */
-    RATE_LIMIT_TOKENS(NAMESPACE, 'L', RECORD);
+    RATE_LIMIT_TOKENS(NAMESPACE, 'L', RECORD),
+    /** {@code 10 [ns] 'g' [spec][group][priority desc][unit]} → empty: a group's available units ({@link UnitKeys}). */
+    GROUP_AVAILABLE(NAMESPACE, 'g', INDEX),
+    /** {@code 10 [ns] 'j' [spec][priority desc][group]} → how many of its units are available ({@link UnitKeys}). */
+    GROUPS_READY(NAMESPACE, 'j', INDEX),
+    /** {@code 10 [ns] 'k' [spec][group]} → how many of the group's units are pending ({@link UnitKeys}). */
+    GROUP_PENDING(NAMESPACE, 'k', INDEX),
+    /** {@code 10 [ns] 'z' [spec]} → the group the spec's last request took a unit from ({@link UnitKeys}). */
+    GROUP_CURSOR(NAMESPACE, 'z', RECORD);
 
     /** Whether a family's keys are records or derived indexes. */
     public enum Kind {

@@ -6,6 +6,9 @@ import io.coordinate.engine.state.model.UnitStatus;
  * The keys of the units module: the units ({@link KeyFamily#UNIT}), the available ones by priority
  * ({@link KeyFamily#AVAILABLE}) and by the time they became available ({@link KeyFamily#AVAILABLE_SINCE}), and
  * the counts by status ({@link KeyFamily#COUNT}). A unit's delayed and purge entries are {@link TimeIndexKeys}'.
+ * The available units of a group are not in {@link KeyFamily#AVAILABLE} but in {@link KeyFamily#GROUP_AVAILABLE},
+ * with the groups that have some by priority ({@link KeyFamily#GROUPS_READY}) and the pending counts per group
+ * ({@link KeyFamily#GROUP_PENDING}); a spec's round robin among them goes on from {@link KeyFamily#GROUP_CURSOR}.
  */
 public final class UnitKeys {
 
@@ -90,5 +93,72 @@ public final class UnitKeys {
 
     public static UnitStatus countStatus(byte[] key) {
         return UnitStatus.fromCode(key[key.length - 1]);
+    }
+
+    /** A grouped unit's entry in {@link KeyFamily#GROUP_AVAILABLE}. */
+    public static byte[] groupAvailable(String ns, String spec, String group, double priority, String unit) {
+        return KeyPrefixes.spec(ns, KeyFamily.GROUP_AVAILABLE, spec)
+                .string(group)
+                .float64Descending(priority)
+                .string(unit)
+                .toBytes();
+    }
+
+    /** Where the group's available units of that priority start, in name order. */
+    public static byte[] groupAvailableAt(String ns, String spec, String group, double priority) {
+        return KeyPrefixes.spec(ns, KeyFamily.GROUP_AVAILABLE, spec)
+                .string(group)
+                .float64Descending(priority)
+                .toBytes();
+    }
+
+    public static byte[] groupsAvailable(String ns, String spec) {
+        return KeyPrefixes.spec(ns, KeyFamily.GROUP_AVAILABLE, spec).toBytes();
+    }
+
+    /** The unit name at the end of a {@link #groupAvailable} key under {@code prefix}, its {@link #groupAvailableAt}. */
+    public static String groupAvailableUnitName(byte[] key, byte[] prefix) {
+        return new KeyReader(key, prefix.length).string();
+    }
+
+    /** A group's entry among the spec's groups with available units of {@code priority}. */
+    public static byte[] readyGroup(String ns, String spec, double priority, String group) {
+        return KeyPrefixes.spec(ns, KeyFamily.GROUPS_READY, spec)
+                .float64Descending(priority)
+                .string(group)
+                .toBytes();
+    }
+
+    /** Where the spec's groups with available units of {@code priority} start, in name order. */
+    public static byte[] readyGroupsAt(String ns, String spec, double priority) {
+        return KeyPrefixes.spec(ns, KeyFamily.GROUPS_READY, spec)
+                .float64Descending(priority)
+                .toBytes();
+    }
+
+    public static byte[] readyGroups(String ns, String spec) {
+        return KeyPrefixes.spec(ns, KeyFamily.GROUPS_READY, spec).toBytes();
+    }
+
+    /** The priority in a {@link #readyGroup} key of the spec, whose prefix is {@code prefix}. */
+    public static double readyGroupPriority(byte[] key, byte[] prefix) {
+        return new KeyReader(key, prefix.length).float64Descending();
+    }
+
+    /** The group in a {@link #readyGroup} key of the spec, whose prefix is {@code prefix}. */
+    public static String readyGroupName(byte[] key, byte[] prefix) {
+        return new KeyReader(key, prefix.length + 8).string();
+    }
+
+    public static byte[] groupPending(String ns, String spec, String group) {
+        return KeyPrefixes.spec(ns, KeyFamily.GROUP_PENDING, spec).string(group).toBytes();
+    }
+
+    public static byte[] groupsPending(String ns, String spec) {
+        return KeyPrefixes.spec(ns, KeyFamily.GROUP_PENDING, spec).toBytes();
+    }
+
+    public static byte[] groupCursor(String ns, String spec) {
+        return KeyPrefixes.spec(ns, KeyFamily.GROUP_CURSOR, spec).toBytes();
     }
 }

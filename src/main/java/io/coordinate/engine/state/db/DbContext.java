@@ -3,12 +3,15 @@ package io.coordinate.engine.state.db;
 import io.coordinate.engine.state.StateListener;
 import io.coordinate.engine.state.codec.KeySpace;
 import io.coordinate.engine.state.codec.ValueCodec;
+import io.coordinate.storage.ByteKey;
 import io.coordinate.storage.KeyValueIterator;
 import io.coordinate.storage.KeyValueStore;
 import io.coordinate.storage.ReadableKeyValueStore;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 
 /**
@@ -93,5 +96,26 @@ final class DbContext {
     /** The smallest key strictly greater than {@code key}. */
     static byte[] successor(byte[] key) {
         return Arrays.copyOf(key, key.length + 1);
+    }
+
+    /**
+     * Reads these keys in one range scan when they lie close together, telling the store what it found, so that the
+     * reads that follow cost no lookup each; reads nothing when the range holds more than as many other keys again.
+     */
+    void prefetch(List<byte[]> keys) {
+        keys.sort(Arrays::compareUnsigned);
+        Map<ByteKey, byte[]> found = new HashMap<>();
+        try (KeyValueIterator it = store.range(keys.get(0), successor(keys.get(keys.size() - 1)))) {
+            for (int budget = 2 * keys.size(); it.hasNext(); budget--) {
+                if (budget == 0) {
+                    return; // the keys are spread among others: read each by key
+                }
+                KeyValueIterator.Entry entry = it.next();
+                found.put(new ByteKey(entry.key()), entry.value());
+            }
+        }
+        for (byte[] key : keys) {
+            store.known(key, found.get(new ByteKey(key)));
+        }
     }
 }

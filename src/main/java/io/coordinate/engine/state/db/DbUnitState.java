@@ -1,5 +1,6 @@
 package io.coordinate.engine.state.db;
 
+import io.coordinate.engine.state.GroupQueue;
 import io.coordinate.engine.state.MutableUnitState;
 import io.coordinate.engine.state.codec.KeySpace;
 import io.coordinate.engine.state.codec.TimeIndexKeys;
@@ -9,11 +10,8 @@ import io.coordinate.engine.state.codec.ValueCodec;
 import io.coordinate.engine.state.model.AttemptRecord;
 import io.coordinate.engine.state.model.UnitStatus;
 import io.coordinate.engine.state.model.WorkUnitRecord;
-import io.coordinate.storage.ByteKey;
 import io.coordinate.storage.KeyValueIterator;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,6 +31,7 @@ final class DbUnitState implements MutableUnitState {
     private final DbState state;
     private final UnitCounts counts;
     private final AvailableSince availableSince;
+    private final GroupIndexes groups;
     /**
      * The units that the scans of one spec's available index listed (the spec last scanned), by their name's
      * instance, with their keys: a request then reads each unit it hands out by a key built once.
@@ -47,6 +46,7 @@ final class DbUnitState implements MutableUnitState {
         this.state = state;
         this.counts = new UnitCounts(db);
         this.availableSince = new AvailableSince(db, state);
+        this.groups = new GroupIndexes(db);
     }
 
     // --- reads ---
@@ -97,20 +97,7 @@ final class DbUnitState implements MutableUnitState {
         if (keys.size() < 2) {
             return;
         }
-        keys.sort(Arrays::compareUnsigned);
-        Map<ByteKey, byte[]> found = new HashMap<>();
-        try (KeyValueIterator it = db.store.range(keys.get(0), DbContext.successor(keys.get(keys.size() - 1)))) {
-            for (int budget = 2 * keys.size(); it.hasNext(); budget--) {
-                if (budget == 0) {
-                    return; // the keys are spread among others: read each by key
-                }
-                KeyValueIterator.Entry entry = it.next();
-                found.put(new ByteKey(entry.key()), entry.value());
-            }
-        }
-        for (byte[] key : keys) {
-            db.store.known(key, found.get(new ByteKey(key)));
-        }
+        db.prefetch(keys);
     }
 
     @Override
@@ -167,6 +154,11 @@ final class DbUnitState implements MutableUnitState {
     private byte[] scannedUnitKey(String ns, String spec, String name) {
         byte[] key = ns.equals(scannedNs) && spec.equals(scannedSpec) ? scannedUnitKeys.get(name) : null;
         return key != null ? key : UnitKeys.unit(ns, spec, name);
+    }
+
+    @Override
+    public GroupQueue groups(String ns, String spec) {
+        return groups.queue(ns, spec);
     }
 
     // --- transitions ---
@@ -279,8 +271,8 @@ final class DbUnitState implements MutableUnitState {
         String spec = any.spec();
         String name = any.name();
         if (before != null) {
+            groups.unlist(ns, before);
             if (before.status() == UnitStatus.AVAILABLE) {
-                db.writable.delete(UnitKeys.available(ns, spec, before.priority(), name));
                 if (!AvailableSince.stays(before, after)) {
                     counts.moveSince(ns, spec, before.availableSince(), -1);
                 }
@@ -317,7 +309,7 @@ final class DbUnitState implements MutableUnitState {
         return after;
     }
 
-    /** The entries of the unit's status in the available, available-since, delayed and purge indexes. */
+    /** The entries of the unit's status in the available (or its group's), available-since, delayed and purge indexes. */
     private void writeIndexes(String ns, WorkUnitRecord before, WorkUnitRecord after, byte[] value) {
         String spec = after.spec();
         String name = after.name();
@@ -325,15 +317,8 @@ final class DbUnitState implements MutableUnitState {
             if (before == null || before.status() != UnitStatus.AVAILABLE || !AvailableSince.stays(before, after)) {
                 counts.moveSince(ns, spec, after.availableSince(), +1);
             }
-            byte[] key = UnitKeys.available(ns, spec, after.priority(), name);
-            // The entry carries the unit's value, so that a request reads the units it hands out with its index scan
-            // (a RocksDB lookup less per unit). Only while the unit holds no attempt: every change of such a value is
-            // made here (DbAttemptState changes only values that hold one). Empty: read the unit.
-            db.writable.put(key, UnitValue.hasAttempt(value) ? ValueCodec.EMPTY : value);
-            if (db.hints != null) {
-                db.hints.inserted(ns, spec, key);
-            }
         }
+        groups.list(ns, after, value, UnitValue.hasAttempt(value));
         if (after.status() == UnitStatus.DELAYED) {
             long notBefore = Objects.requireNonNull(after.notBefore(), "delayed needs notBefore");
             db.writable.put(TimeIndexKeys.delayedUnit(notBefore, ns, spec, name), ValueCodec.EMPTY);
@@ -384,7 +369,13 @@ final class DbUnitState implements MutableUnitState {
         db.deleteRange(UnitKeys.availableUnits(ns, spec));
         db.deleteRange(UnitKeys.availableSinceUnits(ns, spec));
         db.deleteRange(UnitKeys.counts(ns, spec));
+        groups.deleteAllOf(ns, spec);
         counts.forget(ns, spec);
+    }
+
+    @Override
+    public void moveGroupCursor(String ns, String spec, String group) {
+        groups.moveCursor(ns, spec, group);
     }
 
     /** Writes the counts' moves of this command (see {@link UnitCounts}). */

@@ -28,14 +28,16 @@ import java.util.List;
 public final class IndexRebuild {
 
     /**
-     * The indexes' layout: 5 since scheduled specs are listed by their next fire time
-     * ({@link io.coordinate.engine.state.codec.TimeIndexKeys#scheduleFire}); 4 since a unit's record is its whole value (the started-units entries of layout 3 are
+     * The indexes' layout: 6 since a grouped unit is available in its group's index rather than the available one,
+     * with its group's ready and pending counts ({@link GroupIndexes}); 5 since scheduled specs are listed by their
+     * next fire time ({@link io.coordinate.engine.state.codec.TimeIndexKeys#scheduleFire}); 4 since a unit's record
+     * is its whole value (the started-units entries of layout 3 are
      * folded into the records: {@link StartEntriesMigration}); 3 since available units are also listed by the time they became available
      * ({@link UnitKeys#availableSince}); 2 since the attempt indexes hold one entry per block of attempts
      * ({@link AttemptBlocks}) and a unit's attempt list only the attempts not held by the unit's value; indexes of
      * another layout (1: no layout key, one entry per attempt) are rebuilt.
      */
-    public static final long LAYOUT = 5;
+    public static final long LAYOUT = 6;
 
     /** Keys handled per pass: a rebuild never holds more than this in memory, whatever the store's size. */
     private static final int CHUNK = 10_000;

@@ -14,6 +14,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  * @param retry the retry policy (docs/reference.md#retries); null = none: a failure is permanent, an expired unit
  *     is available again at once
  * @param rateLimit the spec's {@code rate_limit} (docs/reference.md#rate-limits); null = none
+ * @param groups its concurrency groups (docs/reference.md#concurrency-groups); null = none
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record WorkSpecMeta(
@@ -33,9 +34,10 @@ public record WorkSpecMeta(
         ReplicationConfig replication,
         Double retention,
         RetryPolicy retry,
-        RateLimit rateLimit) {
+        RateLimit rateLimit,
+        GroupPolicy groups) {
 
-    /** The metadata of a spec without replication, retention or retry policy. */
+    /** The metadata of a spec without replication, retention, retry policy, rate limit or groups. */
     public WorkSpecMeta(
             double priority,
             double weight,
@@ -67,6 +69,46 @@ public record WorkSpecMeta(
                 null,
                 null,
                 null,
+                null,
+                null);
+    }
+
+    /** The metadata of a spec without rate limit or concurrency groups. */
+    public WorkSpecMeta(
+            double priority,
+            double weight,
+            boolean paused,
+            boolean continuous,
+            boolean canBeContinuous,
+            double interval,
+            Long nextContinuous,
+            long maxRunning,
+            long maxAttemptsReturned,
+            long maxRetries,
+            String nextWorkSpecName,
+            String runtime,
+            double minGb,
+            ReplicationConfig replication,
+            Double retention,
+            RetryPolicy retry) {
+        this(
+                priority,
+                weight,
+                paused,
+                continuous,
+                canBeContinuous,
+                interval,
+                nextContinuous,
+                maxRunning,
+                maxAttemptsReturned,
+                maxRetries,
+                nextWorkSpecName,
+                runtime,
+                minGb,
+                replication,
+                retention,
+                retry,
+                null,
                 null);
     }
 
@@ -88,6 +130,29 @@ public record WorkSpecMeta(
                 replication,
                 retention,
                 retry,
-                rateLimit);
+                rateLimit,
+                groups);
+    }
+
+    public WorkSpecMeta withGroups(GroupPolicy policy) {
+        return new WorkSpecMeta(
+                priority,
+                weight,
+                paused,
+                continuous,
+                canBeContinuous,
+                interval,
+                nextContinuous,
+                maxRunning,
+                maxAttemptsReturned,
+                maxRetries,
+                nextWorkSpecName,
+                runtime,
+                minGb,
+                replication,
+                retention,
+                retry,
+                rateLimit,
+                policy);
     }
 }

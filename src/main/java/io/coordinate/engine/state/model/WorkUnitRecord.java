@@ -19,6 +19,7 @@ import com.fasterxml.jackson.databind.JsonNode;
  * @param availableSince epoch millis when the unit last became available (docs/reference.md, "Unit statuses"); set
  *     by the unit state's writes, kept while the unit is not available; null = unknown (a unit stored before the
  *     field existed, or one that never was available)
+ * @param group its concurrency group (docs/reference.md#concurrency-groups); null = none, no group's cap applies
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record WorkUnitRecord(
@@ -33,11 +34,13 @@ public record WorkUnitRecord(
         UnitFamily family,
         ReplicationState replication,
         Long purgeAt,
-        Long availableSince) {
+        Long availableSince,
+        String group) {
 
     /** A new unit's builder: available, no data, priority 0, and nothing else set. */
     public static Builder builder(String spec, String name) {
-        return new WorkUnitRecord(spec, name, null, 0, null, UnitStatus.AVAILABLE, null, 0, null, null, null, null)
+        return new WorkUnitRecord(
+                        spec, name, null, 0, null, UnitStatus.AVAILABLE, null, 0, null, null, null, null, null)
                 .toBuilder();
     }
 
@@ -77,6 +80,7 @@ public record WorkUnitRecord(
         private ReplicationState replication = WorkUnitRecord.this.replication;
         private Long purgeAt = WorkUnitRecord.this.purgeAt;
         private Long availableSince = WorkUnitRecord.this.availableSince;
+        private String group = WorkUnitRecord.this.group;
 
         private Builder() {}
 
@@ -140,6 +144,11 @@ public record WorkUnitRecord(
             return this;
         }
 
+        public Builder group(String value) {
+            group = value;
+            return this;
+        }
+
         public WorkUnitRecord build() {
             return new WorkUnitRecord(
                     spec,
@@ -153,7 +162,8 @@ public record WorkUnitRecord(
                     family,
                     replication,
                     purgeAt,
-                    availableSince);
+                    availableSince,
+                    group);
         }
     }
 }

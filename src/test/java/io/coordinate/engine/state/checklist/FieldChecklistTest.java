@@ -75,7 +75,7 @@ class FieldChecklistTest {
         Path views = MAIN.resolve("engine/view/StateViews.java");
         return List.of(
                 // 1. The record: its component, a field and a setter in its Builder.
-                new Patch("1-record", record, "Long availableSince) {", "Long availableSince, String label) {"),
+                new Patch("1-record", record, "String group) {", "String group, String label) {"),
                 new Patch("1-record", record, "null, null, null, null)", "null, null, null, null, null)"),
                 new Patch(
                         "1-record",
@@ -89,30 +89,30 @@ class FieldChecklistTest {
                         "public WorkUnitRecord build() {",
                         "public Builder label(String value) { label = value; return this; }"
                                 + " public WorkUnitRecord build() {"),
-                new Patch("1-record", record, "availableSince);", "availableSince, label);"),
+                new Patch("1-record", record, "group);", "group, label);"),
                 // 2. Its binary codec: a mask bit, written and read.
                 new Patch(
                         "2-codec",
                         codec,
-                        "U_AVAILABLE_SINCE = 1 << 9;",
-                        "U_AVAILABLE_SINCE = 1 << 9; private static final int U_LABEL = 1 << 10;"),
+                        "U_GROUP = 1 << 10;",
+                        "U_GROUP = 1 << 10; private static final int U_LABEL = 1 << 11;"),
                 new Patch(
                         "2-codec",
                         codec,
-                        "| bit(unit.availableSince(), U_AVAILABLE_SINCE);",
-                        "| bit(unit.availableSince(), U_AVAILABLE_SINCE) | bit(unit.label(), U_LABEL);"),
+                        "| bit(unit.group(), U_GROUP);",
+                        "| bit(unit.group(), U_GROUP) | bit(unit.label(), U_LABEL);"),
                 new Patch(
                         "2-codec",
                         codec,
-                        "out.varlong(unit.availableSince());",
-                        "out.varlong(unit.availableSince()); out.string(unit.label());"),
+                        "out.string(unit.group());",
+                        "out.string(unit.group()); out.string(unit.label());"),
                 new Patch(
                         "2-codec",
                         codec,
-                        "Long availableSince = has(mask, U_AVAILABLE_SINCE) ? in.varlong() : null;",
-                        "Long availableSince = has(mask, U_AVAILABLE_SINCE) ? in.varlong() : null;"
+                        "String group = has(mask, U_GROUP) ? in.string() : null;",
+                        "String group = has(mask, U_GROUP) ? in.string() : null;"
                                 + " String label = has(mask, U_LABEL) ? in.string() : null;"),
-                new Patch("2-codec", codec, "availableSince);", "availableSince, label);"),
+                new Patch("2-codec", codec, "group);", "group, label);"),
                 // 3. The golden fixtures: a new sample that sets it; the layout's new version; the next fixture.
                 new Patch(
                         "3-golden",
@@ -120,26 +120,21 @@ class FieldChecklistTest {
                         "samples.put(\"unit-available-since\", record(WAITING_UNIT));",
                         "samples.put(\"unit-available-since\", record(WAITING_UNIT));"
                                 + " samples.put(\"unit-label\", record(PLAIN_UNIT.toBuilder().label(\"golden\").build()));"),
-                new Patch("3-golden", codec, "static final byte VERSION = 3;", "static final byte VERSION = 4;"),
+                new Patch("3-golden", codec, "static final byte VERSION = 4;", "static final byte VERSION = 5;"),
                 new Patch(
                         "3-golden",
                         golden,
-                        "\"golden/stored-values-v5.txt\");",
-                        "\"golden/stored-values-v5.txt\", \"golden/stored-values-v6.txt\");"),
+                        "\"golden/stored-values-v6.txt\");",
+                        "\"golden/stored-values-v6.txt\", \"golden/stored-values-v7.txt\");"),
                 // 4. Where a command sets it: an add, and a re-add that builds the unit afresh (a continuous unit has
                 // none); the transitions that change it (none changes a label); its event; its view. reference.md,
                 // the last item, is prose.
+                new Patch("4-command", newUnit, "String group) {", "String group, String label) {"),
                 new Patch(
                         "4-command",
                         newUnit,
-                        "UnitRef parent, UnitRef predecessor) {",
-                        "UnitRef parent, UnitRef predecessor, String label) {"),
-                new Patch(
-                        "4-command",
-                        newUnit,
-                        "link(item, \"predecessor\", spec));",
-                        "link(item, \"predecessor\", spec), item.hasNonNull(\"label\") ? item.get(\"label\").asText()"
-                                + " : null);"),
+                        "group(item));",
+                        "group(item), item.hasNonNull(\"label\") ? item.get(\"label\").asText()" + " : null);"),
                 new Patch(
                         "4-command",
                         commands,
@@ -201,7 +196,7 @@ class FieldChecklistTest {
             System.clearProperty("golden.write");
             System.clearProperty("golden.dir");
         }
-        assertThat(Files.readString(resources.resolve("golden/stored-values-v6.txt")))
+        assertThat(Files.readString(resources.resolve("golden/stored-values-v7.txt")))
                 .contains("\nunit-label ");
         run(loader, GOLDEN_TEST, "valuesWrittenByEveryVersionReadBackAsTheirRecords");
         run(loader, GOLDEN_TEST, "todaysCodeWritesTheSameBytes");

@@ -271,6 +271,43 @@ class StoredKeysGoldenTest {
                         () -> SpecKeys.rateLimitTokens(NS, "spec"),
                         List.of(NS, "spec"),
                         k -> List.of(dataNamespace(k), afterTag(k).string())));
+        s.put(
+                "group-available",
+                sample(
+                        () -> UnitKeys.groupAvailable(NS, "spec", "group", 1.5, "unit"),
+                        List.of(NS, "spec", "group", 1.5, "unit"),
+                        k -> {
+                            KeyReader reader = afterTag(k);
+                            return List.of(
+                                    dataNamespace(k),
+                                    reader.string(),
+                                    reader.string(),
+                                    reader.float64Descending(),
+                                    UnitKeys.groupAvailableUnitName(
+                                            k, UnitKeys.groupAvailableAt(NS, "spec", "group", 1.5)));
+                        }));
+        s.put(
+                "group-ready",
+                sample(
+                        () -> UnitKeys.readyGroup(NS, "spec", -3, "group"),
+                        List.of(NS, "spec", -3.0, "group"),
+                        k -> List.of(
+                                dataNamespace(k),
+                                afterTag(k).string(),
+                                UnitKeys.readyGroupPriority(k, UnitKeys.readyGroups(NS, "spec")),
+                                UnitKeys.readyGroupName(k, UnitKeys.readyGroups(NS, "spec")))));
+        s.put(
+                "group-pending",
+                sample(() -> UnitKeys.groupPending(NS, "spec", "group"), List.of(NS, "spec", "group"), k -> {
+                    KeyReader reader = afterTag(k);
+                    return List.of(dataNamespace(k), reader.string(), reader.string());
+                }));
+        s.put(
+                "group-cursor",
+                sample(
+                        () -> UnitKeys.groupCursor(NS, "spec"),
+                        List.of(NS, "spec"),
+                        k -> List.of(dataNamespace(k), afterTag(k).string())));
         return s;
     }
 

@@ -57,14 +57,15 @@ class StoredValuesGoldenTest {
      * byte ({@link AttemptBlockValues#UNITS_VERSION}); v2: before a unit's value with its attempt had one
      * ({@link UnitValue#VERSION}); v3: before units and attempts took {@link BinaryRecords} version 2 (a unit's
      * {@code availableSince}); v4: before they took version 3 (an attempt's {@code progress}, the {@code cancelled}
-     * statuses).
+     * statuses); v5: before they took version 4 (a unit's {@code group}).
      */
     private static final List<String> FIXTURES = List.of(
             "golden/stored-values-v1.txt",
             "golden/stored-values-v2.txt",
             "golden/stored-values-v3.txt",
             "golden/stored-values-v4.txt",
-            "golden/stored-values-v5.txt");
+            "golden/stored-values-v5.txt",
+            "golden/stored-values-v6.txt");
 
     private static final String CURRENT = FIXTURES.get(FIXTURES.size() - 1);
     private static final HexFormat HEX = HexFormat.of();
@@ -154,7 +155,6 @@ class StoredValuesGoldenTest {
                     1.5,
                     new ReplicationConfig(2, 3, 4, 5, 6, 86_400.0, "digest"),
                     3_600.0,
-                    null,
                     null));
 
     private static final WorkerRecord WORKER = new WorkerRecord(
@@ -209,6 +209,8 @@ class StoredValuesGoldenTest {
         samples.put("unit", record(UNIT));
         samples.put("unit-plain", record(PLAIN_UNIT));
         samples.put("unit-available-since", record(WAITING_UNIT));
+        samples.put(
+                "unit-group", record(PLAIN_UNIT.toBuilder().group("customer-7").build()));
         samples.put("attempt", record(ATTEMPT));
         samples.put(
                 "attempt-progress",

@@ -66,7 +66,7 @@ class RecordCopiesTest {
     void aNewUnitIsAvailableWithNothingElseSet() {
         assertThat(WorkUnitRecord.builder("s", "u").build())
                 .isEqualTo(new WorkUnitRecord(
-                        "s", "u", null, 0, null, UnitStatus.AVAILABLE, null, 0, null, null, null, null));
+                        "s", "u", null, 0, null, UnitStatus.AVAILABLE, null, 0, null, null, null, null, null));
     }
 
     @Test
@@ -84,11 +84,12 @@ class RecordCopiesTest {
                 UnitFamily.EMPTY,
                 ReplicationState.first(),
                 3L,
-                4L);
+                4L,
+                "g");
 
         assertThat(unit.startedOn(9))
                 .isEqualTo(new WorkUnitRecord(
-                        "s", "u", data, 2.5, 1L, UnitStatus.PENDING, 9L, 3, UnitFamily.EMPTY, null, 3L, 4L));
+                        "s", "u", data, 2.5, 1L, UnitStatus.PENDING, 9L, 3, UnitFamily.EMPTY, null, 3L, 4L, "g"));
     }
 
     @Test

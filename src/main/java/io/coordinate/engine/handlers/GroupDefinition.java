@@ -1,0 +1,47 @@
+package io.coordinate.engine.handlers;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.coordinate.engine.state.model.GroupPolicy;
+import io.coordinate.engine.state.model.WorkSpecMeta;
+import io.coordinate.engine.state.model.WorkSpecRecord;
+import io.coordinate.protocol.Limits;
+import java.util.List;
+
+/**
+ * A spec's concurrency groups (docs/reference.md#concurrency-groups): its {@code group_max_running} key, and whether it
+ * has grouped units, which {@code add_work_units} marks and a reload keeps.
+ */
+final class GroupDefinition {
+
+    private static final String KEY = "group_max_running";
+
+    private GroupDefinition() {}
+
+    /** The policy of the spec's data alone; null when {@code group_max_running} is absent, null or 0. */
+    static GroupPolicy parse(JsonNode data) {
+        JsonNode value = data.get(KEY);
+        if (value == null || value.isNull()) {
+            return null;
+        }
+        return GroupPolicy.of(Limits.wholeNumber(value, "work spec key \"" + KEY + "\"", 0, Limits.MAX_COUNT), false);
+    }
+
+    /** The metadata of a reload, still marked as having grouped units if the spec had some. */
+    static WorkSpecMeta keepGroupedUnits(WorkSpecMeta meta, WorkSpecRecord before) {
+        if (before == null || !GroupPolicy.hasGroupedUnits(before.meta().groups())) {
+            return meta;
+        }
+        long cap = meta.groups() == null ? 0 : meta.groups().maxRunning();
+        return meta.withGroups(GroupPolicy.of(cap, true));
+    }
+
+    /** Marks the spec as having grouped units when one of {@code groups} (the added units' groups) is not null. */
+    static void markGroupedUnits(CommandContext ctx, WorkSpecRecord spec, List<String> groups) {
+        GroupPolicy policy = spec.meta().groups();
+        if (GroupPolicy.hasGroupedUnits(policy) || groups.stream().allMatch(group -> group == null)) {
+            return;
+        }
+        long cap = policy == null ? 0 : policy.maxRunning();
+        ctx.specs().write(ctx.namespace(), spec, spec.withMeta(spec.meta().withGroups(GroupPolicy.of(cap, true))));
+    }
+}

@@ -1,0 +1,22 @@
+package io.coordinate.engine.view;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.coordinate.engine.state.GroupQueue;
+import io.coordinate.engine.state.model.GroupPolicy;
+import io.coordinate.engine.state.model.WorkSpecRecord;
+
+/** A spec's concurrency groups as its {@code meta} shows them (docs/reference.md#concurrency-groups). */
+final class GroupView {
+
+    private GroupView() {}
+
+    /** Adds {@code group_max_running} and {@code groups_at_cap} to {@code meta} when the spec caps its groups. */
+    static ObjectNode put(ObjectNode meta, WorkSpecRecord spec, GroupQueue groups) {
+        GroupPolicy policy = spec.meta().groups();
+        if (policy != null && policy.maxRunning() > 0) {
+            meta.put("group_max_running", policy.maxRunning());
+            meta.put("groups_at_cap", groups.atCap(policy.maxRunning()));
+        }
+        return meta;
+    }
+}
