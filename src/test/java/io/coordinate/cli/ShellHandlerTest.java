@@ -146,8 +146,12 @@ class ShellHandlerTest {
         // A cancellation or the worker's stop: the command and what it left in the background get SIGTERM.
         Path log = dir.resolve("log");
         Path started = dir.resolve("started");
-        String command = "(trap 'echo child >> " + log + "; exit 0' TERM; while :; do sleep 0.05; done) & "
-                + "trap 'echo shell >> " + log + "; exit 143' TERM; touch " + started + "; wait";
+        // the background child says it is ready once its trap is set, so that the signal cannot come before it
+        Path ready = dir.resolve("child-ready");
+        String command = "(trap 'echo child >> " + log + "; exit 0' TERM; touch " + ready
+                + "; while :; do sleep 0.05; done) & "
+                + "trap 'echo shell >> " + log + "; exit 143' TERM; "
+                + "while [ ! -e " + ready + " ]; do sleep 0.01; done; touch " + started + "; wait";
         assertThat(interruptOnceStarted(command, started)).isInstanceOf(InterruptedException.class);
         Poll.until("both got SIGTERM", Duration.ofSeconds(10), () -> lines(log), lines -> lines.size() == 2);
         assertThat(lines(log)).isEqualTo(Set.of("child", "shell"));
