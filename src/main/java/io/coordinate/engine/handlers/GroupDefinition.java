@@ -8,8 +8,9 @@ import io.coordinate.protocol.Limits;
 import java.util.List;
 
 /**
- * A spec's concurrency groups (docs/reference.md#concurrency-groups): its {@code group_max_running} key, and whether it
- * has grouped units, which {@code add_work_units} marks and a reload keeps.
+ * A spec's concurrency groups (docs/reference.md#concurrency-groups): its {@code group_max_running} and
+ * {@code group_rate_limit} keys, and whether it has grouped units, which {@code add_work_units} marks and a reload
+ * keeps.
  */
 final class GroupDefinition {
 
@@ -17,13 +18,16 @@ final class GroupDefinition {
 
     private GroupDefinition() {}
 
-    /** The policy of the spec's data alone; null when {@code group_max_running} is absent, null or 0. */
+    /**
+     * The policy of the spec's data alone; null when {@code group_max_running} is absent, null or 0 and
+     * {@code group_rate_limit} absent or null.
+     */
     static GroupPolicy parse(JsonNode data) {
         JsonNode value = data.get(KEY);
-        if (value == null || value.isNull()) {
-            return null;
-        }
-        return GroupPolicy.of(Limits.wholeNumber(value, "work spec key \"" + KEY + "\"", 0, Limits.MAX_COUNT), false);
+        long cap = value == null || value.isNull()
+                ? 0
+                : Limits.wholeNumber(value, "work spec key \"" + KEY + "\"", 0, Limits.MAX_COUNT);
+        return GroupPolicy.of(cap, false, RateLimitDefinition.parse(data, RateLimitDefinition.GROUP_KEY));
     }
 
     /** The metadata of a reload, still marked as having grouped units if the spec had some. */
@@ -31,8 +35,7 @@ final class GroupDefinition {
         if (before == null || !GroupPolicy.hasGroupedUnits(before.meta().groups())) {
             return meta;
         }
-        long cap = meta.groups() == null ? 0 : meta.groups().maxRunning();
-        return meta.withGroups(GroupPolicy.of(cap, true));
+        return meta.withGroups(GroupPolicy.withGroupedUnits(meta.groups()));
     }
 
     /** Marks the spec as having grouped units when one of {@code groups} (the added units' groups) is not null. */
@@ -41,7 +44,10 @@ final class GroupDefinition {
         if (GroupPolicy.hasGroupedUnits(policy) || groups.stream().allMatch(group -> group == null)) {
             return;
         }
-        long cap = policy == null ? 0 : policy.maxRunning();
-        ctx.specs().write(ctx.namespace(), spec, spec.withMeta(spec.meta().withGroups(GroupPolicy.of(cap, true))));
+        ctx.specs()
+                .write(
+                        ctx.namespace(),
+                        spec,
+                        spec.withMeta(spec.meta().withGroups(GroupPolicy.withGroupedUnits(policy))));
     }
 }

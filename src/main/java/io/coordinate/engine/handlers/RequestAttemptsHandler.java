@@ -157,7 +157,7 @@ public final class RequestAttemptsHandler {
         boolean replicated = spec.meta().replication() != null;
         String host = replicated ? ctx.replication().host(worker) : null;
         Map<String, WorkUnitRecord> read = new HashMap<>();
-        GroupedHandOut grouped = GroupedHandOut.of(ctx, spec.name(), spec.meta().groups(), max);
+        GroupedHandOut grouped = GroupedHandOut.of(ctx, spec.name(), spec.meta().groups(), max, rateLimits);
         List<String> names = grouped != null
                 ? grouped.names()
                 : !replicated
@@ -176,6 +176,7 @@ public final class RequestAttemptsHandler {
                         : HandOut.NOTHING;
             }
             names = List.of(createContinuousUnit(ctx, spec));
+            grouped = null; // the new unit has no group: no pick of the round robin to account for
         }
         int tried = 0;
         int used = 0;
@@ -184,6 +185,7 @@ public final class RequestAttemptsHandler {
                 break; // the rest stay available, for the next request
             }
             used++;
+            int added = assignment.size();
             WorkUnitRecord unit = read.containsKey(name) ? read.get(name) : units.available(ns, spec.name(), name);
             long maxRetries = spec.meta().maxRetries();
             if (replicated || Replication.roundUnderWay(unit)) {
@@ -195,19 +197,22 @@ public final class RequestAttemptsHandler {
                         assignment.add(replica); // null: it could not be sent, and failed
                     }
                 }
-                continue;
-            }
-            tried++;
-            if (maxRetries > 0 && unit.attemptCount() >= maxRetries) {
-                autoFail(ctx, unit, worker, lifetimeMillis);
             } else {
-                assignment.add(
-                        UnitTransitions.startAttempt(ctx.attempts(), ns, unit, worker, lifetimeMillis, ctx.now()));
+                tried++;
+                if (maxRetries > 0 && unit.attemptCount() >= maxRetries) {
+                    autoFail(ctx, unit, worker, lifetimeMillis);
+                } else {
+                    assignment.add(
+                            UnitTransitions.startAttempt(ctx.attempts(), ns, unit, worker, lifetimeMillis, ctx.now()));
+                }
+            }
+            if (grouped != null && assignment.size() > added) {
+                grouped.started(used - 1);
             }
         }
         rateLimits.started(spec, limit, assignment.size() - before);
         if (grouped != null) {
-            grouped.moveCursor(ctx, spec.name(), used);
+            grouped.finish(ctx, spec.name(), used);
         }
         return tried > 0 ? HandOut.TRIED : HandOut.NOTHING_FOR_THIS_HOST;
     }

@@ -52,8 +52,8 @@ final class RequestRateLimits {
 
     /**
      * The spec started {@code started} attempts, of at most {@code wanted} its other caps allowed: they take their
-     * tokens, and if the tokens were fewer than its available units that it could have handed out, the limit held the
-     * request short.
+     * tokens, and if the tokens were fewer than its available units that it could have handed out and it has none
+     * left, the limit held the request short (with tokens left, something else did, as a group's cap or rate limit).
      */
     void started(SpecLoad load, long wanted, long started) {
         TokenBucket bucket = bucket(load);
@@ -64,7 +64,7 @@ final class RequestRateLimits {
         long tokens = bucket.wholeTokensAt(now);
         bucket.take(now, started);
         ctx.specs().takeTokens(ctx.namespace(), load.name(), bucket);
-        if (tokens < wanted && load.available() > tokens) {
+        if (tokens < wanted && load.available() > tokens && bucket.wholeTokensAt(now) < 1) {
             heldShort(bucket);
         }
     }
@@ -77,7 +77,12 @@ final class RequestRateLimits {
     }
 
     private void heldShort(TokenBucket bucket) {
-        nextTokenAt = Math.min(nextTokenAt, bucket.nextTokenAt(ctx.now()));
+        heldShortUntil(bucket.nextTokenAt(ctx.now()));
+    }
+
+    /** A limit held the request short until {@code nextToken} (epoch millis): a group's rate limit tells it so. */
+    void heldShortUntil(long nextToken) {
+        nextTokenAt = Math.min(nextTokenAt, nextToken);
     }
 
     private TokenBucket bucket(SpecLoad load) {

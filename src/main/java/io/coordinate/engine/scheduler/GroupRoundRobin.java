@@ -10,9 +10,9 @@ import java.util.Map;
 /**
  * Which available units of a spec with concurrency groups a request takes (docs/reference.md#concurrency-groups):
  * the best priority first; among equal priority one unit per group in turn, in name order, starting after the group
- * the spec's last request ended on and passing over the groups at their cap. The units without a group take their
- * turn as one more lane, named {@code ""}, which no cap holds. Reads only the groups and units it takes, and the
- * groups at their cap that it passes over, whatever the number of groups.
+ * the spec's last request ended on and passing over the groups at their cap or out of tokens. The units without a
+ * group take their turn as one more lane, named {@code ""}, which no cap or group rate limit holds. Reads only the
+ * groups and units it takes, and the groups it passes over, whatever the number of groups.
  */
 public final class GroupRoundRobin {
 
@@ -22,6 +22,15 @@ public final class GroupRoundRobin {
     /** A unit taken, and the lane it was taken from ({@code ""}: no group). */
     public record Pick(String name, String lane) {}
 
+    /** A group's {@code group_rate_limit}: whether it may start one more attempt, having {@code taken} in this request. */
+    @FunctionalInterface
+    public interface Tokens {
+        /** No group rate limit: every group may start as many as its cap allows. */
+        Tokens UNLIMITED = (group, taken) -> true;
+
+        boolean allow(String group, long taken);
+    }
+
     /** Groups read per scan of a priority's ready groups. */
     private static final int PAGE = 64;
 
@@ -29,9 +38,12 @@ public final class GroupRoundRobin {
     private final List<Ungrouped> ungrouped;
     private final int limit;
     private final long cap;
+    private final Tokens tokens;
     private final List<Pick> picks = new ArrayList<>();
     /** Per group: its pending units, then plus those taken by this request. */
     private final Map<String, Long> running = new HashMap<>();
+    /** Per group: the units taken by this request, at every priority. */
+    private final Map<String, Long> takenInRequest = new HashMap<>();
     /** Per group, at the priority taken from now: how many units taken, and the last one. */
     private final Map<String, Long> takenAtLevel = new HashMap<>();
 
@@ -39,11 +51,12 @@ public final class GroupRoundRobin {
     private int nextUngrouped;
     private double level;
 
-    private GroupRoundRobin(GroupQueue queue, List<Ungrouped> ungrouped, int limit, long cap) {
+    private GroupRoundRobin(GroupQueue queue, List<Ungrouped> ungrouped, int limit, long cap, Tokens tokens) {
         this.queue = queue;
         this.ungrouped = ungrouped;
         this.limit = limit;
         this.cap = cap;
+        this.tokens = tokens;
     }
 
     /**
@@ -51,9 +64,10 @@ public final class GroupRoundRobin {
      *
      * @param ungrouped the best available units without a group, in index order (at least {@code limit} if there are)
      * @param cap {@code group_max_running}; 0: none
+     * @param tokens the groups' rate limit, {@link Tokens#UNLIMITED} for none
      */
-    public static List<Pick> pick(GroupQueue queue, List<Ungrouped> ungrouped, int limit, long cap) {
-        GroupRoundRobin robin = new GroupRoundRobin(queue, ungrouped, limit, cap);
+    public static List<Pick> pick(GroupQueue queue, List<Ungrouped> ungrouped, int limit, long cap, Tokens tokens) {
+        GroupRoundRobin robin = new GroupRoundRobin(queue, ungrouped, limit, cap, tokens);
         robin.run();
         return robin.picks;
     }
@@ -135,6 +149,10 @@ public final class GroupRoundRobin {
         if (cap > 0 && now >= cap) {
             return false;
         }
+        long takenHere = takenInRequest.getOrDefault(group, 0L);
+        if (!tokens.allow(group, takenHere)) {
+            return false;
+        }
         List<String> next = queue.units(group, level, lastAtLevel.get(group), 1);
         if (next.isEmpty()) {
             return false;
@@ -142,6 +160,7 @@ public final class GroupRoundRobin {
         picks.add(new Pick(next.get(0), group));
         running.put(group, now + 1);
         takenAtLevel.put(group, taken + 1);
+        takenInRequest.put(group, takenHere + 1);
         lastAtLevel.put(group, next.get(0));
         return true;
     }

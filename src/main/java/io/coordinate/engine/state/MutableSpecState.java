@@ -20,8 +20,11 @@ public interface MutableSpecState extends SpecState {
     /** Attempts of the spec took tokens of its rate limit: the bucket as it is after them. No event. */
     void takeTokens(String ns, String spec, TokenBucket bucket);
 
+    /** Attempts of one group of the spec took tokens of its group rate limit: the bucket after them. No event. */
+    void takeGroupTokens(String ns, String spec, String group, TokenBucket bucket);
+
     /**
-     * Deletes a spec with its retry slot, its schedule, its rate-limit tokens, all its units, their attempts and every
+     * Deletes a spec with its retry slot, its schedule, its rate-limit tokens (its groups' too), all its units, their attempts and every
      * index entry of them.
      */
     void delete(String ns, WorkSpecRecord spec);

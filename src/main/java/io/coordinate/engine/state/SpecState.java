@@ -28,4 +28,10 @@ public interface SpecState {
      * {@code now} when none is.
      */
     TokenBucket rateLimitTokens(String ns, String spec, RateLimit limit, long now);
+
+    /**
+     * The token bucket of one group of the spec's {@code group_rate_limit} (docs/reference.md#concurrency-groups) as
+     * last stored, full at {@code now} when none is.
+     */
+    TokenBucket groupRateLimitTokens(String ns, String spec, String group, RateLimit limit, long now);
 }

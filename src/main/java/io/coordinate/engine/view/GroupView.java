@@ -10,12 +10,18 @@ final class GroupView {
 
     private GroupView() {}
 
-    /** Adds {@code group_max_running} and {@code groups_at_cap} to {@code meta} when the spec caps its groups. */
+    /**
+     * Adds {@code group_max_running} and {@code groups_at_cap} to {@code meta} when the spec caps its groups, and
+     * {@code group_rate_limit} (its settings: the tokens are per group) when it limits their rate.
+     */
     static ObjectNode put(ObjectNode meta, WorkSpecRecord spec, GroupQueue groups) {
         GroupPolicy policy = spec.meta().groups();
         if (policy != null && policy.maxRunning() > 0) {
             meta.put("group_max_running", policy.maxRunning());
             meta.put("groups_at_cap", groups.atCap(policy.maxRunning()));
+        }
+        if (policy != null && policy.rateLimit() != null) {
+            meta.set("group_rate_limit", RateLimitView.settings(policy.rateLimit()));
         }
         return meta;
     }

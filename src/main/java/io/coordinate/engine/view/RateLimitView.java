@@ -17,12 +17,18 @@ public final class RateLimitView {
         if (limit == null) {
             return;
         }
+        ObjectNode node = settings(limit);
+        node.put("tokens", tokens(specs, ns, spec.name(), limit, now));
+        meta.set("rate_limit", node);
+    }
+
+    /** The settings of a {@code rate_limit} or {@code group_rate_limit}, defaults filled in. */
+    static ObjectNode settings(RateLimit limit) {
         ObjectNode node = Json.object();
         node.put("max", limit.max());
         node.set("per_seconds", Numbers.node(limit.perSeconds()));
         node.put("burst", limit.burst());
-        node.put("tokens", tokens(specs, ns, spec.name(), limit, now));
-        meta.set("rate_limit", node);
+        return node;
     }
 
     /** The whole tokens of the spec's rate limit at {@code now}: how many attempts it may start. */

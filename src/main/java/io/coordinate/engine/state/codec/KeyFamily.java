@@ -91,7 +91,12 @@ public enum KeyFamily {
     /** {@code 10 [ns] 'k' [spec][group]} → how many of the group's units are pending ({@link UnitKeys}). */
     GROUP_PENDING(NAMESPACE, 'k', INDEX),
     /** {@code 10 [ns] 'z' [spec]} → the group the spec's last request took a unit from ({@link UnitKeys}). */
-    GROUP_CURSOR(NAMESPACE, 'z', RECORD);
+    GROUP_CURSOR(NAMESPACE, 'z', RECORD),
+    /**
+     * {@code 10 [ns] 'l' [spec][group]} → the group's {@code group_rate_limit} tokens and when they were counted
+     * ({@link SpecKeys}).
+     */
+    GROUP_RATE_LIMIT_TOKENS(NAMESPACE, 'l', RECORD);
 
     /** Whether a family's keys are records or derived indexes. */
     public enum Kind {

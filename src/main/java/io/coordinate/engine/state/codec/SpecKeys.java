@@ -2,7 +2,7 @@ package io.coordinate.engine.state.codec;
 
 /**
  * The keys of the specs module: {@link KeyFamily#SPEC}, {@link KeyFamily#RETRY_SLOT}, {@link KeyFamily#SCHEDULE},
- * {@link KeyFamily#RATE_LIMIT_TOKENS}.
+ * {@link KeyFamily#RATE_LIMIT_TOKENS}, {@link KeyFamily#GROUP_RATE_LIMIT_TOKENS}.
  */
 public final class SpecKeys {
 
@@ -35,6 +35,18 @@ public final class SpecKeys {
     /** Where the tokens of the spec's {@code rate_limit} are kept. */
     public static byte[] rateLimitTokens(String ns, String spec) {
         return KeyPrefixes.spec(ns, KeyFamily.RATE_LIMIT_TOKENS, spec).toBytes();
+    }
+
+    /** Where the tokens of one group of the spec's {@code group_rate_limit} are kept. */
+    public static byte[] groupRateLimitTokens(String ns, String spec, String group) {
+        return KeyPrefixes.spec(ns, KeyFamily.GROUP_RATE_LIMIT_TOKENS, spec)
+                .string(group)
+                .toBytes();
+    }
+
+    /** The tokens of every group of the spec start with this prefix. */
+    public static byte[] allGroupRateLimitTokens(String ns, String spec) {
+        return KeyPrefixes.spec(ns, KeyFamily.GROUP_RATE_LIMIT_TOKENS, spec).toBytes();
     }
 
     public static byte[] allSpecs(String ns) {

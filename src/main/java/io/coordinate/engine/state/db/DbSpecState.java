@@ -122,6 +122,16 @@ final class DbSpecState implements MutableSpecState {
         db.writable.put(SpecKeys.rateLimitTokens(ns, spec), ValueCodec.encodeTokens(bucket));
     }
 
+    @Override
+    public TokenBucket groupRateLimitTokens(String ns, String spec, String group, RateLimit limit, long now) {
+        return ValueCodec.decodeTokens(db.store.get(SpecKeys.groupRateLimitTokens(ns, spec, group)), limit, now);
+    }
+
+    @Override
+    public void takeGroupTokens(String ns, String spec, String group, TokenBucket bucket) {
+        db.writable.put(SpecKeys.groupRateLimitTokens(ns, spec, group), ValueCodec.encodeTokens(bucket));
+    }
+
     /** Forgets the specs read so far: a spec or its namespace changed. */
     void forget() {
         read.clear();
@@ -146,6 +156,7 @@ final class DbSpecState implements MutableSpecState {
         db.writable.delete(SpecKeys.retrySlot(ns, name));
         schedule(ns, name, null);
         db.writable.delete(SpecKeys.rateLimitTokens(ns, name));
+        db.deleteRange(SpecKeys.allGroupRateLimitTokens(ns, name));
         db.listener.specChanged(ns, spec, null);
     }
 }

@@ -272,6 +272,12 @@ class StoredKeysGoldenTest {
                         List.of(NS, "spec"),
                         k -> List.of(dataNamespace(k), afterTag(k).string())));
         s.put(
+                "group-rate-limit-tokens",
+                sample(() -> SpecKeys.groupRateLimitTokens(NS, "spec", ODD), List.of(NS, "spec", ODD), k -> {
+                    KeyReader reader = afterTag(k);
+                    return List.of(dataNamespace(k), reader.string(), reader.string());
+                }));
+        s.put(
                 "group-available",
                 sample(
                         () -> UnitKeys.groupAvailable(NS, "spec", "group", 1.5, "unit"),
