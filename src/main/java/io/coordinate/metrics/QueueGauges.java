@@ -7,6 +7,7 @@ import io.coordinate.engine.state.model.AttemptStatus;
 import io.coordinate.engine.state.model.UnitStatus;
 import io.coordinate.engine.state.model.WorkSpecRecord;
 import io.coordinate.engine.state.model.WorkerRecord;
+import io.coordinate.engine.view.GroupView;
 import io.coordinate.engine.view.RateLimitView;
 import io.coordinate.engine.view.StateViews;
 import io.coordinate.storage.ReadableKeyValueStore;
@@ -29,7 +30,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The queue's gauges, read from the stores of the namespaces this instance owns, as of now (as the summary route
  * counts): units by status and running attempts per spec, active workers per namespace, the oldest available unit's
- * age, the tokens of the specs' rate limits. They are read when {@code /metrics} is scraped (at most once per {@code minIntervalMillis}), on the scraping
+ * age, the tokens of the specs' rate limits, their groups at their cap. They are read when {@code /metrics} is scraped (at most once per {@code minIntervalMillis}), on the scraping
  * thread: the stream thread never waits for them, an instance nobody scrapes reads nothing, and every scrape shows
  * the state of that moment. Series of specs and namespaces that went away (deleted, or moved to another instance)
  * go with the next read.
@@ -49,6 +50,8 @@ public final class QueueGauges {
     static final String OLDEST_AVAILABLE_AGE = "coordinate.oldest.available.age";
     /** Published as {@code coordinate_rate_limit_tokens}. */
     static final String RATE_LIMIT_TOKENS = "coordinate.rate.limit.tokens";
+    /** Published as {@code coordinate_groups_at_cap}. */
+    static final String GROUPS_AT_CAP = "coordinate.groups.at.cap";
     /** How many namespaces past the cap one read takes (docs/monitoring.md, "Metrics"). */
     public static final int OTHER_NAMESPACES_PER_READ = 500;
 
@@ -64,6 +67,7 @@ public final class QueueGauges {
     private final MultiGauge workers;
     private final MultiGauge oldestAge;
     private final MultiGauge rateLimitTokens;
+    private final MultiGauge groupsAtCap;
     private long lastRead = Long.MIN_VALUE;
     /** The last read of each namespace past the cap. */
     private Map<String, Totals> otherReads = new HashMap<>();
@@ -111,6 +115,9 @@ public final class QueueGauges {
         rateLimitTokens = MultiGauge.builder(RATE_LIMIT_TOKENS)
                 .description("Whole tokens of the spec's rate limit: attempts it may start now")
                 .register(registry);
+        groupsAtCap = MultiGauge.builder(GROUPS_AT_CAP)
+                .description("Concurrency groups of the spec with group_max_running pending units")
+                .register(registry);
     }
 
     /** Reads the stores unless the last read is more recent than the minimum interval; for each scrape. */
@@ -153,10 +160,10 @@ public final class QueueGauges {
                         continue;
                     }
                     Set<String> specs = new HashSet<>();
-                    long active = read(state, ns, now, (spec, counts, runningNow, since, tokens) -> {
+                    long active = read(state, ns, now, (spec, counts, runningNow, since, tokens, atCap) -> {
                         specs.add(spec);
                         series.computeIfAbsent(metrics.meters(ns, spec).labels, k -> new Totals())
-                                .add(counts, runningNow, since, tokens);
+                                .add(counts, runningNow, since, tokens, atCap);
                     });
                     read.put(ns, specs);
                     activeWorkers.merge(ns, active, Long::sum);
@@ -171,10 +178,13 @@ public final class QueueGauges {
                     Set<String> specs = new HashSet<>();
                     Totals fresh = new Totals();
                     fresh.readAt = refresh;
-                    fresh.workers =
-                            read(namespace.state(), namespace.ns(), now, (spec, counts, runningNow, since, tokens) -> {
+                    fresh.workers = read(
+                            namespace.state(),
+                            namespace.ns(),
+                            now,
+                            (spec, counts, runningNow, since, tokens, atCap) -> {
                                 specs.add(spec);
-                                fresh.add(counts, runningNow, since, tokens);
+                                fresh.add(counts, runningNow, since, tokens, atCap);
                             });
                     read.put(namespace.ns(), specs);
                     totals = fresh;
@@ -204,8 +214,15 @@ public final class QueueGauges {
         /**
          * @param oldestSince when its oldest available unit became available; null when none is
          * @param tokens the whole tokens of its rate limit; null when it has none
+         * @param groupsAtCap its groups at their {@code group_max_running}; null when it caps none
          */
-        void spec(String name, Map<UnitStatus, Long> counts, long running, Long oldestSince, Long tokens);
+        void spec(
+                String name,
+                Map<UnitStatus, Long> counts,
+                long running,
+                Long oldestSince,
+                Long tokens,
+                Long groupsAtCap);
     }
 
     /** Reads one namespace as of {@code now}: each spec to {@code specs}; returns its active workers. */
@@ -232,7 +249,8 @@ public final class QueueGauges {
                     spec.meta().rateLimit() == null
                             ? null
                             : RateLimitView.tokens(
-                                    state.specs(), ns, spec.name(), spec.meta().rateLimit(), now));
+                                    state.specs(), ns, spec.name(), spec.meta().rateLimit(), now),
+                    GroupView.atCap(state.units(), ns, spec));
         }
         return active;
     }
@@ -242,6 +260,7 @@ public final class QueueGauges {
         List<MultiGauge.Row<?>> runningRows = new ArrayList<>();
         List<MultiGauge.Row<?>> oldestRows = new ArrayList<>();
         List<MultiGauge.Row<?>> tokenRows = new ArrayList<>();
+        List<MultiGauge.Row<?>> atCapRows = new ArrayList<>();
         series.forEach((labels, totals) -> {
             for (UnitStatus status : STATUSES) {
                 unitRows.add(MultiGauge.Row.of(
@@ -254,11 +273,15 @@ public final class QueueGauges {
             if (totals.rateLimited) {
                 tokenRows.add(MultiGauge.Row.of(labels.tags(), totals.tokens));
             }
+            if (totals.groupCapped) {
+                atCapRows.add(MultiGauge.Row.of(labels.tags(), totals.groupsAtCap));
+            }
         });
         units.register(unitRows, true);
         running.register(runningRows, true);
         oldestAge.register(oldestRows, true);
         rateLimitTokens.register(tokenRows, true);
+        groupsAtCap.register(atCapRows, true);
         List<MultiGauge.Row<?>> workerRows = new ArrayList<>();
         activeWorkers.forEach((ns, n) -> workerRows.add(MultiGauge.Row.of(Tags.of("namespace", ns), n)));
         workers.register(workerRows, true);
@@ -274,10 +297,14 @@ public final class QueueGauges {
         boolean rateLimited;
 
         long tokens;
+        /** Whether a spec of the series caps its groups, and the sum of their groups at the cap. */
+        boolean groupCapped;
+
+        long groupsAtCap;
         long workers;
         long readAt;
 
-        void add(Map<UnitStatus, Long> counts, long runningNow, Long since, Long tokensNow) {
+        void add(Map<UnitStatus, Long> counts, long runningNow, Long since, Long tokensNow, Long atCapNow) {
             counts.forEach((status, n) -> units[status.ordinal()] += n);
             running += runningNow;
             if (since != null) {
@@ -286,6 +313,10 @@ public final class QueueGauges {
             if (tokensNow != null) {
                 rateLimited = true;
                 tokens += tokensNow;
+            }
+            if (atCapNow != null) {
+                groupCapped = true;
+                groupsAtCap += atCapNow;
             }
         }
 
@@ -297,6 +328,8 @@ public final class QueueGauges {
             oldestSince = Math.min(oldestSince, other.oldestSince);
             rateLimited |= other.rateLimited;
             tokens += other.tokens;
+            groupCapped |= other.groupCapped;
+            groupsAtCap += other.groupsAtCap;
         }
     }
 }

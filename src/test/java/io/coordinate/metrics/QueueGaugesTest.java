@@ -99,6 +99,30 @@ class QueueGaugesTest {
     }
 
     @Test
+    void theGroupsAtTheirCapOfACappingSpec() {
+        engine.apply(T0, "{'command':'set_work_spec','namespace':'n','work_spec':{'name':'s','group_max_running':1}}");
+        engine.apply(T0, "{'command':'set_work_spec','namespace':'n','work_spec':{'name':'plain'}}");
+        engine.apply(
+                T0,
+                "{'command':'add_work_units','namespace':'n','work_spec_name':'s','work_units':["
+                        + "{'name':'a1','group':'a'},{'name':'a2','group':'a'},{'name':'b1','group':'b'},"
+                        + "{'name':'c1','group':'c'}]}");
+        engine.apply(T0, "{'command':'request_attempts','namespace':'n','worker':'w1','count':2}");
+        QueueGauges gauges = gauges();
+
+        gauges.refresh();
+        assertThat(registry.scrape().lines()).contains("coordinate_groups_at_cap{namespace=\"n\",work_spec=\"s\"} 2.0");
+        engine.apply(T0, "{'command':'request_attempts','namespace':'n','worker':'w1','count':5}");
+        gauges.refresh();
+        assertThat(gauge(QueueGauges.GROUPS_AT_CAP, "namespace", "n", "work_spec", "s"))
+                .isEqualTo(3);
+        assertThat(registry.find(QueueGauges.GROUPS_AT_CAP)
+                        .tags("work_spec", "plain")
+                        .gauge())
+                .isNull();
+    }
+
+    @Test
     void scrapesCloserThanTheIntervalShowTheLastRead() {
         engine.apply(T0, "{'command':'set_work_spec','namespace':'n','work_spec':{'name':'s'}}");
         QueueGauges gauges = gauges();

@@ -2,11 +2,12 @@ package io.coordinate.engine.view;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.coordinate.engine.state.GroupQueue;
+import io.coordinate.engine.state.UnitState;
 import io.coordinate.engine.state.model.GroupPolicy;
 import io.coordinate.engine.state.model.WorkSpecRecord;
 
 /** A spec's concurrency groups as its {@code meta} shows them (docs/reference.md#concurrency-groups). */
-final class GroupView {
+public final class GroupView {
 
     private GroupView() {}
 
@@ -24,5 +25,13 @@ final class GroupView {
             meta.set("group_rate_limit", RateLimitView.settings(policy.rateLimit()));
         }
         return meta;
+    }
+
+    /** How many of the spec's groups are at its {@code group_max_running}; null when it caps none. */
+    public static Long atCap(UnitState units, String ns, WorkSpecRecord spec) {
+        GroupPolicy policy = spec.meta().groups();
+        return policy == null || policy.maxRunning() <= 0
+                ? null
+                : units.groups(ns, spec.name()).atCap(policy.maxRunning());
     }
 }
