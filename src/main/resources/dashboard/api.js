@@ -18,6 +18,7 @@ export const paths = {
   namespaces: () => '/api/namespaces',
   summary: ns => `/api/namespaces/${enc(ns)}/summary`,
   specs: ns => `/api/namespaces/${enc(ns)}/work-specs`,
+  spec: (ns, spec) => `/api/namespaces/${enc(ns)}/work-specs/${enc(spec)}`,
   throughput: ns => `/api/namespaces/${enc(ns)}/throughput`,
   units: (ns, spec, params) => `/api/namespaces/${enc(ns)}/work-specs/${enc(spec)}/work-units?${params}`,
   unit: (ns, spec, unit) => `/api/namespaces/${enc(ns)}/work-specs/${enc(spec)}/work-units/${enc(unit)}`,

@@ -2,6 +2,7 @@
 import * as api from './api.js';
 import {MISSING, age, fact, h, jsonBlock, route, sparkline, time} from './dom.js';
 import {attemptOutcome, lastError, specRates, unitRetryFacts} from './retries.js';
+import {specLimits} from './limits.js';
 import {specSchedule} from './schedule.js';
 
 const STATUSES = ['blocked', 'delayed', 'available', 'pending', 'waiting', 'finished', 'failed', 'cancelled'];
@@ -340,11 +341,13 @@ function unitsView(ns, spec, params) {
   const rows = h('tbody', {});
   const pager = h('nav', {class: 'pager', 'aria-label': 'Pages'});
   const rates = h('div', {});
+  const limits = h('div', {});
   const schedule = h('div', {});
   main.replaceChildren(
     crumbs(['Namespaces', '#/'], [ns, route('ns', ns)], [spec]),
     h('h1', {}, spec),
     rates,
+    limits,
     schedule,
     h('form', {class: 'filters', onsubmit: e => e.preventDefault()},
       select('Status', 'status-filter', 'status', [['', 'any'], ...STATUSES.map(s => [s, s]),
@@ -360,10 +363,11 @@ function unitsView(ns, spec, params) {
     const query = new URLSearchParams({limit});
     if (status) query.set('status', status);
     if (previous !== null) query.set('previous', previous);
-    const [page, rateFacts, scheduleFacts] = await Promise.all(
-      [api.get(api.paths.units(ns, spec, query)), specRates(ns, spec), specSchedule(ns, spec)]);
+    const [page, rateFacts, specBody] = await Promise.all([api.get(api.paths.units(ns, spec, query)),
+      specRates(ns, spec), api.getOptional(api.paths.spec(ns, spec)).catch(() => null)]);
     fill(rates, rateFacts);
-    fill(schedule, scheduleFacts);
+    fill(limits, specLimits(specBody?.meta));
+    fill(schedule, specSchedule(specBody?.meta));
     fill(rows, page.work_units.length
       ? page.work_units.map(u => h('tr', {'data-testid': 'unit-row'},
         h('td', {}, h('a', {href: route('ns', ns, 'specs', spec, 'units', u.name), 'data-testid': 'unit-link'}, u.name)),

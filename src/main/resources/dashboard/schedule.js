@@ -1,12 +1,10 @@
 // What the dashboard shows of a spec's cron schedule (docs/reference.md#schedules): its expression, zone,
 // catch-up and next fire time.
-import * as api from './api.js';
 import {fact, h, time} from './dom.js';
 
-/** The spec's schedule as facts, or null when it has none (or the spec cannot be read). */
-export async function specSchedule(ns, spec) {
-  const body = await api.getOptional(`${api.paths.specs(ns)}/${encodeURIComponent(spec)}`).catch(() => null);
-  const schedule = body?.meta?.schedule;
+/** The schedule of the spec's meta as facts, or null when it has none (or the spec could not be read). */
+export function specSchedule(meta) {
+  const schedule = meta?.schedule;
   if (!schedule) return null;
   return h('dl', {class: 'facts', 'data-testid': 'spec-schedule'},
     fact('Schedule', h('span', {'data-testid': 'schedule-cron'},

@@ -409,6 +409,34 @@ class DashboardIT {
         assertThat(browser.findElements(By.cssSelector(".message.error"))).isEmpty();
     }
 
+    /** The spec page shows the spec's rate limit with its tokens, its group cap with the groups at it, its group limit. */
+    @Test
+    void showsASpecsLimitsWithItsTokensAndGroupsAtCap() {
+        String ns = "dash-limits";
+        call(
+                ns,
+                "{'command':'set_work_spec','work_spec':{'name':'calls','rate_limit':{'max':5,'per_seconds':3600},"
+                        + "'group_max_running':1,'group_rate_limit':{'max':2,'per_seconds':60}}}");
+        call(
+                ns,
+                "{'command':'add_work_units','work_spec_name':'calls','work_units':[{'name':'a1','group':'a'},"
+                        + "{'name':'a2','group':'a'},{'name':'b1','group':'b'}]}");
+        call(ns, "{'command':'request_attempts','worker':'w1','count':1}");
+
+        browser.get(base + "/#/ns/" + ns + "/specs/calls");
+        waitUntil(
+                "the limits shown",
+                () -> "5 per 3600 s, burst 5; 4 tokens now"
+                        .equals(js("return document.querySelector('[data-testid=rate-limit]')?.textContent")));
+        assertThat(js("return document.querySelector('[data-testid=group-cap]').textContent"))
+                .isEqualTo("1 running per group; 1 groups at it");
+        assertThat(js("return document.querySelector('[data-testid=group-rate-limit]').textContent"))
+                .isEqualTo("2 per 60 s, burst 2, per group");
+        assertThat(browser.findElements(By.cssSelector("[data-testid=spec-schedule]")))
+                .isEmpty();
+        assertThat(browser.findElements(By.cssSelector(".message.error"))).isEmpty();
+    }
+
     // ---- The app side
 
     private static JsonNode call(String singleQuoted) {

@@ -23,8 +23,8 @@ import org.junit.jupiter.api.Test;
 /** The dashboard's files at {@code /}, next to the API routes, which keep their JSON answers. */
 class DashboardTest {
 
-    private static final List<String> FILES =
-            List.of("index.html", "app.js", "api.js", "dom.js", "retries.js", "schedule.js", "dashboard.css");
+    private static final List<String> FILES = List.of(
+            "index.html", "app.js", "api.js", "dom.js", "retries.js", "schedule.js", "limits.js", "dashboard.css");
 
     private final EngineFixture engine = new EngineFixture();
     private QueryServer server;
