@@ -7,6 +7,8 @@ import io.coordinate.testing.KafkaTestClient;
 import io.coordinate.testing.RunningApp;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -19,7 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Concurrency groups with the shell worker, as a new user tries them (docs/reference.md#concurrency-groups): three
  * groups of 30 units, {@code group_max_running} 1, eight commands at a time. Read from the events: never two pending
- * units of one group, and the groups progress together.
+ * units of one group, and the groups progress together. Then a {@code group_rate_limit}: no group starts faster than
+ * its bucket allows, by the events' times (the engine's clock, which the buckets use).
  */
 class ConcurrencyGroupsIT {
 
@@ -92,6 +95,85 @@ class ConcurrencyGroupsIT {
                         "finished units of each group when the first group had finished half of its units: %s",
                         finishedAtHalf)
                 .allMatch(finished -> finished * 4 >= PER_GROUP);
+    }
+
+    @Test
+    void noGroupStartsFasterThanItsRateLimit() {
+        String ns = "group-rates";
+        int perGroup = 12;
+        int max = 5;
+        int burst = 2;
+        app.call(
+                ns,
+                "{\"command\":\"set_work_spec\",\"namespace\":\"" + ns + "\",\"work_spec\":{\"name\":\"r\","
+                        + "\"group_rate_limit\":{\"max\":" + max + ",\"per_seconds\":1,\"burst\":" + burst + "}}}");
+        StringBuilder units = new StringBuilder();
+        for (String group : GROUPS) {
+            for (int i = 0; i < perGroup; i++) {
+                units.append(units.isEmpty() ? "" : ",")
+                        .append(String.format("{\"name\":\"%s-%02d\",\"group\":\"%s\"}", group, i, group));
+            }
+        }
+        app.call(
+                ns,
+                "{\"command\":\"add_work_units\",\"namespace\":\"" + ns + "\",\"work_spec_name\":\"r\","
+                        + "\"work_units\":[" + units + "]}");
+
+        int exit = CoordinateCli.commandLine()
+                .execute(
+                        "work",
+                        "--bootstrap-servers",
+                        app.env().bootstrapServers(),
+                        "--http-url",
+                        "http://127.0.0.1:" + app.env().httpPort(),
+                        "--namespace",
+                        ns,
+                        "--spec",
+                        "r",
+                        "--exec",
+                        "sleep 0.02",
+                        "--concurrency",
+                        "8",
+                        "--until-idle");
+        assertThat(exit).isEqualTo(ExitCodes.OK);
+
+        Map<String, List<Long>> starts = new TreeMap<>();
+        app.client().readUntil("coordinate.events", read -> {
+            starts.clear();
+            return starts(ns, read, starts) == GROUPS.size() * perGroup;
+        });
+        assertThat(starts.keySet()).containsExactlyElementsOf(GROUPS);
+        long tokenMillis = 1000 / max;
+        starts.forEach((group, times) -> {
+            assertThat(times).as(group).hasSize(perGroup);
+            for (int k = burst; k < times.size(); k++) {
+                // a full bucket of `burst` tokens, then one every tokenMillis: start k waits for token k
+                assertThat(times.get(k) - times.get(0))
+                        .as("%s's start %d after its first, of %s", group, k, times)
+                        .isGreaterThanOrEqualTo((k + 1 - burst) * tokenMillis);
+            }
+        });
+    }
+
+    /** The times (epoch ms, the engine's) of the namespace's attempt starts, per group; returns how many in all. */
+    private static int starts(String ns, List<ConsumerRecord<byte[], byte[]>> records, Map<String, List<Long>> starts) {
+        int total = 0;
+        for (ConsumerRecord<byte[], byte[]> record : records) {
+            if (!ns.equals(KafkaTestClient.keyOf(record))) {
+                continue;
+            }
+            JsonNode batch = io.coordinate.protocol.Json.parse(new String(record.value(), StandardCharsets.UTF_8));
+            long time = Instant.parse(batch.get("time").asText()).toEpochMilli();
+            for (JsonNode event : batch.get("events")) {
+                if (event.get("type").asText().equals("unit_status_changed")
+                        && event.get("status").asText().equals("pending")) {
+                    starts.computeIfAbsent(event.get("group").asText(), g -> new ArrayList<>())
+                            .add(time);
+                    total++;
+                }
+            }
+        }
+        return total;
     }
 
     /**
