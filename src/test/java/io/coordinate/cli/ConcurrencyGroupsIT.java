@@ -47,39 +47,9 @@ class ConcurrencyGroupsIT {
     @Test
     void eachGroupRunsOneUnitAtATimeAndTheGroupsProgressTogether() {
         String ns = "groups";
-        app.call(
-                ns,
-                "{\"command\":\"set_work_spec\",\"namespace\":\"" + ns
-                        + "\",\"work_spec\":{\"name\":\"s\",\"group_max_running\":1}}");
-        StringBuilder units = new StringBuilder();
-        for (String group : GROUPS) {
-            for (int i = 0; i < PER_GROUP; i++) {
-                units.append(units.isEmpty() ? "" : ",")
-                        .append(String.format("{\"name\":\"%s-%02d\",\"group\":\"%s\"}", group, i, group));
-            }
-        }
-        app.call(
-                ns,
-                "{\"command\":\"add_work_units\",\"namespace\":\"" + ns + "\",\"work_spec_name\":\"s\","
-                        + "\"work_units\":[" + units + "]}");
+        addSpecWithGroups(ns, "\"group_max_running\":1", PER_GROUP);
 
-        int exit = CoordinateCli.commandLine()
-                .execute(
-                        "work",
-                        "--bootstrap-servers",
-                        app.env().bootstrapServers(),
-                        "--http-url",
-                        "http://127.0.0.1:" + app.env().httpPort(),
-                        "--namespace",
-                        ns,
-                        "--spec",
-                        "s",
-                        "--exec",
-                        "sleep 0.02",
-                        "--concurrency",
-                        "8",
-                        "--until-idle");
-        assertThat(exit).isEqualTo(ExitCodes.OK);
+        assertThat(ShellWork.untilIdle(app, ns, "sleep 0.02", 8)).isEqualTo(ExitCodes.OK);
 
         List<ConsumerRecord<byte[], byte[]>> records = app.client()
                 .readUntil(
@@ -103,39 +73,10 @@ class ConcurrencyGroupsIT {
         int perGroup = 12;
         int max = 5;
         int burst = 2;
-        app.call(
-                ns,
-                "{\"command\":\"set_work_spec\",\"namespace\":\"" + ns + "\",\"work_spec\":{\"name\":\"r\","
-                        + "\"group_rate_limit\":{\"max\":" + max + ",\"per_seconds\":1,\"burst\":" + burst + "}}}");
-        StringBuilder units = new StringBuilder();
-        for (String group : GROUPS) {
-            for (int i = 0; i < perGroup; i++) {
-                units.append(units.isEmpty() ? "" : ",")
-                        .append(String.format("{\"name\":\"%s-%02d\",\"group\":\"%s\"}", group, i, group));
-            }
-        }
-        app.call(
-                ns,
-                "{\"command\":\"add_work_units\",\"namespace\":\"" + ns + "\",\"work_spec_name\":\"r\","
-                        + "\"work_units\":[" + units + "]}");
+        addSpecWithGroups(
+                ns, "\"group_rate_limit\":{\"max\":" + max + ",\"per_seconds\":1,\"burst\":" + burst + "}", perGroup);
 
-        int exit = CoordinateCli.commandLine()
-                .execute(
-                        "work",
-                        "--bootstrap-servers",
-                        app.env().bootstrapServers(),
-                        "--http-url",
-                        "http://127.0.0.1:" + app.env().httpPort(),
-                        "--namespace",
-                        ns,
-                        "--spec",
-                        "r",
-                        "--exec",
-                        "sleep 0.02",
-                        "--concurrency",
-                        "8",
-                        "--until-idle");
-        assertThat(exit).isEqualTo(ExitCodes.OK);
+        assertThat(ShellWork.untilIdle(app, ns, "sleep 0.02", 8)).isEqualTo(ExitCodes.OK);
 
         Map<String, List<Long>> starts = new TreeMap<>();
         app.client().readUntil("coordinate.events", read -> {
@@ -153,6 +94,25 @@ class ConcurrencyGroupsIT {
                         .isGreaterThanOrEqualTo((k + 1 - burst) * tokenMillis);
             }
         });
+    }
+
+    /** Spec {@code s} of {@code ns} with these keys, and {@code perGroup} units {@code <group>-<i>} of each group. */
+    private static void addSpecWithGroups(String ns, String specKeys, int perGroup) {
+        app.call(
+                ns,
+                "{\"command\":\"set_work_spec\",\"namespace\":\"" + ns + "\",\"work_spec\":{\"name\":\"s\"," + specKeys
+                        + "}}");
+        StringBuilder units = new StringBuilder();
+        for (String group : GROUPS) {
+            for (int i = 0; i < perGroup; i++) {
+                units.append(units.isEmpty() ? "" : ",")
+                        .append(String.format("{\"name\":\"%s-%02d\",\"group\":\"%s\"}", group, i, group));
+            }
+        }
+        app.call(
+                ns,
+                "{\"command\":\"add_work_units\",\"namespace\":\"" + ns + "\",\"work_spec_name\":\"s\","
+                        + "\"work_units\":[" + units + "]}");
     }
 
     /** The times (epoch ms, the engine's) of the namespace's attempt starts, per group; returns how many in all. */

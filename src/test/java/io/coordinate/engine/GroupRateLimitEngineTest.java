@@ -1,18 +1,15 @@
 package io.coordinate.engine;
 
 import static io.coordinate.engine.EngineHarness.assertJson;
-import static io.coordinate.engine.EngineHarness.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.coordinate.engine.EngineHarness.Reply;
-import io.coordinate.engine.state.codec.KeyFamily;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -48,9 +45,7 @@ class GroupRateLimitEngineTest {
     }
 
     private long groupTokenKeys() {
-        return h.snapshot().keySet().stream()
-                .filter(key -> KeyFamily.kind(HexFormat.of().parseHex(key)).equals("l"))
-                .count();
+        return RateLimitEngineTest.keysOfKind(h, "l");
     }
 
     @Test
@@ -169,42 +164,18 @@ class GroupRateLimitEngineTest {
 
     @Test
     void aReplayOfTheSameCommandsGrantsTheSameTokens() {
-        Map<String, String> first = run(new EngineHarness(7), false);
-        Map<String, String> reopened = run(new EngineHarness(7), true);
+        Consumer<EngineHarness> setUp = harness -> {
+            harness.setSpec("{\"name\":\"s\",\"group_rate_limit\":{\"max\":7,\"per_seconds\":0.9,\"burst\":2}}");
+            StringBuilder units = new StringBuilder("[");
+            for (int i = 0; i < 60; i++) {
+                units.append(i == 0 ? "" : ",").append(String.format("{\"name\":\"u%d\",\"group\":\"g%d\"}", i, i % 3));
+            }
+            harness.addUnitsJson("s", units.append("]").toString());
+        };
+        Map<String, String> first = RateLimitEngineTest.replay(new EngineHarness(7), false, setUp);
+        Map<String, String> reopened = RateLimitEngineTest.replay(new EngineHarness(7), true, setUp);
 
         assertThat(reopened).isEqualTo(first);
-    }
-
-    /** Requests over 2 s at uneven times; {@code reopen}: a new engine on the same store half way. */
-    private static Map<String, String> run(EngineHarness harness, boolean reopen) {
-        harness.setSpec("{\"name\":\"s\",\"group_rate_limit\":{\"max\":7,\"per_seconds\":0.9,\"burst\":2}}");
-        StringBuilder units = new StringBuilder("[");
-        for (int i = 0; i < 60; i++) {
-            units.append(i == 0 ? "" : ",")
-                    .append("{\"name\":\"u")
-                    .append(i)
-                    .append("\",\"group\":\"g")
-                    .append(i % 3)
-                    .append("\"}");
-        }
-        harness.addUnitsJson("s", units.append("]").toString());
-        StringBuilder handed = new StringBuilder();
-        EngineHarness current = harness;
-        for (int i = 0; i < 40; i++) {
-            if (reopen && i == 20) {
-                current = current.reopen();
-            }
-            current.advance(Duration.ofMillis(17L * (i % 5) + 3));
-            ObjectNode assignment = current.send("request_attempts", "worker", "w", "count", 1 + i % 4)
-                    .ok();
-            handed.append(assignment.get("attempts").size())
-                    .append(' ')
-                    .append(assignment.path("retry_after_ms").asText("-"))
-                    .append(';');
-        }
-        Map<String, String> state = current.stateSnapshot();
-        state.put("handed out", handed.toString());
-        return state;
     }
 
     @Test
@@ -222,8 +193,6 @@ class GroupRateLimitEngineTest {
     }
 
     private String error(String limitJson) {
-        Reply reply = h.send("set_work_spec", "work_spec", json("{\"name\":\"bad\"," + limitJson + "}"));
-        assertThat(reply.errorCode()).isEqualTo("bad_command");
-        return reply.json().get("error").get("message").asText();
+        return RateLimitEngineTest.settingError(h, limitJson);
     }
 }

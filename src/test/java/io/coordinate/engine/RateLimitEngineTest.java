@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
@@ -48,8 +49,13 @@ class RateLimitEngineTest {
     }
 
     private long rateLimitKeys() {
+        return keysOfKind(h, "L");
+    }
+
+    /** How many stored keys are of this {@link KeyFamily#kind}. */
+    static long keysOfKind(EngineHarness h, String kind) {
         return h.snapshot().keySet().stream()
-                .filter(key -> KeyFamily.kind(HexFormat.of().parseHex(key)).equals("L"))
+                .filter(key -> KeyFamily.kind(HexFormat.of().parseHex(key)).equals(kind))
                 .count();
     }
 
@@ -157,16 +163,22 @@ class RateLimitEngineTest {
 
     @Test
     void aReplayOfTheSameCommandsGrantsTheSameTokens() {
-        Map<String, String> first = run(new EngineHarness(7), false);
-        Map<String, String> reopened = run(new EngineHarness(7), true);
+        Consumer<EngineHarness> setUp = harness -> {
+            harness.setSpec("{\"name\":\"s\",\"rate_limit\":{\"max\":7,\"per_seconds\":0.3,\"burst\":3}}");
+            harness.addUnits("s", names("u", 100));
+        };
+        Map<String, String> first = replay(new EngineHarness(7), false, setUp);
+        Map<String, String> reopened = replay(new EngineHarness(7), true, setUp);
 
         assertThat(reopened).isEqualTo(first);
     }
 
-    /** Requests over 2 s at uneven times; {@code reopen}: a new engine on the same store half way. */
-    private static Map<String, String> run(EngineHarness harness, boolean reopen) {
-        harness.setSpec("{\"name\":\"s\",\"rate_limit\":{\"max\":7,\"per_seconds\":0.3,\"burst\":3}}");
-        harness.addUnits("s", names("u", 100));
+    /**
+     * After {@code setUp}, requests over 2 s at uneven times; {@code reopen}: a new engine on the same store half way.
+     * The state at the end, with what each request got.
+     */
+    static Map<String, String> replay(EngineHarness harness, boolean reopen, Consumer<EngineHarness> setUp) {
+        setUp.accept(harness);
         StringBuilder handed = new StringBuilder();
         EngineHarness current = harness;
         for (int i = 0; i < 40; i++) {
@@ -200,7 +212,12 @@ class RateLimitEngineTest {
     }
 
     private String error(String limitJson) {
-        Reply reply = h.send("set_work_spec", "work_spec", json("{\"name\":\"bad\"," + limitJson + "}"));
+        return settingError(h, limitJson);
+    }
+
+    /** The message of the {@code bad_command} that a spec with these keys gets. */
+    static String settingError(EngineHarness h, String keysJson) {
+        Reply reply = h.send("set_work_spec", "work_spec", json("{\"name\":\"bad\"," + keysJson + "}"));
         assertThat(reply.errorCode()).isEqualTo("bad_command");
         return reply.json().get("error").get("message").asText();
     }
