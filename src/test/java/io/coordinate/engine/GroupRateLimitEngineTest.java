@@ -108,6 +108,14 @@ class GroupRateLimitEngineTest {
     }
 
     @Test
+    void aSpecLimitWithTokensLeftDoesNotCallAGroupCapARateLimit() {
+        h.setSpec("{\"name\":\"s\",\"rate_limit\":{\"max\":10},\"group_max_running\":1}");
+        addGroups("s", 30, "a");
+
+        assertThat(request(50)).as("held by the cap alone: no retry_after").isEqualTo("a-1 -");
+    }
+
+    @Test
     void theEarliestNextTokenOfTheGroupsAndTheSpecsIsTold() {
         h.setSpec("{\"name\":\"s\",\"group_rate_limit\":{\"max\":1,\"per_seconds\":0.3}}");
         h.setSpec("{\"name\":\"t\",\"rate_limit\":{\"max\":1,\"per_seconds\":0.5}}");
