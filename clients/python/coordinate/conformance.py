@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import signal
 import sys
 
 from .client import Client
@@ -44,6 +45,9 @@ def main(argv: list[str] | None = None) -> int:
         backoff=(min(0.1, args.max_backoff_seconds), args.max_backoff_seconds),
         name=args.name,
     )
+    # Handled from before the start, so that a stop signal right after "ready" is a graceful stop too.
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda *_: worker.request_stop())
     try:
         worker.start()
         print("ready", flush=True)

@@ -1,5 +1,7 @@
 """The client and worker against a real broker and app (COORDINATE_BOOTSTRAP_SERVERS, COORDINATE_HTTP_URL)."""
 
+import os
+import socket
 import threading
 import time
 
@@ -77,7 +79,9 @@ def test_a_worker_finishes_every_unit_with_its_handlers_result(client, http):
     assert {name: (u["status"], u["data"], u["attempt_count"]) for name, u in units.items()} == {
         f"u{i}": ("finished", {"double": 2 * i}, 1) for i in range(50)}
     assert (worker.finished, worker.failed, worker.retried) == (50, 0, 0)
-    assert http.get(f"/workers/{worker.name}")["active"] is False
+    checked_in = http.get(f"/workers/{worker.name}")
+    assert (checked_in["active"], checked_in["data"]) == (False, {
+        "host": socket.gethostname(), "pid": os.getpid(), "concurrency": 4, "specs": ["s"], "language": "python"})
 
 
 def test_an_error_is_retryable_and_fail_attempt_is_permanent(client, http):
@@ -139,16 +143,17 @@ def test_progress_shows_in_the_units_attempt(client, http):
 
     worker = run_worker(client, handle)
     try:
-        def progress():
+        def latest_reported():
             attempts = (http.unit("s", "u1") or {}).get("attempts") or []
-            return attempts and attempts[0].get("progress")
-        shown = eventually(progress)
+            progress = attempts[0].get("progress") if attempts else None
+            return progress and progress["message"] == "most of it" and attempts[0]
+        running = eventually(latest_reported)
         seen.set()
         eventually(lambda: worker.finished == 1)
     finally:
         seen.set()
         worker.stop()
-    assert (shown["fraction"], shown["message"]) == (0.6, "most of it")
+    assert (running["status"], running["progress"]["fraction"]) == ("pending", 0.6)
 
 
 def test_a_cancellation_reaches_the_handler_and_nothing_is_reported(client, http):
