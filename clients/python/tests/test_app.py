@@ -67,14 +67,21 @@ def run_worker(client, handler, **options):
     return Worker(client, specs=["s"], handler=handler, **options).start()
 
 
+def work_until(client, handler, done, **options):
+    """Runs a worker until done(worker), then stops it."""
+    worker = run_worker(client, handler, **options)
+    try:
+        eventually(lambda: done(worker))
+    finally:
+        worker.stop()
+    return worker
+
+
 def test_a_worker_finishes_every_unit_with_its_handlers_result(client, http):
     client.set_work_spec(WorkSpec("s"))
     client.add_work_units("s", [WorkUnit(f"u{i}", {"n": i}) for i in range(50)])
-    worker = run_worker(client, lambda attempt: {"double": attempt.data["n"] * 2}, concurrency=4)
-    try:
-        eventually(lambda: worker.finished == 50)
-    finally:
-        worker.stop()
+    worker = work_until(client, lambda attempt: {"double": attempt.data["n"] * 2},
+                        lambda worker: worker.finished == 50, concurrency=4)
     units = http.units("s")
     assert {name: (u["status"], u["data"], u["attempt_count"]) for name, u in units.items()} == {
         f"u{i}": ("finished", {"double": 2 * i}, 1) for i in range(50)}
@@ -93,11 +100,7 @@ def test_an_error_is_retryable_and_fail_attempt_is_permanent(client, http):
             raise RuntimeError("flaky failed")
         raise FailAttempt("broken input", {"reason": "bad"})
 
-    worker = run_worker(client, handle)
-    try:
-        eventually(lambda: worker.failed == 3)
-    finally:
-        worker.stop()
+    worker = work_until(client, handle, lambda worker: worker.failed == 3)
     flaky = http.unit("s", "flaky")
     assert (flaky["status"], flaky["attempt_count"], [a["status"] for a in flaky["attempts"]]) == (
         "failed", 2, ["retryable", "failed"])
@@ -118,11 +121,7 @@ def test_retry_later_gives_the_unit_back_for_later(client, http):
             raise RetryLater("not yet", 0.5)
         return {"run": len(runs)}
 
-    worker = run_worker(client, handle)
-    try:
-        eventually(lambda: worker.finished == 1)
-    finally:
-        worker.stop()
+    worker = work_until(client, handle, lambda worker: worker.finished == 1)
     unit = http.unit("s", "u1")
     assert (unit["status"], unit["data"], [(a["status"], a["data"]) for a in unit["attempts"]]) == (
         "finished", {"run": 2}, [("retryable", {"traceback": "not yet"}), ("finished", {"run": 2})])
@@ -185,11 +184,8 @@ def test_a_cancellation_reaches_the_handler_and_nothing_is_reported(client, http
 def test_a_handler_longer_than_the_lease_keeps_it(client, http):
     client.set_work_spec(WorkSpec("s"))
     client.add_work_units("s", ["u1"])
-    worker = run_worker(client, lambda attempt: time.sleep(3.5) or {"slow": True}, lease=2.0)
-    try:
-        eventually(lambda: worker.finished == 1)
-    finally:
-        worker.stop()
+    worker = work_until(client, lambda attempt: time.sleep(3.5) or {"slow": True},
+                        lambda worker: worker.finished == 1, lease=2.0)
     unit = http.unit("s", "u1")
     assert (unit["status"], unit["attempt_count"], [a["status"] for a in unit["attempts"]]) == (
         "finished", 1, ["finished"])
