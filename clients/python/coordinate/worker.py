@@ -22,13 +22,10 @@ from typing import Any, Callable
 from .attempt import QUEUED, RUNNING, WITHDRAWN, Attempt
 from .client import Client, request_command
 from .errors import CommandRefused
-from .outcomes import outcome_of
 from .pacing import Backoff, Holding, RequestPacer
+from .reports import AttemptReports
 
 LOG = logging.getLogger("coordinate")
-FINISH_BATCH = 100
-FINISH_LINGER = 0.02
-FINISH_BATCH_BYTES = 256 * 1024
 PROGRESS_INTERVAL = 1.0
 HEARTBEAT_INTERVAL = 30.0
 
@@ -58,9 +55,7 @@ class Worker:
         self.heartbeat_interval = heartbeat_interval
         self.name = name or f"{socket.gethostname()}-{os.getpid()}-{uuid.uuid4().hex[:8]}"
         self.holding = Holding(concurrency, lease, prefetch, max_held)
-        self.finished = 0
-        self.failed = 0
-        self.retried = 0
+        self._reports = AttemptReports(client, self.name)
         self.requests = 0
         self._backoff = Backoff(*backoff)
         self._events: queue.SimpleQueue = queue.SimpleQueue()
@@ -68,15 +63,9 @@ class Worker:
         self._claim = threading.Lock()
         self._held: OrderedDict[str, Attempt] = OrderedDict()  # in the order of their renewals
         self._progress_due: dict[str, float] = {}
-        self._finishes: list[dict] = []
-        self._finishing: dict[str, Attempt] = {}
-        self._finish_bytes = 0
-        self._finishes_since = 0.0
-        self._last_commands: list = []
         self._request_ids = f"{self.name}-{uuid.uuid4().hex[:8]}-"
         self._sequence = 0
         self._unanswered: dict[str, dict] = {}
-        self._answered_repeats: OrderedDict[str, None] = OrderedDict()
         self._stopping = False
         self._stop_deadline = 0.0
         self._stopped = threading.Event()
@@ -123,6 +112,21 @@ class Worker:
         self.request_stop(timeout)
         if self._loop is not None:
             self._stopped.wait()
+
+    @property
+    def finished(self) -> int:
+        """Units finished, by the app's count."""
+        return self._reports.finished
+
+    @property
+    def failed(self) -> int:
+        """Attempts failed because the handler raised."""
+        return self._reports.failed
+
+    @property
+    def retried(self) -> int:
+        """Attempts given back or released."""
+        return self._reports.retried
 
     @property
     def stopped(self) -> bool:
@@ -191,7 +195,7 @@ class Worker:
                         self._handle(events.get_nowait())
                     except queue.Empty:
                         break
-            self._finish_and_deactivate()
+            self._reports.finish_and_deactivate()
         except Exception:
             LOG.exception("worker %s stopped on an error", self.name)
         finally:
@@ -219,20 +223,16 @@ class Worker:
                         self._send_progress(attempt, now)
         if self._stopping:
             self._give_back_on_stop(now)
-        if self._finishes and (len(self._finishes) >= FINISH_BATCH or not held
-                               or now - self._finishes_since >= FINISH_LINGER
-                               or self._finish_bytes >= FINISH_BATCH_BYTES):
-            self._flush()
+        self._reports.flush_if_due(now, not held)
         pacer = self._pacer
         for request_id in pacer.overdue(now):
             LOG.warning("worker %s: no assignment for request %s in %s s; sending it again", self.name, request_id,
                         self.client.timeout)
             self._send_request(self._unanswered[request_id])
-            self._answered_repeats[request_id] = None
         if not self._stopping:
             count = pacer.to_ask(len(held), now)
             if count > 0:
-                self._flush()  # report what is done before asking for more
+                self._reports.flush()  # report what is done before asking for more
                 self._ask(count, now)
 
     def _give_back_on_stop(self, now: float) -> None:
@@ -247,7 +247,7 @@ class Worker:
                 if not attempt.lost:
                     attempt.lost = True  # what its handler returns from now on is dropped
                     why = "started" if withdrawn else "ran"
-                    self._release(attempt, f"the worker stopped before it {why}" if withdrawn
+                    self._reports.release(attempt, f"the worker stopped before it {why}" if withdrawn
                                   else "the worker stopped while it ran")
 
     def _next_wake_up(self, now: float) -> float:
@@ -256,8 +256,7 @@ class Worker:
             wake = min(wake, self._stop_deadline)
         else:
             wake = min(wake, self._pacer.next_wake_up(len(self._held), now))
-        if self._finishes:
-            wake = min(wake, self._finishes_since + FINISH_LINGER)
+        wake = min(wake, self._reports.next_flush())
         if self._progress_due:
             wake = min(wake, min(self._progress_due.values()))
         if self._held:
@@ -302,17 +301,13 @@ class Worker:
 
     def _on_assignment(self, record: dict) -> None:
         request_id = record.get("request_id")
-        if request_id is not None and request_id in self._answered_repeats and request_id not in self._unanswered:
-            return  # the answer to another copy of a request sent again: the first answer was taken already
         attempts = record.get("attempts") or ()
         retry_after = record.get("retry_after_ms")
         now = time.monotonic()
         if not self._pacer.answered(request_id, not attempts,
                                     retry_after / 1000.0 if isinstance(retry_after, (int, float)) else None, now):
-            return
+            return  # the answer to another copy of a request sent again: the first answer was taken already
         self._unanswered.pop(request_id, None)
-        while len(self._answered_repeats) > 1024:
-            self._answered_repeats.popitem(last=False)
         held = self._held
         renew_at = now + self.lease / 2
         work = self._work
@@ -323,7 +318,7 @@ class Worker:
             attempt = Attempt(attempt_id, item.get("work_spec_name"), item.get("work_unit_name"),
                               item.get("data") or {}, item.get("expiration_time"), self)
             if self._stopping:
-                self._release(attempt, "the worker stopped before it started")
+                self._reports.release(attempt, "the worker stopped before it started")
                 continue
             attempt.renew_at = renew_at
             held[attempt_id] = attempt
@@ -334,25 +329,7 @@ class Worker:
         if self._held.pop(attempt.id, None) is None or attempt.lost:
             return  # given back at the stop deadline, or the app no longer takes this attempt's outcome
         self._progress_due.pop(attempt.id, None)
-        if error is None:
-            if not self._finishes:
-                self._finishes_since = time.monotonic()
-            if isinstance(result, dict) and result:
-                item = {"attempt_id": attempt.id, "data": result}
-                self._finish_bytes += len(str(result))
-            else:
-                item = {"attempt_id": attempt.id} if result is None else {"attempt_id": attempt.id, "data": {}}
-            self._finishes.append(item)
-            self._finishing[attempt.id] = attempt
-            return
-        kind, data, retryable_or_delay, release = outcome_of(error, self._stopping)
-        if kind == "fail":
-            self.failed += 1
-            self._track(self.client.fail_attempt_future(attempt.id, data, retryable_or_delay), attempt, "fail")
-        else:
-            self.retried += 1
-            self._track(self.client.retry_attempt_future(attempt.id, data, retryable_or_delay, release), attempt,
-                        "give back")
+        self._reports.ended(attempt, result, error, self._stopping)
 
     def _cancel(self, attempt: Attempt) -> None:
         if attempt.cancel():
@@ -391,50 +368,6 @@ class Worker:
         except Exception as e:  # sent again once its answer is overdue
             LOG.warning("worker %s: could not send request_attempts: %s", self.name, e)
 
-    def _flush(self) -> None:
-        if not self._finishes:
-            return
-        batch, attempts = self._finishes, self._finishing
-        self._finishes, self._finishing, self._finish_bytes = [], {}, 0
-        reply = self.client.finish_attempts_future(batch)
-
-        def done(future) -> None:
-            error = future.exception()
-            if error is not None:
-                LOG.warning("worker %s: finish_attempts of %d attempts: %s", self.name, len(batch), error)
-                return
-            result = future.result()
-            self.finished += result.finished
-            for refused in result.errors:
-                if refused.code == "cancelled" and refused.attempt_id in attempts:
-                    attempts[refused.attempt_id].cancel()  # its handler has ended: only the callbacks are left
-                else:
-                    LOG.warning("worker %s: finishing attempt %s was refused: %s %s", self.name, refused.attempt_id,
-                                refused.code, refused.message)
-
-        reply.add_done_callback(done)
-        self._keep(reply)
-
-    def _release(self, attempt: Attempt, why: str) -> None:
-        self.retried += 1
-        self._track(self.client.retry_attempt_future(attempt.id, {"traceback": why}, 0.0, True), attempt, "release")
-
-    def _track(self, reply, attempt: Attempt, what: str) -> None:
-        def done(future) -> None:
-            error = future.exception()
-            if isinstance(error, CommandRefused) and error.code == "cancelled":
-                attempt.cancel()
-            elif error is not None:
-                LOG.warning("worker %s: %s of attempt %s: %s", self.name, what, attempt.id, error)
-
-        reply.add_done_callback(done)
-        self._keep(reply)
-
-    def _keep(self, reply) -> None:
-        self._last_commands.append(reply)
-        if len(self._last_commands) > 64:
-            self._last_commands = [command for command in self._last_commands if not command.done()]
-
     def _send_progress(self, attempt: Attempt, now: float) -> None:
         latest = attempt.take_progress()
         if latest is not None:
@@ -462,13 +395,3 @@ class Worker:
         reply = self.client.worker_heartbeat_future(self.name, None, "run", data, self.heartbeat_interval * 3)
         reply.add_done_callback(lambda f: f.exception() and LOG.warning(
             "worker %s: heartbeat: %s", self.name, f.exception()))
-
-    def _finish_and_deactivate(self) -> None:
-        self._flush()
-        self._keep(self.client.deactivate_worker_future(self.name))
-        deadline = time.monotonic() + self.client.timeout
-        for command in self._last_commands:
-            try:
-                command.result(max(0.0, deadline - time.monotonic()))
-            except Exception as e:
-                LOG.debug("worker %s: a last command: %s", self.name, e)
