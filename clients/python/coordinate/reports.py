@@ -35,6 +35,8 @@ class AttemptReports:
     def ended(self, attempt: Attempt, result: Any, error: BaseException | None, stopping: bool) -> None:
         """A handler ended: what it returned finishes the attempt (batched); what it raised is reported as
         outcome_of says, a release once the worker is stopping."""
+        if error is None and result is not None and not isinstance(result, dict):
+            error = TypeError(f"the handler returned {type(result).__name__}, not a dict or None")
         if error is None:
             if not self._finishes:
                 self._since = time.monotonic()

@@ -213,7 +213,8 @@ class Worker:
                 break
             attempt.renew_at = renew_at
             held.move_to_end(attempt.id)
-            self._renew(attempt, None)
+            if not attempt.lost:  # a dropped attempt waits only for its handler to end
+                self._renew(attempt, None)
         if self._progress_due:
             for attempt_id, due in list(self._progress_due.items()):
                 if due <= now:
