@@ -1,5 +1,7 @@
 """The errors of the client, and the two a handler raises to say how its attempt ends."""
 
+from __future__ import annotations
+
 
 class CoordinateError(Exception):
     """Anything the client could not do."""

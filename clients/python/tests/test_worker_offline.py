@@ -1,6 +1,5 @@
 """A worker against a fake client: what it sends when an answer is lost, without a broker."""
 
-import threading
 import time
 from concurrent.futures import Future
 
