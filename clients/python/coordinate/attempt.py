@@ -65,14 +65,14 @@ class Attempt:
             self._worker._progress_reported(self)
 
     def wait(self, seconds: float | None) -> bool:
-        """Sleeps up to ``seconds`` (None: until interrupted); True when the attempt was cancelled or the worker
-        is stopping, at once or during the wait."""
-        if self._cancelled or self.stopping:
+        """Sleeps up to ``seconds`` (None: until interrupted); True when the attempt was cancelled, its lease lost,
+        or the worker is stopping, at once or during the wait."""
+        if self._cancelled or self.stopping or self.lost:
             return True
         event = self._event
         if event is None:
             event = self._event = threading.Event()
-        if self._cancelled or self.stopping:  # set before the event existed
+        if self._cancelled or self.stopping or self.lost:  # set before the event existed
             return True
         return event.wait(seconds)
 
@@ -81,7 +81,7 @@ class Attempt:
         return latest
 
     def interrupt(self, stopping: bool = False) -> None:
-        """Ends a wait(): the worker stops."""
+        """Ends a wait(): the attempt was dropped, or the worker stops."""
         if stopping:
             self.stopping = True
         event = self._event

@@ -347,6 +347,7 @@ class Worker:
         if withdrawn:
             self._held.pop(attempt.id, None)
         attempt.lost = True
+        attempt.interrupt()  # a handler in attempt.wait() ends, as a Java handler's thread is interrupted
 
     def _forget(self, attempt: Attempt) -> None:
         self._held.pop(attempt.id, None)

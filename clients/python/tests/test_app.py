@@ -210,3 +210,29 @@ def test_a_graceful_stop_releases_what_it_holds_without_counting_it(client, http
         "u1": ("available", 0), "u2": ("available", 0), "u3": ("available", 0)}
     assert (worker.finished, worker.failed, worker.retried) == (0, 0, 3)
     assert http.get(f"/workers/{worker.name}")["active"] is False
+
+
+def test_a_lost_lease_ends_the_handlers_wait_and_drops_its_result(client, http):
+    client.set_work_spec(WorkSpec("s"))
+    client.add_work_units("s", ["u1"])
+    running = threading.Event()
+    waits = []
+
+    def handle(attempt):
+        if waits:
+            return {"run": 2}
+        running.set()
+        waits.append(attempt.wait(60))
+        return {"run": 1}
+
+    worker = run_worker(client, handle, lease=2.0)
+    try:
+        assert running.wait(20)
+        assert client.reset_work_units("s") == 1  # the next renewal is refused: lost_lease
+        eventually(lambda: worker.finished == 1)
+    finally:
+        worker.stop()
+    unit = http.unit("s", "u1")
+    assert (waits, unit["status"], unit["data"], [a["data"] for a in unit["attempts"]]) == (
+        [True], "finished", {"run": 2}, [{}, {"run": 2}])
+    assert (worker.finished, worker.failed, worker.retried) == (1, 0, 0)
