@@ -13,6 +13,7 @@ import itertools
 import json
 import logging
 import queue
+import socket
 import threading
 import time
 import uuid
@@ -46,6 +47,9 @@ class Connection:
         self._watches: queue.SimpleQueue = queue.SimpleQueue()
         self._running = True
         config = {"bootstrap.servers": bootstrap_servers, **(kafka_config or {})}
+        unreachable = _unreachable(config["bootstrap.servers"], min(timeout, 5.0))
+        if unreachable:
+            raise CoordinateUnreachable(f"cannot reach Kafka at {config['bootstrap.servers']}: {unreachable}")
         self._producer = Producer({
             **config,
             "enable.idempotence": True,
@@ -245,6 +249,20 @@ class Connection:
             self._consumer.close()
         except Exception:
             pass
+
+
+def _unreachable(bootstrap_servers: str, timeout: float) -> str | None:
+    """Why none of the addresses takes a connection (nothing listens, an unknown host), or None when one does:
+    without this, librdkafka would retry until the client's timeout."""
+    problems = []
+    for address in bootstrap_servers.split(","):
+        host, _, port = address.strip().rpartition(":")
+        try:
+            socket.create_connection((host.strip("[]"), int(port)), timeout).close()
+            return None
+        except (OSError, ValueError) as e:
+            problems.append(f"{address.strip()}: {e}")
+    return "; ".join(problems)
 
 
 def _parse(value: bytes | None) -> Any:

@@ -1,12 +1,14 @@
 """Typed replies and refusals, from the app's JSON, without a broker."""
 
+import socket
+import time
 from concurrent.futures import Future
 from datetime import datetime, timezone
 
 import pytest
 
 from coordinate import (AddedUnits, AssignedAttempt, Assignment, AttemptInfo, Client, CommandRefused,
-                        FinishedAttempts, RefusedFinish, WorkSpec, WorkUnit)
+                        CoordinateUnreachable, FinishedAttempts, RefusedFinish, WorkSpec, WorkUnit)
 from coordinate.client import _batches
 
 
@@ -80,3 +82,15 @@ def test_large_lists_go_in_batches_of_a_thousand_and_256_kib():
     assert [len(b) for b in _batches([{"name": str(i)} for i in range(2500)])] == [1000, 1000, 500]
     big = {"data": {"x": "y" * 100_000}}
     assert [len(b) for b in _batches([big, big, big, {"name": "z"}])] == [2, 2]
+
+
+def test_a_client_fails_at_once_when_nothing_listens():
+    with socket.socket() as unused:  # a port nothing listens on
+        unused.bind(("127.0.0.1", 0))
+        port = unused.getsockname()[1]
+    began = time.monotonic()
+    with pytest.raises(CoordinateUnreachable) as unreachable:
+        Client(bootstrap_servers=f"127.0.0.1:{port}", namespace="ns", timeout=30.0)
+    assert str(unreachable.value).startswith(f"cannot reach Kafka at 127.0.0.1:{port}: 127.0.0.1:{port}: ")
+    assert "Connection refused" in str(unreachable.value)
+    assert time.monotonic() - began < 5
