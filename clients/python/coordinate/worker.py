@@ -247,9 +247,8 @@ class Worker:
                 self._forget(attempt)
                 if not attempt.lost:
                     attempt.lost = True  # what its handler returns from now on is dropped
-                    why = "started" if withdrawn else "ran"
-                    self._reports.release(attempt, f"the worker stopped before it {why}" if withdrawn
-                                  else "the worker stopped while it ran")
+                    self._reports.release(attempt, "the worker stopped before it started" if withdrawn
+                                          else "the worker stopped while it ran")
 
     def _next_wake_up(self, now: float) -> float:
         wake = now + 1.0
