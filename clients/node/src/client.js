@@ -145,7 +145,7 @@ export class Client {
   }
 
   /** Extends the lease to now + `extendMs`; `data` replaces the attempt's data, `progress` is `{fraction, message}`. */
-  renewAttempt(attemptId, { extendMs = 900_000, data = null, progress = null } = {}) {
+  async renewAttempt(attemptId, { extendMs = 900_000, data = null, progress = null } = {}) {
     const command = attemptCommand('renew_attempt', attemptId, data);
     command.extend = seconds(extendMs);
     if (progress != null) command.progress = progressJson(progress);
