@@ -51,6 +51,8 @@ const stop = async () => {
     await worker.stop();
   } finally {
     await client.close();
+    const cpu = process.cpuUsage();
+    process.stderr.write(`conformance runner: cpu user ${cpu.user / 1000} ms, system ${cpu.system / 1000} ms\n`);
     process.stdout.write(
       `finished=${worker.finished} failed=${worker.failed} retried=${worker.retried} requests=${worker.requests}\n`,
       () => process.exit(0),

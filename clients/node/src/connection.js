@@ -343,8 +343,9 @@ export class Connection {
   async close() {
     if (this.closed) return;
     this.closed = true;
-    while (this.sending) {
-      await new Promise((resolve) => setTimeout(resolve, 5));
+    const deadline = Date.now() + this.timeoutMs;
+    while (this.sending && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 5)); // what was queued before the close still goes out
     }
     for (const waiter of this.waiting.values()) {
       clearTimeout(waiter.timer);
