@@ -6,16 +6,15 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { Attempt } from './attempt.js';
-import { attemptRequest } from './client.js';
 import { CommandRefused } from './errors.js';
+import { HeldAttempts } from './held.js';
 import { Backoff, HoldingRule, RequestPacer } from './pacer.js';
 import { ProgressThrottle } from './progress.js';
 import { AttemptReports, CANCELLED } from './reports.js';
+import { WorkRequests } from './requests.js';
 import { Assignment } from './results.js';
 
 const PROGRESS_INTERVAL_MS = 1000;
-/** How many requests sent more than once it remembers as answered, to drop the later answers' copies. */
-const ANSWERED_REPEATS_KEPT = 1024;
 const SIGNALS = { SIGTERM: 143, SIGINT: 130 };
 
 export class Worker {
@@ -64,17 +63,13 @@ export class Worker {
       answerTimeoutMs: client.timeoutMs,
       now: performance.now(),
     });
-    this.reports = new AttemptReports(client, this.name, { finishBatch, finishLingerMs, log: (text) => this.#log(text) });
+    const log = (text) => this.#log(text);
+    this.workRequests = new WorkRequests(client, this.name, { specs: this.specs, leaseMs, pacer: this.pacer, log });
+    this.reports = new AttemptReports(client, this.name, { finishBatch, finishLingerMs, log });
     this.progressThrottle = new ProgressThrottle(PROGRESS_INTERVAL_MS);
-    /** The attempts held (queued or running), in the order their renewals fall due. */
-    this.held = new Map();
+    this.held = new HeldAttempts(leaseMs / 2);
     this.queue = [];
     this.running = 0;
-    this.unanswered = new Map();
-    this.answeredRepeats = new Set();
-    this.idPrefix = `${this.name}-${randomBytes(4).toString('hex')}-`;
-    this.sequence = 0;
-    this.requestsSent = 0;
     this.started = false;
     this.stopping = false;
     this.done = false;
@@ -105,7 +100,7 @@ export class Worker {
 
   /** request_attempts commands sent so far, copies of late ones included. */
   get requests() {
-    return this.requestsSent;
+    return this.workRequests.sent;
   }
 
   /**
@@ -167,15 +162,15 @@ export class Worker {
         this.#heartbeat();
         this.nextHeartbeatAt = now + this.heartbeatIntervalMs;
       }
-      this.#renewDue(now);
+      for (const held of this.held.dueForRenewal(now)) this.#renew(held, null);
       for (const attemptId of this.progressThrottle.due(now)) this.#sendProgress(this.held.get(attemptId), now);
       if (this.stopping) this.#giveBackOnStop(now);
       this.reports.flushIfDue(now, this.held.size === 0);
-      this.#resendOverdue(now);
+      this.workRequests.resendOverdue(now);
       const count = this.pacer.toAsk(this.held.size, now);
       if (!this.stopping && count > 0) {
         this.reports.flush(); // report what is done before asking for more
-        this.#ask(count, now);
+        this.workRequests.ask(count, now);
       }
       // An answer still on its way would hold attempts nobody gives back: wait for it, up to the deadline.
       if (this.stopping && this.held.size === 0 && (!this.pacer.awaitsAnswers() || now >= this.stopDeadline)) {
@@ -197,7 +192,7 @@ export class Worker {
     } else {
       wake = Math.min(wake, this.stopDeadline);
     }
-    wake = Math.min(wake, this.reports.nextFlush(), this.progressThrottle.nextDue(), this.#nextRenewal());
+    wake = Math.min(wake, this.reports.nextFlush(), this.progressThrottle.nextDue(), this.held.nextRenewal());
     clearTimeout(this.timer);
     this.timer = setTimeout(() => this.#act(), Math.max(0, Math.ceil(wake - now)));
   }
@@ -219,36 +214,6 @@ export class Worker {
 
   // --- asking for work
 
-  #ask(count, now) {
-    const requestId = this.idPrefix + ++this.sequence;
-    const command = attemptRequest({
-      worker: this.name,
-      count,
-      leaseMs: this.leaseMs,
-      workSpecs: this.specs,
-      requestId,
-    });
-    this.pacer.asked(requestId, count, now);
-    this.unanswered.set(requestId, { command, repeated: false });
-    this.#sendRequest(command);
-  }
-
-  #resendOverdue(now) {
-    for (const requestId of this.pacer.overdue(now)) {
-      this.#log(`no assignment for request ${requestId} in ${this.client.timeoutMs} ms; sending it again`);
-      const request = this.unanswered.get(requestId);
-      request.repeated = true;
-      this.#sendRequest(request.command);
-    }
-  }
-
-  #sendRequest(command) {
-    this.requestsSent++;
-    this.client.connection
-      .send(this.client.namespace, { ...command })
-      .catch((error) => this.#log(`could not send request_attempts: ${error.message}`));
-  }
-
   /** A record of the worker's assignments: an answer to a request, or a notice of cancelled attempts. */
   #assigned(record) {
     if (this.done) return;
@@ -263,14 +228,9 @@ export class Worker {
   }
 
   #onAssignment(assignment) {
-    const { requestId } = assignment;
-    if (requestId == null || this.answeredRepeats.has(requestId)) return;
     const now = performance.now();
     // Only an answer to a request still outstanding hands out attempts: a copy of one taken already does not.
-    if (!this.pacer.answered(requestId, assignment.attempts.length === 0, assignment.retryAfterMs, now)) return;
-    const request = this.unanswered.get(requestId);
-    this.unanswered.delete(requestId);
-    if (request?.repeated) this.#rememberRepeat(requestId);
+    if (!this.workRequests.answered(assignment, now)) return;
     for (const assigned of assignment.attempts) {
       if (this.held.has(assigned.attemptId)) continue; // a repeated request's answer names what it handed out already
       const attempt = new Attempt(assigned, (reported) => this.#progressReported(reported));
@@ -278,18 +238,9 @@ export class Worker {
         this.reports.release(attempt, 'the worker stopped before it started');
         continue;
       }
-      const held = { attempt, state: 'queued', renewAt: now + this.leaseMs / 2, lost: false };
-      this.held.set(attempt.id, held);
-      this.queue.push(held);
+      this.queue.push(this.held.hold(attempt, now));
     }
     this.#startQueued();
-  }
-
-  #rememberRepeat(requestId) {
-    this.answeredRepeats.add(requestId);
-    if (this.answeredRepeats.size > ANSWERED_REPEATS_KEPT) {
-      this.answeredRepeats.delete(this.answeredRepeats.values().next().value);
-    }
   }
 
   // --- running handlers
@@ -373,33 +324,6 @@ export class Worker {
 
   // --- leases, progress, heartbeats
 
-  #renewDue(now) {
-    const due = [];
-    for (const held of this.held.values()) {
-      if (held.lost) continue;
-      if (held.renewAt > now) break;
-      due.push(held);
-    }
-    for (const held of due) {
-      this.#renewed(held, now);
-      this.#renew(held, null);
-    }
-  }
-
-  /** A renewal went out: the next one is half a lease later, and the attempt moves to the end of the order. */
-  #renewed(held, now) {
-    held.renewAt = now + this.leaseMs / 2;
-    this.held.delete(held.attempt.id);
-    this.held.set(held.attempt.id, held);
-  }
-
-  #nextRenewal() {
-    for (const held of this.held.values()) {
-      if (!held.lost) return held.renewAt;
-    }
-    return Infinity;
-  }
-
   #renew(held, progress) {
     const attemptId = held.attempt.id;
     this.client.renewAttempt(attemptId, { extendMs: this.leaseMs, progress }).catch((error) => {
@@ -435,7 +359,7 @@ export class Worker {
   #sendProgress(held, now) {
     const latest = held?.attempt.takeProgress();
     if (latest) {
-      this.#renewed(held, now);
+      this.held.renewed(held, now);
       this.#renew(held, latest);
     }
   }
