@@ -369,7 +369,7 @@ export class Worker {
       host: hostname(),
       pid: process.pid,
       concurrency: this.concurrency,
-      specs: this.specs,
+      work_specs: this.specs,
       language: 'node',
     };
     this.client

@@ -100,7 +100,7 @@ test('a worker finishes units with what its handler returns', { skip, timeout: 4
   const seven = await unit(c.namespace, 'squares', 'n7');
   assert.deepEqual([seven.status, seven.data, seven.attempt_count], ['finished', { square: 49 }, 1]);
   const record = await get(`/api/namespaces/${c.namespace}/workers/${encodeURIComponent(w.name)}`);
-  assert.deepEqual([record.active, record.data.language, record.data.concurrency, record.data.specs], [
+  assert.deepEqual([record.active, record.data.language, record.data.concurrency, record.data.work_specs], [
     false, 'node', 4, ['squares'],
   ]);
 });

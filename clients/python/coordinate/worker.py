@@ -392,7 +392,7 @@ class Worker:
 
     def _heartbeat(self) -> None:
         data = {"host": socket.gethostname(), "pid": os.getpid(), "concurrency": self.concurrency,
-                "specs": self.specs, "language": "python"}
+                "work_specs": self.specs, "language": "python"}
         reply = self.client.worker_heartbeat_future(self.name, None, "run", data, self.heartbeat_interval * 3)
         reply.add_done_callback(lambda f: f.exception() and LOG.warning(
             "worker %s: heartbeat: %s", self.name, f.exception()))

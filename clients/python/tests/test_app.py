@@ -88,7 +88,7 @@ def test_a_worker_finishes_every_unit_with_its_handlers_result(client, http):
     assert (worker.finished, worker.failed, worker.retried) == (50, 0, 0)
     checked_in = http.get(f"/workers/{worker.name}")
     assert (checked_in["active"], checked_in["data"]) == (False, {
-        "host": socket.gethostname(), "pid": os.getpid(), "concurrency": 4, "specs": ["s"], "language": "python"})
+        "host": socket.gethostname(), "pid": os.getpid(), "concurrency": 4, "work_specs": ["s"], "language": "python"})
 
 
 def test_an_error_is_retryable_and_fail_attempt_is_permanent(client, http):
