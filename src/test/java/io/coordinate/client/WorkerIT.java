@@ -166,6 +166,7 @@ class WorkerIT {
                         .build();
                 Worker worker = Worker.builder(relayed)
                         .name("wh")
+                        .prefetch(0) // a request for its one handler: one unit of the two handed out
                         .closeTimeout(Duration.ofMillis(100))
                         .handler(attempt -> {
                             handled.add(attempt.attemptId());
