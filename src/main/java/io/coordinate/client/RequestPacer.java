@@ -11,9 +11,8 @@ import java.util.concurrent.TimeUnit;
  * says (handlers plus a queue); each request reserves the slots it asked for until its answer comes, so several may
  * be in flight, and its round trip goes to the holding. It asks once half the capacity is free, once a free handler
  * has waited {@link #LINGER_NANOS}, or when it holds nothing: handlers that end one by one would otherwise each cost a
- * request. After an empty answer it waits
- * ({@link Backoff}) before asking again; after an answer a rate limit held short, as long as the answer says (at
- * most the backoff's maximum).
+ * request. After an empty answer it waits ({@link Backoff}) before asking again; after an answer a rate limit held
+ * short, as long as the answer says (at most the backoff's maximum).
  *
  * <p>Pure and single-threaded: times are {@link System#nanoTime()} values passed in, so a test drives it with any
  * clock.

@@ -22,8 +22,8 @@ import org.slf4j.LoggerFactory;
  *   <li>It asks for as many units as it has free slots (handlers, plus a queue for the next free handler), once half
  *       of them are free or a free handler has waited 20 ms; a request reserves its slots until its answer comes, so
  *       several may be in flight. The queue is {@code prefetch} if set, else sized from the handlers' run time and the
- *       requests' round trip ({@link AttemptHolding}), at most {@code maxHeld}. It reads its assignments from the partition of its own key of
- *       {@code coordinate.assignments}. A request not answered within the client's timeout (lost, or sent while the
+ *       requests' round trip ({@link AttemptHolding}), at most {@code maxHeld}. It reads its assignments from the
+ *       partition of its own key of {@code coordinate.assignments}. A request not answered within the client's timeout (lost, or sent while the
  *       app was away) is sent again with the same {@code request_id}, so that the app answers it with the attempts
  *       it handed out the first time, if any, rather than new ones. When no work comes it waits before asking
  *       again, longer each time (from {@code minBackoff} doubling up to {@code maxBackoff}), and asks at once again
