@@ -23,11 +23,11 @@ import org.slf4j.LoggerFactory;
  *       of them are free or a free handler has waited 20 ms; a request reserves its slots until its answer comes, so
  *       several may be in flight. The queue is {@code prefetch} if set, else sized from the handlers' run time and the
  *       requests' round trip ({@link AttemptHolding}), at most {@code maxHeld}. It reads its assignments from the
- *       partition of its own key of {@code coordinate.assignments}. A request not answered within the client's timeout (lost, or sent while the
- *       app was away) is sent again with the same {@code request_id}, so that the app answers it with the attempts
- *       it handed out the first time, if any, rather than new ones. When no work comes it waits before asking
- *       again, longer each time (from {@code minBackoff} doubling up to {@code maxBackoff}), and asks at once again
- *       after work came.
+ *       partition of its own key of {@code coordinate.assignments}. A request not answered within the client's
+ *       timeout (lost, or sent while the app was away) is sent again with the same {@code request_id}, so that the
+ *       app answers it with the attempts it handed out the first time, if any, rather than new ones. When no work
+ *       comes it waits before asking again, longer each time (from {@code minBackoff} doubling up to
+ *       {@code maxBackoff}), and asks at once again after work came.
  *   <li>Each attempt's lease ({@code lease}, 30 s by default) is renewed at half its lifetime while the handler runs,
  *       so the units of a worker that died come back within one lease. {@link Attempt#progress} goes out with a
  *       renewal, at most one per second per attempt.
@@ -247,7 +247,10 @@ public final class Worker implements AutoCloseable {
             return this;
         }
 
-        /** The largest queue the worker sizes for itself, beyond the running handlers (default 1000); not a bound on prefetch. */
+        /**
+         * The largest queue the worker sizes for itself, beyond the running handlers (default 1000); not a bound on
+         * {@link #prefetch}.
+         */
         public Builder maxHeld(int maxHeld) {
             if (maxHeld < 0) {
                 throw new IllegalArgumentException("maxHeld must not be negative: " + maxHeld);
