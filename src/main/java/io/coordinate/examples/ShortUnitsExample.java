@@ -27,7 +27,7 @@ public final class ShortUnitsExample {
         System.out.printf(Locale.ROOT, "%,d units in %.2f s: %,.0f units/s%n", UNITS, seconds, UNITS / seconds);
     }
 
-    /** Adds {@code count} units to a new spec and works them; answers the seconds from the worker's start to the end. */
+    /** Adds {@code count} units to a new spec and works them: the seconds from the worker's start to the end. */
     public static double run(String bootstrap, String namespace, String spec, int count) throws Exception {
         // begin example
         try (CoordinateClient client = CoordinateClient.builder()
