@@ -74,7 +74,7 @@ final class AttemptHolding {
         return concurrency + queue();
     }
 
-    /** The rule: {@link #ROUND_TRIPS} round trips of work, at most a quarter of the lease's work and maxHeld. */
+    /** The rule of the class comment, from measured averages. */
     static int queue(double handlerNanos, double roundTripNanos, int concurrency, long leaseNanos, int maxHeld) {
         double handler = Math.max(handlerNanos, MIN_HANDLER_NANOS);
         double roundTrips = Math.ceil(ROUND_TRIPS * roundTripNanos * concurrency / handler);
