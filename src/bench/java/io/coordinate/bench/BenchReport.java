@@ -207,6 +207,8 @@ public final class BenchReport {
 
     /** The target for the worker library: its units/s at least 0.7 of the raw batched lifecycle's. */
     public static final double SDK_RATIO_TARGET = 0.7;
+    /** The target for workers at the defaults with 1 ms handlers: at least this of the tuned sdk phase's. */
+    public static final double SDK_DEFAULT_RATIO_TARGET = 0.5;
     /** The target for an idle worker: fewer request_attempts per second than this. */
     public static final double SDK_IDLE_REQUESTS_TARGET = 20;
 
@@ -239,6 +241,10 @@ public final class BenchReport {
     private double[] sdkWindows;
     private Warmup sdkWarmup;
     private Idle sdkIdle;
+    private Sdk sdkDefault;
+    private double[] sdkDefaultRates;
+    private double[] sdkDefaultWindows;
+    private Warmup sdkDefaultWarmup;
 
     public BenchReport(Config config) {
         this.config = config;
@@ -333,6 +339,15 @@ public final class BenchReport {
         return this;
     }
 
+    /** The measured runs of the sdk_default phase (each after the sdk run of the same number): the median is the figure. */
+    public BenchReport sdkDefaultRuns(List<Sdk> runs, Warmup warmup) {
+        sdkDefaultRates = runs.stream().mapToDouble(Sdk::unitsPerSecond).toArray();
+        sdkDefaultWindows = runs.stream().mapToDouble(Sdk::workSeconds).toArray();
+        sdkDefaultWarmup = warmup;
+        this.sdkDefault = median(runs, Sdk::unitsPerSecond);
+        return this;
+    }
+
     public BenchReport scale(List<ScaleFigure> value) {
         this.scale = List.copyOf(value);
         return this;
@@ -352,6 +367,11 @@ public final class BenchReport {
     /** sdk units/s over the lifecycle's units/s of the same run, or NaN when either is missing. */
     public double sdkRatio() {
         return sdk == null || lifecycle == null ? Double.NaN : sdk.unitsPerSecond() / lifecycle.unitsPerSecond();
+    }
+
+    /** sdk_default units/s over the tuned sdk phase's units/s of the same run, or NaN when either is missing. */
+    public double sdkDefaultRatio() {
+        return sdkDefault == null || sdk == null ? Double.NaN : sdkDefault.unitsPerSecond() / sdk.unitsPerSecond();
     }
 
     /**
@@ -469,6 +489,9 @@ public final class BenchReport {
         putInt(json, "sdk_prefetch", sdk == null ? null : (long) sdk.prefetch());
         putInt(json, "sdk_requests", sdk == null ? null : sdk.requests());
         put(json, "sdk_idle_requests_per_s", sdkIdle == null ? null : sdkIdle.requestsPerSecond(), 2);
+        put(json, "sdk_default_units_per_s", sdkDefault == null ? null : sdkDefault.unitsPerSecond(), 1);
+        put(json, "sdk_default_window_s", sdkDefault == null ? null : sdkDefault.workSeconds(), 2);
+        put(json, "sdk_default_ratio", sdkDefaultRatio(), 3);
         put(json, "other_processes_cpu_cores_max", otherCpuCoresMax(), 2);
         json.set("targets", targets());
         json.set("details", details());
@@ -525,6 +548,10 @@ public final class BenchReport {
                 targets,
                 "sdk_idle_requests_per_s_lt_20",
                 sdkIdle == null ? null : sdkIdle.requestsPerSecond() < SDK_IDLE_REQUESTS_TARGET);
+        putBoolean(
+                targets,
+                "sdk_default_ratio_ge_0_5",
+                Double.isNaN(sdkDefaultRatio()) ? null : sdkDefaultRatio() >= SDK_DEFAULT_RATIO_TARGET);
         return targets;
     }
 
@@ -675,6 +702,19 @@ public final class BenchReport {
                 put(g, "idle_seconds", sdkIdle.seconds(), 2);
                 g.put("idle_requests", sdkIdle.requests());
             }
+        }
+        if (sdkDefault != null) {
+            ObjectNode d = details.putObject("sdk_default");
+            d.put("units", sdkDefault.units());
+            d.put("workers", sdkDefault.workers());
+            d.put("concurrency", sdkDefault.concurrency());
+            d.put("requests", sdkDefault.requests());
+            put(d, "units_per_request", sdkDefault.unitsPerRequest(), 2);
+            put(d, "cpu_cores_used", sdkDefault.cpuCores(), 2);
+            putRates(d, "units_per_s_of_each_run", sdkDefaultRates);
+            putNumbers(d, "window_s_of_each_run", sdkDefaultWindows, 2);
+            putNumbers(d, "ratio_of_each_run", ratios(sdkDefaultRates, sdkRates), 3);
+            putWarmup(d, sdkDefaultWarmup);
         }
         if (memory != null) {
             ObjectNode m = details.putObject("memory");
@@ -842,6 +882,25 @@ public final class BenchReport {
                                         sdkRatio() >= SDK_RATIO_TARGET ? "met" : "MISSED")
                                 + each));
             }
+        }
+        if (sdkDefault != null) {
+            rows.add(row(
+                    "g. sdk workers at defaults",
+                    rate(sdkDefault.unitsPerSecond(), "units/s"),
+                    String.format(
+                                    Locale.ROOT,
+                                    "%,d units in %.2f s by %d workers x concurrency %d, 1 ms handlers, no prefetch; %,d"
+                                            + " requests (%.1f units each); ratio to the sdk phase %.3f, target >= %.1f: %s",
+                                    sdkDefault.units(),
+                                    sdkDefault.workSeconds(),
+                                    sdkDefault.workers(),
+                                    sdkDefault.concurrency(),
+                                    sdkDefault.requests(),
+                                    sdkDefault.unitsPerRequest(),
+                                    sdkDefaultRatio(),
+                                    SDK_DEFAULT_RATIO_TARGET,
+                                    sdkDefaultRatio() >= SDK_DEFAULT_RATIO_TARGET ? "met" : "MISSED")
+                            + windowsNote(sdkDefaultWindows)));
         }
         if (sdkIdle != null) {
             rows.add(row(

@@ -45,10 +45,12 @@ public final class BenchRun {
     public static final String SHARE = "share";
     public static final String LIFECYCLE = "lifecycle";
     public static final String SDK = "sdk";
+    public static final String SDK_DEFAULT = "sdk_default";
     public static final String LATENCY = "latency";
     public static final String MEMORY = "memory";
     public static final String SCALE = "scale";
-    public static final List<String> PHASES = List.of(BASELINE, SHARE, LIFECYCLE, SDK, LATENCY, MEMORY, SCALE);
+    public static final List<String> PHASES =
+            List.of(BASELINE, SHARE, LIFECYCLE, SDK, SDK_DEFAULT, LATENCY, MEMORY, SCALE);
 
     private static final Logger LOG = LoggerFactory.getLogger(BenchRun.class);
     private static final DateTimeFormatter FILE_TIME =
@@ -161,6 +163,7 @@ public final class BenchRun {
                 || phases.contains(SHARE)
                 || phases.contains(LIFECYCLE)
                 || phases.contains(SDK)
+                || phases.contains(SDK_DEFAULT)
                 || phases.contains(LATENCY);
         if (!inProcess && !phases.contains(MEMORY)) {
             return;
@@ -300,6 +303,24 @@ public final class BenchRun {
                     sdkWarmups = warmUp(
                             warmupUnits > 0, i -> sdkWindow.observe(sdk.work("bench-sdk-warmup-" + i, warmupUnits)));
                 }
+                SdkLoad sdkDefault = phases.contains(SDK_DEFAULT)
+                        ? SdkLoad.atDefaults(load, kafka.bootstrapServers(), config.topicPrefix(), options.sdkWorkers())
+                        : null;
+                PhaseWindow<BenchReport.Sdk> sdkDefaultWindow =
+                        window("g. sdk_default", "units", BenchReport.Sdk::units, BenchReport.Sdk::workSeconds);
+                int sdkDefaultWarmups = 0;
+                if (sdkDefault != null) {
+                    progress.printf(
+                            Locale.ROOT,
+                            "== g. sdk_default: %s, %d Worker(s) at the defaults x concurrency %d, 1 ms handlers%n",
+                            runSize("units"),
+                            options.sdkWorkers(),
+                            SdkLoad.DEFAULT_CONCURRENCY);
+                    sdkDefaultWarmups = warmUp(
+                            warmupUnits > 0,
+                            i -> sdkDefaultWindow.observe(
+                                    sdkDefault.work("bench-sdk-default-warmup-" + i, warmupUnits)));
+                }
                 // The measured runs of the baseline, the lifecycle and the sdk phase alternate, so that each ratio
                 // compares
                 // runs seconds apart: this host's speed drifts by tens of percent within minutes (docs/performance.md).
@@ -309,6 +330,8 @@ public final class BenchRun {
                 double[] lifecycleJit = new double[options.repeat()];
                 List<BenchReport.Sdk> sdkRuns = new ArrayList<>();
                 double[] sdkJit = new double[options.repeat()];
+                List<BenchReport.Sdk> sdkDefaultRuns = new ArrayList<>();
+                double[] sdkDefaultJit = new double[options.repeat()];
                 for (int i = 1; i <= options.repeat(); i++) {
                     String suffix = i == 1 ? "" : "-" + i;
                     if (baseline) {
@@ -331,6 +354,14 @@ public final class BenchRun {
                                 sdkJit,
                                 (units, attempt) -> sdk.work("bench-sdk" + suffix + again(attempt), units)));
                     }
+                    if (sdkDefault != null) {
+                        sdkDefaultRuns.add(measured(
+                                sdkDefaultWindow,
+                                i,
+                                sdkDefaultJit,
+                                (units, attempt) ->
+                                        sdkDefault.work("bench-sdk-default" + suffix + again(attempt), units)));
+                    }
                 }
                 if (baseline) {
                     report.baselineRuns(baselineRuns, new BenchReport.Warmup(baselineWarmups, baselineJit));
@@ -342,6 +373,9 @@ public final class BenchRun {
                 }
                 if (sdk != null) {
                     report.sdkRuns(sdkRuns, new BenchReport.Warmup(sdkWarmups, sdkJit), sdk.idle("bench-sdk-idle"));
+                }
+                if (sdkDefault != null) {
+                    report.sdkDefaultRuns(sdkDefaultRuns, new BenchReport.Warmup(sdkDefaultWarmups, sdkDefaultJit));
                 }
                 if (phases.contains(LATENCY)) {
                     // Half load: the latency load adds its units as it works them, so its maximum is the lifecycle's

@@ -14,6 +14,7 @@ import org.slf4j.LoggerFactory;
  * batched loop: the units are added as the lifecycle adds them, then {@code workers} workers, each with a
  * {@link CoordinateClient} of its own (as separate processes would have), {@code concurrency} no-op handlers and
  * {@code prefetch} attempts queued, work them until the sum of their {@link Worker#finished()} reaches the units.
+ * {@link #atDefaults} works them with workers at the default settings and 1 ms handlers instead (sdk_default).
  * Then one worker alone on a spec without units for {@link #IDLE_SECONDS}, counting its requests: what an idle
  * worker costs the app.
  *
@@ -27,6 +28,7 @@ final class SdkLoad {
     private static final long STALL_SECONDS = 60;
 
     static final double IDLE_SECONDS = 10;
+    static final int DEFAULT_CONCURRENCY = 8;
 
     private final LifecycleLoad units;
     private final String bootstrapServers;
@@ -34,6 +36,7 @@ final class SdkLoad {
     private final int workers;
     private final int concurrency;
     private final int prefetch;
+    private final Worker.Handler handler;
 
     SdkLoad(
             LifecycleLoad units,
@@ -42,12 +45,36 @@ final class SdkLoad {
             int workers,
             int concurrency,
             int prefetch) {
+        this(units, bootstrapServers, topicPrefix, workers, concurrency, prefetch, attempt -> null);
+    }
+
+    /** @param prefetch -1 for the worker's default (a queue sized from what it measures) */
+    private SdkLoad(
+            LifecycleLoad units,
+            String bootstrapServers,
+            String topicPrefix,
+            int workers,
+            int concurrency,
+            int prefetch,
+            Worker.Handler handler) {
         this.units = units;
         this.bootstrapServers = bootstrapServers;
         this.topicPrefix = topicPrefix;
         this.workers = workers;
         this.concurrency = concurrency;
         this.prefetch = prefetch;
+        this.handler = handler;
+    }
+
+    /**
+     * The sdk_default phase: {@code workers} workers as docs/client.md builds one, at the default settings but for
+     * {@link #DEFAULT_CONCURRENCY} handlers that each take a millisecond.
+     */
+    static SdkLoad atDefaults(LifecycleLoad units, String bootstrapServers, String topicPrefix, int workers) {
+        return new SdkLoad(units, bootstrapServers, topicPrefix, workers, DEFAULT_CONCURRENCY, -1, attempt -> {
+            Thread.sleep(1);
+            return null;
+        });
     }
 
     /** Adds {@code count} units to {@code namespace} and works them with the workers: a measured run or a warm-up. */
@@ -126,13 +153,12 @@ final class SdkLoad {
     }
 
     private Worker worker(CoordinateClient client, String name, String spec) {
-        return Worker.builder(client)
-                .name(name)
-                .workSpecs(spec)
-                .concurrency(concurrency)
-                .prefetch(prefetch)
-                .handler(attempt -> null)
-                .build();
+        Worker.Builder builder =
+                Worker.builder(client).name(name).workSpecs(spec).concurrency(concurrency);
+        if (prefetch >= 0) {
+            builder.prefetch(prefetch);
+        }
+        return builder.handler(handler).build();
     }
 
     /** Polls the workers' finished units until they reach {@code count}; returns when (fails on a stall). */

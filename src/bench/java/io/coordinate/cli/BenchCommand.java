@@ -23,7 +23,7 @@ import picocli.CommandLine.Spec;
         name = "bench",
         description =
                 "Benchmark: baseline Streams topology, share group, unit lifecycle, the same by the Java worker "
-                        + "library (sdk), latency at half load, "
+                        + "library (sdk; sdk_default: at its defaults with 1 ms handlers), latency at half load, "
                         + "the app's memory with many units, request cost by spec size; prints a table and a RESULT {json} line.")
 final class BenchCommand implements Callable<Integer> {
 
@@ -74,8 +74,9 @@ final class BenchCommand implements Callable<Integer> {
     @Option(
             names = "--sdk-workers",
             defaultValue = "8",
-            description = "Workers of the Java worker library in the sdk phase, each with a client of its own "
-                    + "(default: ${DEFAULT-VALUE}).")
+            description =
+                    "Workers of the Java worker library in the sdk and sdk_default phases, each with a client of its own "
+                            + "(default: ${DEFAULT-VALUE}).")
     int sdkWorkers;
 
     @Option(
@@ -115,7 +116,8 @@ final class BenchCommand implements Callable<Integer> {
             names = "--phases",
             split = ",",
             paramLabel = "PHASE[,PHASE]",
-            description = "Phases to run, of baseline, share, lifecycle, sdk, latency, memory, scale (default: all).")
+            description =
+                    "Phases to run, of baseline, share, lifecycle, sdk, sdk_default, latency, memory, scale (default: all).")
     List<String> phases;
 
     @Option(names = "--skip-scale", description = "Do not run the scale phase (same as leaving it out of --phases).")

@@ -7,22 +7,22 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * When a {@link Worker} asks for work and for how much. It may hold {@code capacity} attempts (handlers plus
- * prefetch); each request reserves the slots it asked for until its answer comes, so several may be in flight.
- * It asks once half the capacity is free, once a free slot has waited {@link #LINGER_NANOS}, or when it holds
- * nothing: handlers that end one by one would otherwise each cost a request. After an empty answer it waits
- * ({@link Backoff}) before asking again; after an answer a rate limit held short, as long as the answer says (at
- * most the backoff's maximum).
+ * When a {@link Worker} asks for work and for how much. It may hold as many attempts as its {@link AttemptHolding}
+ * says (handlers plus a queue); each request reserves the slots it asked for until its answer comes, so several may
+ * be in flight, and its round trip goes to the holding. It asks once half the capacity is free, once a free handler
+ * has waited {@link #LINGER_NANOS}, or when it holds nothing: handlers that end one by one would otherwise each cost a
+ * request. After an empty answer it waits ({@link Backoff}) before asking again; after an answer a rate limit held
+ * short, as long as the answer says (at most the backoff's maximum).
  *
  * <p>Pure and single-threaded: times are {@link System#nanoTime()} values passed in, so a test drives it with any
  * clock.
  */
 final class RequestPacer {
 
-    /** How long a free slot waits for others before the worker asks for work for it alone. */
+    /** How long a free handler waits for others before the worker asks for work for it alone. */
     static final long LINGER_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
 
-    private final int capacity;
+    private final AttemptHolding holding;
     private final Backoff backoff;
     private final long answerTimeoutNanos;
     private final Map<String, Outstanding> outstanding = new LinkedHashMap<>();
@@ -30,15 +30,16 @@ final class RequestPacer {
     private long freeSince = -1;
     private long nextRequestAt;
 
-    private record Outstanding(int count, long deadline) {}
+    /** A request not answered yet; one sent again ({@code repeated}) gives no round trip to measure. */
+    private record Outstanding(int count, long sentAt, long deadline, boolean repeated) {}
 
     /**
-     * @param capacity           the most attempts the worker holds: running, queued and asked for
+     * @param holding            how many attempts the worker may hold: running, queued and asked for
      * @param answerTimeoutNanos how long a request waits for its answer before it is sent again
      * @param now                the start: the first request may go at once
      */
-    RequestPacer(int capacity, Backoff backoff, long answerTimeoutNanos, long now) {
-        this.capacity = capacity;
+    RequestPacer(AttemptHolding holding, Backoff backoff, long answerTimeoutNanos, long now) {
+        this.holding = holding;
         this.backoff = backoff;
         this.answerTimeoutNanos = answerTimeoutNanos;
         this.nextRequestAt = now;
@@ -46,31 +47,34 @@ final class RequestPacer {
 
     /**
      * How many attempts to ask for now (0: none), given the {@code held} attempts (running or queued). Tracks how long
-     * slots have been free, so call it whenever the worker acts.
+     * a handler has been free with room to ask for, so call it whenever the worker acts.
      */
     int toAsk(int held, long now) {
         int free = free(held);
-        if (free <= 0) {
+        if (free <= 0 || !handlerFree(held)) {
             freeSince = -1;
-            return 0;
-        }
-        if (freeSince < 0) {
+        } else if (freeSince < 0) {
             freeSince = now;
         }
-        if (now < nextRequestAt) {
+        if (free <= 0 || now < nextRequestAt) {
             return 0;
         }
-        return eager(held, free) || now - freeSince >= LINGER_NANOS ? free : 0;
+        return eager(held, free) || (freeSince >= 0 && now - freeSince >= LINGER_NANOS) ? free : 0;
     }
 
     /** Whether it asks without waiting for the linger: it holds nothing, or half its capacity is free. */
     private boolean eager(int held, int free) {
-        return (held == 0 && reserved == 0) || free >= (capacity + 1) / 2;
+        return (held == 0 && reserved == 0) || free >= (holding.capacity() + 1) / 2;
+    }
+
+    /** Whether a handler has nothing to run: queued attempts go to free handlers as they come. */
+    private boolean handlerFree(int held) {
+        return held < holding.concurrency();
     }
 
     /** A request for {@code count} attempts went out: its slots are reserved until it is answered. */
     void asked(String requestId, int count, long now) {
-        outstanding.put(requestId, new Outstanding(count, now + answerTimeoutNanos));
+        outstanding.put(requestId, new Outstanding(count, now, now + answerTimeoutNanos, false));
         reserved += count;
         freeSince = -1;
     }
@@ -93,6 +97,9 @@ final class RequestPacer {
             return false;
         }
         reserved -= request.count();
+        if (!request.repeated()) {
+            holding.answeredAfter(now - request.sentAt());
+        }
         if (retryAfterNanos >= 0) {
             if (!empty) {
                 backoff.reset();
@@ -115,7 +122,8 @@ final class RequestPacer {
         List<String> overdue = new ArrayList<>();
         for (Map.Entry<String, Outstanding> entry : outstanding.entrySet()) {
             if (now >= entry.getValue().deadline()) {
-                entry.setValue(new Outstanding(entry.getValue().count(), now + answerTimeoutNanos));
+                Outstanding request = entry.getValue();
+                entry.setValue(new Outstanding(request.count(), request.sentAt(), now + answerTimeoutNanos, true));
                 overdue.add(entry.getKey());
             }
         }
@@ -124,7 +132,7 @@ final class RequestPacer {
 
     /** The slots neither held nor asked for. */
     int free(int held) {
-        return capacity - held - reserved;
+        return holding.capacity() - held - reserved;
     }
 
     boolean awaitsAnswers() {
@@ -135,8 +143,10 @@ final class RequestPacer {
     long nextWakeUp(int held, long now) {
         long wake = Long.MAX_VALUE;
         int free = free(held);
-        if (free > 0) {
-            wake = Math.max(nextRequestAt, eager(held, free) || freeSince < 0 ? now : freeSince + LINGER_NANOS);
+        if (free > 0 && eager(held, free)) {
+            wake = Math.max(nextRequestAt, now);
+        } else if (free > 0 && handlerFree(held)) {
+            wake = Math.max(nextRequestAt, freeSince < 0 ? now : freeSince + LINGER_NANOS);
         }
         for (Outstanding request : outstanding.values()) {
             wake = Math.min(wake, request.deadline());

@@ -19,14 +19,15 @@ import org.slf4j.LoggerFactory;
  * Runs a {@link Handler} for the units of some work specs, {@code concurrency} at a time.
  *
  * <ul>
- *   <li>It asks for as many units as it has free slots (handlers, plus {@code prefetch}), once half of them are
- *       free or a free slot has waited 20 ms; a request reserves its slots until its answer comes, so several may
- *       be in flight. It reads its assignments from the partition of its own key of
- *       {@code coordinate.assignments}. A request not answered within the client's timeout (lost, or sent while the
- *       app was away) is sent again with the same {@code request_id}, so that the app answers it with the attempts
- *       it handed out the first time, if any, rather than new ones. When no work comes it waits before asking
- *       again, longer each time (from {@code minBackoff} doubling up to {@code maxBackoff}), and asks at once again
- *       after work came.
+ *   <li>It asks for as many units as it has free slots (handlers, plus a queue for the next free handler), once half
+ *       of them are free or a free handler has waited 20 ms; a request reserves its slots until its answer comes, so
+ *       several may be in flight. The queue is {@code prefetch} if set, else sized from the handlers' run time and the
+ *       requests' round trip ({@link AttemptHolding}), at most {@code maxHeld}. It reads its assignments from the
+ *       partition of its own key of {@code coordinate.assignments}. A request not answered within the client's
+ *       timeout (lost, or sent while the app was away) is sent again with the same {@code request_id}, so that the
+ *       app answers it with the attempts it handed out the first time, if any, rather than new ones. When no work
+ *       comes it waits before asking again, longer each time (from {@code minBackoff} doubling up to
+ *       {@code maxBackoff}), and asks at once again after work came.
  *   <li>Each attempt's lease ({@code lease}, 30 s by default) is renewed at half its lifetime while the handler runs,
  *       so the units of a worker that died come back within one lease. {@link Attempt#progress} goes out with a
  *       renewal, at most one per second per attempt.
@@ -65,8 +66,10 @@ public final class Worker implements AutoCloseable {
         this.ownsClient = builder.ownsClient;
         this.name = builder.name != null ? builder.name : defaultName();
         List<String> workSpecs = List.copyOf(builder.workSpecs);
+        AttemptHolding holding =
+                new AttemptHolding(builder.concurrency, builder.lease, builder.prefetch, builder.maxHeld);
         RequestPacer pacer = new RequestPacer(
-                builder.concurrency + builder.prefetch,
+                holding,
                 new Backoff(builder.minBackoff, builder.maxBackoff),
                 client.timeout().toNanos(),
                 System.nanoTime());
@@ -89,6 +92,7 @@ public final class Worker implements AutoCloseable {
                 builder.heartbeatInterval,
                 env,
                 requests,
+                holding,
                 reports);
     }
 
@@ -192,7 +196,8 @@ public final class Worker implements AutoCloseable {
         private String name;
         private final List<String> workSpecs = new ArrayList<>();
         private int concurrency = 1;
-        private int prefetch;
+        private int prefetch = -1;
+        private int maxHeld = AttemptHolding.DEFAULT_MAX_HELD;
         private Duration lease = Duration.ofSeconds(30);
         private Duration minBackoff = Duration.ofMillis(100);
         private Duration maxBackoff = Duration.ofSeconds(5);
@@ -230,15 +235,27 @@ public final class Worker implements AutoCloseable {
         }
 
         /**
-         * How many attempts to hold beyond the running ones, queued for the next free handler (default 0). Their leases
-         * run (and are renewed) while they wait, and other workers cannot get them: worth it only when handlers are
-         * much quicker than a round trip to the app, as for many small units.
+         * How many attempts to hold beyond the running ones, queued for the next free handler, fixed. Without it the
+         * worker sizes that queue from what it measures (docs/client.md, "Work units with a Worker"). Queued attempts'
+         * leases run (and are renewed) while they wait, and other workers cannot get them.
          */
         public Builder prefetch(int prefetch) {
             if (prefetch < 0) {
                 throw new IllegalArgumentException("prefetch must not be negative: " + prefetch);
             }
             this.prefetch = prefetch;
+            return this;
+        }
+
+        /**
+         * The largest queue the worker sizes for itself, beyond the running handlers (default 1000); not a bound on
+         * {@link #prefetch}.
+         */
+        public Builder maxHeld(int maxHeld) {
+            if (maxHeld < 0) {
+                throw new IllegalArgumentException("maxHeld must not be negative: " + maxHeld);
+            }
+            this.maxHeld = maxHeld;
             return this;
         }
 

@@ -33,7 +33,7 @@ final class WorkerLoop {
 
     private record Assigned(Assignment assignment) implements Event {}
 
-    private record Ended(String attemptId, Map<String, ?> result, Throwable error) implements Event {}
+    private record Ended(String attemptId, Map<String, ?> result, Throwable error, long ranNanos) implements Event {}
 
     /** The app refused a renewal: the lease was lost, or the unit cancelled (code {@code cancelled}). */
     private record LeaseLost(String attemptId, String code) implements Event {}
@@ -52,6 +52,7 @@ final class WorkerLoop {
     private final Duration heartbeatInterval;
     private final Map<String, ?> environment;
     private final WorkRequests requests;
+    private final AttemptHolding holding;
     private final AttemptReports reports;
     private final LinkedBlockingQueue<Event> events = new LinkedBlockingQueue<>();
     private final ExecutorService handlers;
@@ -71,6 +72,7 @@ final class WorkerLoop {
      * @param concurrency how many handlers run at once
      * @param lease the lease of each attempt, renewed at half its lifetime
      * @param environment what each heartbeat sends
+     * @param holding how many attempts to hold, told each handler's run time
      */
     WorkerLoop(
             CoordinateClient client,
@@ -81,6 +83,7 @@ final class WorkerLoop {
             Duration heartbeatInterval,
             Map<String, ?> environment,
             WorkRequests requests,
+            AttemptHolding holding,
             AttemptReports reports) {
         this.client = client;
         this.name = name;
@@ -89,6 +92,7 @@ final class WorkerLoop {
         this.heartbeatInterval = heartbeatInterval;
         this.environment = environment;
         this.requests = requests;
+        this.holding = holding;
         this.reports = reports;
         this.owned = new HeldAttempts(lease.toNanos() / 2);
         AtomicInteger threads = new AtomicInteger();
@@ -269,6 +273,7 @@ final class WorkerLoop {
     }
 
     private void onEnded(Ended ended) {
+        holding.handlerRan(ended.ranNanos());
         Held held = owned.get(ended.attemptId());
         if (held == null) {
             return; // given back at the stop deadline already
@@ -316,12 +321,13 @@ final class WorkerLoop {
             }
             Map<String, ?> result = null;
             Throwable error = null;
+            long started = System.nanoTime();
             try {
                 result = handler.handle(attempt);
             } catch (Throwable e) {
                 error = e;
             }
-            events.add(new Ended(attempt.attemptId(), result, error));
+            events.add(new Ended(attempt.attemptId(), result, error, System.nanoTime() - started));
         });
     }
 

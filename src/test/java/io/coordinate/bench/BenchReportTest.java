@@ -392,6 +392,37 @@ class BenchReportTest {
     }
 
     @Test
+    void sdkDefaultFiguresAndTheirRatioToTheTunedSdkPhaseOfTheSameRun() {
+        BenchReport.Sdk tuned = sdk(100_000, 10.0); // 10,000 units/s
+        BenchReport.Sdk defaults = new BenchReport.Sdk(
+                100_000, 2.0, 16.0, 8, 8, -1, 400, 1.2, 0.1, new StreamThreadMeter.Reading(0.3, 9.0, 0.2, 0.1));
+        BenchReport report = new BenchReport(config())
+                .sdkRuns(List.of(tuned), new BenchReport.Warmup(1, new double[] {0.1}), IDLE)
+                .sdkDefaultRuns(
+                        List.of(defaults, sdk(100_000, 25.0), defaults),
+                        new BenchReport.Warmup(2, new double[] {0.1, 0.05, 0.02}));
+        JsonNode json = report.toJson();
+        assertThat(json.get("sdk_default_units_per_s").asDouble()).isEqualTo(6_250.0);
+        assertThat(json.get("sdk_default_window_s").asDouble()).isEqualTo(16.0);
+        assertThat(json.get("sdk_default_ratio").asDouble()).isEqualTo(0.625);
+        assertThat(json.at("/targets/sdk_default_ratio_ge_0_5").asBoolean()).isTrue();
+        assertThat(json.at("/details/sdk_default/units_per_s_of_each_run").toString())
+                .isEqualTo("[6250.0,4000.0,6250.0]");
+        assertThat(json.at("/details/sdk_default/requests").asLong()).isEqualTo(400L);
+        assertThat(json.at("/details/sdk_default/units_per_request").asDouble()).isEqualTo(250.0);
+        assertThat(json.at("/details/sdk_default/warmup_runs").asInt()).isEqualTo(2);
+        assertThat(report.table())
+                .contains(
+                        "g. sdk workers at defaults",
+                        "6,250 units/s",
+                        "100,000 units in 16.00 s by 8 workers x concurrency 8, 1 ms handlers, no prefetch; 400 requests"
+                                + " (250.0 units each); ratio to the sdk phase 0.625, target >= 0.5: met");
+        assertThat(full().toJson().get("sdk_default_ratio").isNull()).isTrue();
+        assertThat(full().toJson().at("/targets/sdk_default_ratio_ge_0_5").isNull())
+                .isTrue();
+    }
+
+    @Test
     void sdkRunsAlternateWithTheLifecycleRunsAndTheMedianIsTheFigure() {
         BenchReport report = new BenchReport(config())
                 .lifecycleRuns(

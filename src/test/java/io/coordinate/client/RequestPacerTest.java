@@ -13,7 +13,11 @@ class RequestPacerTest {
 
     /** A worker of 16 handlers and no prefetch, backing off from 100 ms to 5 s, started at time 0. */
     private static RequestPacer pacer() {
-        return new RequestPacer(16, new Backoff(Duration.ofMillis(100), Duration.ofSeconds(5)), TIMEOUT, 0);
+        return new RequestPacer(
+                new AttemptHolding(16, Duration.ofSeconds(30), 0, 1000),
+                new Backoff(Duration.ofMillis(100), Duration.ofSeconds(5)),
+                TIMEOUT,
+                0);
     }
 
     @Test
@@ -126,5 +130,73 @@ class RequestPacerTest {
         pacer.answered("r1", true, 60_000 * MS, 0);
 
         assertThat(pacer.nextWakeUp(0, 0)).isEqualTo(5_000 * MS);
+    }
+
+    /** A worker of 8 handlers at the defaults: its queue sized from what it measures. */
+    private static RequestPacer adaptive(AttemptHolding holding) {
+        return new RequestPacer(holding, new Backoff(Duration.ofMillis(100), Duration.ofSeconds(5)), TIMEOUT, 0);
+    }
+
+    @Test
+    void atTheDefaultsTheRoomGrowsOnceTheHandlersAndTheRoundTripAreMeasured() {
+        AttemptHolding holding = new AttemptHolding(8, Duration.ofSeconds(30), -1, 1000);
+        RequestPacer pacer = adaptive(holding);
+        assertThat(pacer.toAsk(0, 0)).isEqualTo(16); // 8 handlers and a queue of 8 until measured
+        pacer.asked("r1", 16, 0);
+        assertThat(pacer.answered("r1", false, 20 * MS)).isTrue(); // a round trip of 20 ms
+        assertThat(pacer.toAsk(16, 20 * MS)).isZero();
+        holding.handlerRan(1 * MS); // the first handler ended after 1 ms: 4 x 20 x 8 / 1 = 640 queued
+        assertThat(pacer.toAsk(15, 21 * MS)).isEqualTo(648 - 15);
+    }
+
+    @Test
+    void theRoundTripOfARequestSentAgainIsNotMeasured() {
+        AttemptHolding holding = new AttemptHolding(8, Duration.ofSeconds(30), -1, 1000);
+        RequestPacer pacer = adaptive(holding);
+        holding.handlerRan(1 * MS);
+        pacer.asked("r1", 16, 0);
+        assertThat(pacer.overdue(TIMEOUT)).containsExactly("r1");
+        pacer.answered("r1", false, TIMEOUT + 5 * MS);
+        assertThat(holding.queue()).as("still unmeasured").isEqualTo(8);
+        pacer.asked("r2", 16, TIMEOUT + 5 * MS);
+        pacer.answered("r2", false, TIMEOUT + 15 * MS);
+        assertThat(holding.queue()).isEqualTo(320); // 4 x 10 ms x 8 / 1 ms
+    }
+
+    @Test
+    void onlyAFreeHandlerLingersNotAFreeSlotOfTheQueue() {
+        RequestPacer pacer = adaptive(new AttemptHolding(8, Duration.ofSeconds(30), 8, 1000));
+        pacer.asked("r1", 16, 0);
+        pacer.answered("r1", false, 10 * MS);
+        // 12 held: every handler busy, 4 queued; 4 slots free, under half of 16.
+        assertThat(pacer.toAsk(12, 10 * MS)).isZero();
+        assertThat(pacer.nextWakeUp(12, 10 * MS)).as("nothing to wake up for").isEqualTo(Long.MAX_VALUE);
+        assertThat(pacer.toAsk(12, 500 * MS)).isZero();
+        // 8 held: half free, asked at once; then 5 held with those 8 on their way: a handler is free from 501 ms,
+        // and its 3 slots wait the linger for others.
+        assertThat(pacer.toAsk(8, 500 * MS)).isEqualTo(8);
+        pacer.asked("r2", 8, 500 * MS);
+        assertThat(pacer.toAsk(5, 501 * MS)).isZero();
+        assertThat(pacer.nextWakeUp(5, 501 * MS)).isEqualTo(521 * MS);
+        assertThat(pacer.toAsk(5, 521 * MS)).isEqualTo(3);
+    }
+
+    @Test
+    void anIdleWorkerAsksAtMostTenTimesInItsFirstSecondThenOnceEveryFiveSeconds() {
+        RequestPacer pacer = adaptive(new AttemptHolding(8, Duration.ofSeconds(30), -1, 1000));
+        List<Long> sentAtMillis = new java.util.ArrayList<>();
+        long now = 0;
+        while (now < 30_000 * MS) {
+            int count = pacer.toAsk(0, now);
+            if (count > 0) {
+                sentAtMillis.add(now / MS);
+                pacer.asked("r" + now, count, now);
+                pacer.answered("r" + now, true, now + 5 * MS); // empty, after a round trip of 5 ms
+            }
+            now = Math.max(now + 1, pacer.nextWakeUp(0, now));
+        }
+        assertThat(sentAtMillis)
+                .containsExactly(0L, 105L, 310L, 715L, 1520L, 3125L, 6330L, 11335L, 16340L, 21345L, 26350L);
+        assertThat(sentAtMillis.stream().filter(t -> t < 1000)).hasSizeLessThanOrEqualTo(10);
     }
 }

@@ -166,6 +166,7 @@ class WorkerIT {
                         .build();
                 Worker worker = Worker.builder(relayed)
                         .name("wh")
+                        .prefetch(0) // a request for its one handler: one unit of the two handed out
                         .closeTimeout(Duration.ofMillis(100))
                         .handler(attempt -> {
                             handled.add(attempt.attemptId());
@@ -613,6 +614,60 @@ class WorkerIT {
                                         ? "the worker stopped while it ran"
                                         : "the worker stopped before it started");
             }
+        }
+    }
+
+    /**
+     * At the defaults a worker of short handlers holds a queue sized from what it measured, so its requests carry many
+     * units each: a worker that asked only for its 2 handlers would send at least 1,500 requests for 3,000 units.
+     */
+    @Test
+    void atTheDefaultsShortHandlersGetManyUnitsPerRequest() {
+        String ns = "sdk-adaptive";
+        int units = 3_000;
+        try (CoordinateClient client = client(ns)) {
+            specWithUnits(
+                    client,
+                    java.util.stream.IntStream.range(0, units)
+                            .mapToObj(i -> String.format(Locale.ROOT, "u%04d", i))
+                            .toArray(String[]::new));
+            Worker worker = Worker.builder(client)
+                    .name("wa")
+                    .concurrency(2)
+                    .handler(attempt -> {
+                        Thread.sleep(1);
+                        return null;
+                    })
+                    .build()
+                    .start();
+            try {
+                Poll.until("every unit finished", WAIT, worker::finished, n -> n == units);
+            } finally {
+                worker.close();
+            }
+            assertThat(worker.requests()).isLessThan(300);
+            assertThat(worker.failed()).isZero();
+        }
+    }
+
+    /** {@code maxHeld(0)} queues nothing: each request asks for the one free handler only. */
+    @Test
+    void maxHeldBoundsTheQueueTheWorkerSizes() {
+        String ns = "sdk-max-held";
+        try (CoordinateClient client = client(ns)) {
+            specWithUnits(client, "u1", "u2", "u3", "u4", "u5", "u6");
+            Worker worker = Worker.builder(client)
+                    .name("wm")
+                    .maxHeld(0)
+                    .handler(attempt -> null)
+                    .build()
+                    .start();
+            try {
+                Poll.until("every unit finished", WAIT, worker::finished, n -> n == 6);
+            } finally {
+                worker.close();
+            }
+            assertThat(worker.requests()).isGreaterThanOrEqualTo(6);
         }
     }
 }

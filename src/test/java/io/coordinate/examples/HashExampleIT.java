@@ -6,7 +6,6 @@ import io.coordinate.testing.KafkaTestClient;
 import io.coordinate.testing.RunningApp;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -37,18 +36,7 @@ class HashExampleIT {
 
     @Test
     void theDocsShowTheExampleAsItIs() throws Exception {
-        String source = Files.readString(Path.of("src/main/java/io/coordinate/examples/HashExample.java"));
-        String block = source.substring(
-                source.indexOf("// begin example\n") + "// begin example\n".length(),
-                source.indexOf("    // end example"));
-        int indent = block.lines()
-                .filter(line -> !line.isBlank())
-                .mapToInt(line -> line.length() - line.stripLeading().length())
-                .min()
-                .orElse(0);
-        String unindented = block.lines()
-                .map(line -> line.isBlank() ? "" : line.substring(indent))
-                .collect(Collectors.joining("\n"));
-        assertThat(Files.readString(Path.of("docs/client.md"))).contains("```java\n" + unindented + "\n```");
+        assertThat(Files.readString(Path.of("docs/client.md")))
+                .contains(ExampleBlock.fenced("src/main/java/io/coordinate/examples/HashExample.java"));
     }
 }
