@@ -115,7 +115,9 @@ final class BenchCommand implements Callable<Integer> {
             names = "--phases",
             split = ",",
             paramLabel = "PHASE[,PHASE]",
-            description = "Phases to run, of baseline, share, lifecycle, sdk, latency, memory, scale (default: all).")
+            description =
+                    "Phases to run, of baseline, share, lifecycle, sdk, python, node, latency, memory, scale (default: "
+                            + "all).")
     List<String> phases;
 
     @Option(names = "--skip-scale", description = "Do not run the scale phase (same as leaving it out of --phases).")
