@@ -86,7 +86,13 @@ final class RunnerProcess implements RunningWorker {
 
     @Override
     public Counters stop() throws Exception {
-        process.destroy();
+        // kill(1) rather than Process.destroy(), which closes the process's stdout: the counters line comes after.
+        if (new ProcessBuilder("kill", "-TERM", String.valueOf(process.pid()))
+                        .start()
+                        .waitFor()
+                != 0) {
+            throw new AssertionError("kill -TERM " + process.pid() + " failed; " + output());
+        }
         if (!process.waitFor(60, TimeUnit.SECONDS)) {
             process.destroyForcibly();
             throw new AssertionError(kind.key() + " worker did not stop within 60 s of SIGTERM; " + output());
