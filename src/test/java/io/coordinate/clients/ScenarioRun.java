@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 
@@ -155,16 +156,23 @@ final class ScenarioRun {
         return events;
     }
 
-    /** The commands the workers sent to the namespace, through the last one's deactivation. */
+    /**
+     * The commands the workers sent to the namespace, through the last one's deactivation, each once: a command a
+     * client sent to another partition than its namespace's is there twice, as the app forwards it.
+     */
     private List<JsonNode> commands() {
-        return app.client()
+        return distinct(app.client()
                 .valuesUntil(
                         TopicNames.COMMANDS,
                         namespace,
-                        read -> read.stream()
+                        read -> distinct(read).stream()
                                         .filter(command ->
                                                 command.path("command").asText().equals("deactivate_worker"))
                                         .count()
-                                == workerNames.size());
+                                == workerNames.size()));
+    }
+
+    private static List<JsonNode> distinct(List<JsonNode> commands) {
+        return new ArrayList<>(new LinkedHashSet<>(commands));
     }
 }
