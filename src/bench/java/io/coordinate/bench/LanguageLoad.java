@@ -5,7 +5,6 @@ import io.coordinate.protocol.Json;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -130,7 +129,7 @@ final class LanguageLoad {
                     }
                 }
             } catch (IOException e) {
-                throw new UncheckedIOException(e);
+                // the runner was killed: its stdout is closed, and ready was seen or never will be
             }
         });
         reader.setDaemon(true);
@@ -172,9 +171,16 @@ final class LanguageLoad {
         }
     }
 
-    /** SIGTERM to each runner, which stops its worker gracefully; killed if it has not ended within 30 s. */
-    private static void stop(List<Process> runners) throws InterruptedException {
-        runners.forEach(Process::destroy);
+    /**
+     * SIGTERM to each runner, which stops its worker gracefully; killed if it has not ended within 30 s. With kill(1)
+     * rather than {@link Process#destroy()}, which closes the runner's stdout while it still writes to it.
+     */
+    private static void stop(List<Process> runners) throws Exception {
+        for (Process runner : runners) {
+            new ProcessBuilder("kill", "-TERM", String.valueOf(runner.pid()))
+                    .start()
+                    .waitFor();
+        }
         for (Process runner : runners) {
             if (!runner.waitFor(30, TimeUnit.SECONDS)) {
                 runner.destroyForcibly();
