@@ -424,7 +424,7 @@ public final class BenchRun {
                     new LanguageLoad(
                             load,
                             language,
-                            kafka.bootstrapServers(),
+                            kafka,
                             topics.events(),
                             options.sdkWorkers(),
                             options.sdkConcurrency(),

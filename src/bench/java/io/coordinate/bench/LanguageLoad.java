@@ -11,14 +11,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.StringDeserializer;
 
 /**
  * (g2) The lifecycle's units worked by a language client's worker (clients/python, clients/node): the units are
@@ -37,7 +34,7 @@ final class LanguageLoad {
     /** The runner's command line, found when the load is made: a missing interpreter fails before any phase runs. */
     private final List<String> command;
 
-    private final String bootstrapServers;
+    private final BenchKafka kafka;
     private final String eventsTopic;
     private final int workers;
     private final int concurrency;
@@ -46,7 +43,7 @@ final class LanguageLoad {
     LanguageLoad(
             LifecycleLoad units,
             LanguageRunners language,
-            String bootstrapServers,
+            BenchKafka kafka,
             String eventsTopic,
             int workers,
             int concurrency,
@@ -54,7 +51,7 @@ final class LanguageLoad {
         this.units = units;
         this.language = language;
         this.command = language.command(projectDir);
-        this.bootstrapServers = bootstrapServers;
+        this.kafka = kafka;
         this.eventsTopic = eventsTopic;
         this.workers = workers;
         this.concurrency = concurrency;
@@ -66,11 +63,11 @@ final class LanguageLoad {
         units.addUnits(namespace, count);
         List<Process> runners = new ArrayList<>();
         AtomicLong firstReady = new AtomicLong();
-        try (KafkaConsumer<String, String> events = eventsAtTheirEnd()) {
+        try (KafkaConsumer<String, byte[]> events = eventsAtTheirEnd()) {
             for (int w = 0; w < workers; w++) {
                 List<String> line = new ArrayList<>(command);
                 line.addAll(LanguageRunners.arguments(
-                        bootstrapServers,
+                        kafka.bootstrapServers(),
                         namespace,
                         LifecycleLoad.SPEC,
                         concurrency,
@@ -98,20 +95,9 @@ final class LanguageLoad {
     }
 
     /** A consumer of the events, at their end: what comes after is this run's. */
-    private KafkaConsumer<String, String> eventsAtTheirEnd() {
-        KafkaConsumer<String, String> consumer = new KafkaConsumer<>(
-                Map.of(
-                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                        bootstrapServers,
-                        ConsumerConfig.ISOLATION_LEVEL_CONFIG,
-                        "read_committed",
-                        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
-                        false),
-                new StringDeserializer(),
-                new StringDeserializer());
-        List<TopicPartition> partitions = consumer.partitionsFor(eventsTopic).stream()
-                .map(p -> new TopicPartition(eventsTopic, p.partition()))
-                .toList();
+    private KafkaConsumer<String, byte[]> eventsAtTheirEnd() {
+        KafkaConsumer<String, byte[]> consumer = kafka.consumer();
+        List<TopicPartition> partitions = kafka.partitions(consumer, eventsTopic);
         consumer.assign(partitions);
         consumer.seekToEnd(partitions);
         partitions.forEach(consumer::position); // resolves the end now, before the runners start
@@ -138,14 +124,15 @@ final class LanguageLoad {
 
     /** Counts the namespace's attempt_finished events until {@code count}; returns when (fails on a stall). */
     private long awaitFinished(
-            KafkaConsumer<String, String> events, String namespace, long count, List<Process> runners) {
+            KafkaConsumer<String, byte[]> events, String namespace, long count, List<Process> runners) {
         long finished = 0;
         long lastProgress = System.nanoTime();
         while (true) {
             long before = finished;
-            for (ConsumerRecord<String, String> record : events.poll(Duration.ofMillis(20))) {
+            for (ConsumerRecord<String, byte[]> record : events.poll(Duration.ofMillis(20))) {
                 if (namespace.equals(record.key())) {
-                    for (JsonNode event : Json.parse(record.value()).path("events")) {
+                    for (JsonNode event : Json.parse(new String(record.value(), StandardCharsets.UTF_8))
+                            .path("events")) {
                         if (event.path("type").asText().equals("attempt_finished")) {
                             finished++;
                         }
