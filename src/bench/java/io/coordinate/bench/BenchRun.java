@@ -168,6 +168,8 @@ public final class BenchRun {
                 || phases.contains(SHARE)
                 || phases.contains(LIFECYCLE)
                 || phases.contains(SDK)
+                || phases.contains(PYTHON)
+                || phases.contains(NODE)
                 || phases.contains(LATENCY);
         if (!inProcess && !phases.contains(MEMORY)) {
             return;
@@ -269,6 +271,7 @@ public final class BenchRun {
             try (CommandClient client = new CommandClient(kafka, topics, runId + "-client")) {
                 BenchReport.Lifecycle lifecycle = null;
                 LifecycleLoad load = new LifecycleLoad(client, options.workers(), options.batch(), options.inflight());
+                Map<String, LanguageLoad> languages = languageLoads(load, kafka, topics, tmp);
                 PhaseWindow<BenchReport.Lifecycle> lifecycleWindow = window(
                         "c. lifecycle", "units", BenchReport.Lifecycle::units, BenchReport.Lifecycle::workSeconds);
                 int lifecycleWarmups = 0;
@@ -316,7 +319,6 @@ public final class BenchRun {
                 double[] lifecycleJit = new double[options.repeat()];
                 List<BenchReport.Sdk> sdkRuns = new ArrayList<>();
                 double[] sdkJit = new double[options.repeat()];
-                Map<String, LanguageLoad> languages = languageLoads(load, kafka, topics, tmp);
                 Map<String, List<BenchReport.LanguageRun>> languageRuns = new LinkedHashMap<>();
                 Map<String, PhaseWindow<BenchReport.LanguageRun>> languageWindows = new LinkedHashMap<>();
                 languages
