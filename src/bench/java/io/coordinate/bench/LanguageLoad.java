@@ -124,7 +124,8 @@ final class LanguageLoad {
 
     /** Counts the namespace's attempt_finished events until {@code count}; returns when (fails on a stall). */
     private long awaitFinished(
-            KafkaConsumer<String, byte[]> events, String namespace, long count, List<Process> runners) {
+            KafkaConsumer<String, byte[]> events, String namespace, long count, List<Process> runners)
+            throws IOException {
         long finished = 0;
         long lastProgress = System.nanoTime();
         while (true) {
@@ -149,12 +150,28 @@ final class LanguageLoad {
                 throw new IllegalStateException("stalled: " + finished + " of " + count + " units finished after "
                         + STALL_SECONDS + " s without progress");
             }
-            for (Process runner : runners) {
-                if (!runner.isAlive()) {
-                    throw new IllegalStateException("a runner exited with " + runner.exitValue() + " after " + finished
-                            + " of " + count + " units; its stderr is in " + logs);
+            for (int w = 0; w < runners.size(); w++) {
+                if (!runners.get(w).isAlive()) {
+                    throw new IllegalStateException(
+                            "runner " + w + " exited with " + runners.get(w).exitValue()
+                                    + " after " + finished + " of " + count + " units; the end of its stderr:\n"
+                                    + tail(logOf(namespace, w)));
                 }
             }
+        }
+    }
+
+    /** Where runner {@code w}'s stderr goes (the run's temporary directory, deleted at the end of the bench). */
+    private Path logOf(String namespace, int w) throws IOException {
+        return Files.createDirectories(logs).resolve(namespace + "-w" + w + ".log");
+    }
+
+    private static String tail(Path log) {
+        try {
+            String text = Files.readString(log);
+            return text.substring(Math.max(0, text.length() - 4000));
+        } catch (IOException e) {
+            return e.toString();
         }
     }
 
