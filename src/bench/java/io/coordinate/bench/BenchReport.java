@@ -6,8 +6,10 @@ import io.coordinate.protocol.Json;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -172,6 +174,16 @@ public final class BenchReport {
             double rebuildSeconds) {}
 
     /**
+     * (g2) the lifecycle's units worked by {@code workers} conformance runner processes of a language client (no-op
+     * handlers, {@code concurrency} each), from the first runner's worker start until every unit was finished.
+     */
+    public record LanguageRun(long units, double workSeconds, int workers, int concurrency) {
+        public double unitsPerSecond() {
+            return units / workSeconds;
+        }
+    }
+
+    /**
      * (g) the lifecycle's units worked by {@code workers} {@link io.coordinate.client.Worker}s of the Java library
      * ({@code concurrency} no-op handlers and {@code prefetch} queued attempts each), from the first worker's start until
      * the sum of their finished units reached {@code units}; {@code requests}: their request_attempts; {@code idle}: one
@@ -245,6 +257,10 @@ public final class BenchReport {
     private double[] sdkDefaultRates;
     private double[] sdkDefaultWindows;
     private Warmup sdkDefaultWarmup;
+    /** Per language client (python, node): the median run, and each run's units/s. */
+    private final Map<String, LanguageRun> languages = new LinkedHashMap<>();
+
+    private final Map<String, double[]> languageRates = new LinkedHashMap<>();
 
     public BenchReport(Config config) {
         this.config = config;
@@ -346,6 +362,20 @@ public final class BenchReport {
         sdkDefaultWarmup = warmup;
         this.sdkDefault = median(runs, Sdk::unitsPerSecond);
         return this;
+    }
+
+    /** The measured runs of a language client's phase ({@code python}, {@code node}); the median one is the figure. */
+    public BenchReport languageRuns(String language, List<LanguageRun> runs) {
+        languageRates.put(
+                language, runs.stream().mapToDouble(LanguageRun::unitsPerSecond).toArray());
+        languages.put(language, median(runs, LanguageRun::unitsPerSecond));
+        return this;
+    }
+
+    /** A language client's units/s over the median lifecycle run's, or NaN when either is missing. */
+    public double languageRatio(String language) {
+        LanguageRun run = languages.get(language);
+        return run == null || lifecycle == null ? Double.NaN : run.unitsPerSecond() / lifecycle.unitsPerSecond();
     }
 
     public BenchReport scale(List<ScaleFigure> value) {
@@ -492,6 +522,12 @@ public final class BenchReport {
         put(json, "sdk_default_units_per_s", sdkDefault == null ? null : sdkDefault.unitsPerSecond(), 1);
         put(json, "sdk_default_window_s", sdkDefault == null ? null : sdkDefault.workSeconds(), 2);
         put(json, "sdk_default_ratio", sdkDefaultRatio(), 3);
+        for (String language : List.of(BenchRun.PYTHON, BenchRun.NODE)) {
+            LanguageRun run = languages.get(language);
+            put(json, language + "_units_per_s", run == null ? null : run.unitsPerSecond(), 1);
+            put(json, language + "_window_s", run == null ? null : run.workSeconds(), 2);
+            put(json, language + "_ratio", languageRatio(language), 3);
+        }
         put(json, "other_processes_cpu_cores_max", otherCpuCoresMax(), 2);
         json.set("targets", targets());
         json.set("details", details());
@@ -913,6 +949,18 @@ public final class BenchReport {
                             sdkIdle.seconds(),
                             SDK_IDLE_REQUESTS_TARGET)));
         }
+        languages.forEach((language, run) -> rows.add(row(
+                "g. " + language + " workers",
+                rate(run.unitsPerSecond(), "units/s"),
+                String.format(
+                        Locale.ROOT,
+                        "%,d units in %.2f s by %d runners x concurrency %d; runs %s; ratio to lifecycle %.3f",
+                        run.units(),
+                        run.workSeconds(),
+                        run.workers(),
+                        run.concurrency(),
+                        rates(languageRates.get(language), "units/s"),
+                        languageRatio(language)))));
         if (latency != null) {
             String load = String.format(
                     Locale.ROOT,

@@ -20,8 +20,10 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
@@ -46,11 +48,15 @@ public final class BenchRun {
     public static final String LIFECYCLE = "lifecycle";
     public static final String SDK = "sdk";
     public static final String SDK_DEFAULT = "sdk_default";
+    /** The Python and Node clients' workers (conformance runners with no-op handlers) over the lifecycle's units. */
+    public static final String PYTHON = "python";
+
+    public static final String NODE = "node";
     public static final String LATENCY = "latency";
     public static final String MEMORY = "memory";
     public static final String SCALE = "scale";
     public static final List<String> PHASES =
-            List.of(BASELINE, SHARE, LIFECYCLE, SDK, SDK_DEFAULT, LATENCY, MEMORY, SCALE);
+            List.of(BASELINE, SHARE, LIFECYCLE, SDK, SDK_DEFAULT, PYTHON, NODE, LATENCY, MEMORY, SCALE);
 
     private static final Logger LOG = LoggerFactory.getLogger(BenchRun.class);
     private static final DateTimeFormatter FILE_TIME =
@@ -164,6 +170,8 @@ public final class BenchRun {
                 || phases.contains(LIFECYCLE)
                 || phases.contains(SDK)
                 || phases.contains(SDK_DEFAULT)
+                || phases.contains(PYTHON)
+                || phases.contains(NODE)
                 || phases.contains(LATENCY);
         if (!inProcess && !phases.contains(MEMORY)) {
             return;
@@ -265,6 +273,7 @@ public final class BenchRun {
             try (CommandClient client = new CommandClient(kafka, topics, runId + "-client")) {
                 BenchReport.Lifecycle lifecycle = null;
                 LifecycleLoad load = new LifecycleLoad(client, options.workers(), options.batch(), options.inflight());
+                Map<String, LanguageLoad> languages = languageLoads(load, kafka, topics, tmp);
                 PhaseWindow<BenchReport.Lifecycle> lifecycleWindow = window(
                         "c. lifecycle", "units", BenchReport.Lifecycle::units, BenchReport.Lifecycle::workSeconds);
                 int lifecycleWarmups = 0;
@@ -332,6 +341,17 @@ public final class BenchRun {
                 double[] sdkJit = new double[options.repeat()];
                 List<BenchReport.Sdk> sdkDefaultRuns = new ArrayList<>();
                 double[] sdkDefaultJit = new double[options.repeat()];
+                Map<String, List<BenchReport.LanguageRun>> languageRuns = new LinkedHashMap<>();
+                Map<String, PhaseWindow<BenchReport.LanguageRun>> languageWindows = new LinkedHashMap<>();
+                languages
+                        .keySet()
+                        .forEach(language -> languageWindows.put(
+                                language,
+                                window(
+                                        "g. " + language,
+                                        "units",
+                                        BenchReport.LanguageRun::units,
+                                        BenchReport.LanguageRun::workSeconds)));
                 for (int i = 1; i <= options.repeat(); i++) {
                     String suffix = i == 1 ? "" : "-" + i;
                     if (baseline) {
@@ -362,6 +382,16 @@ public final class BenchRun {
                                 (units, attempt) ->
                                         sdkDefault.work("bench-sdk-default" + suffix + again(attempt), units)));
                     }
+                    for (Map.Entry<String, LanguageLoad> language : languages.entrySet()) {
+                        languageRuns
+                                .computeIfAbsent(language.getKey(), l -> new ArrayList<>())
+                                .add(measured(
+                                        languageWindows.get(language.getKey()),
+                                        i,
+                                        new double[options.repeat()],
+                                        (units, attempt) -> language.getValue()
+                                                .work("bench-" + language.getKey() + suffix + again(attempt), units)));
+                    }
                 }
                 if (baseline) {
                     report.baselineRuns(baselineRuns, new BenchReport.Warmup(baselineWarmups, baselineJit));
@@ -377,6 +407,7 @@ public final class BenchRun {
                 if (sdkDefault != null) {
                     report.sdkDefaultRuns(sdkDefaultRuns, new BenchReport.Warmup(sdkDefaultWarmups, sdkDefaultJit));
                 }
+                languageRuns.forEach(report::languageRuns);
                 if (phases.contains(LATENCY)) {
                     // Half load: the latency load adds its units as it works them, so its maximum is the lifecycle's
                     // end
@@ -411,6 +442,32 @@ public final class BenchRun {
     }
 
     /** The sizes of a phase's measured runs, from {@code --units} and {@code --min-window-seconds}. */
+    /** The language clients' loads of the selected phases (python, node), which need the embedded app's topics. */
+    private Map<String, LanguageLoad> languageLoads(LifecycleLoad load, BenchKafka kafka, TopicNames topics, Path tmp) {
+        Map<String, LanguageLoad> loads = new LinkedHashMap<>();
+        for (LanguageRunners language : LanguageRunners.values()) {
+            String phase = language == LanguageRunners.PYTHON ? PYTHON : NODE;
+            if (!options.phases().contains(phase)) {
+                continue;
+            }
+            if (!topics.equals(TopicNames.unprefixed())) {
+                throw new IllegalArgumentException("the " + phase + " phase needs the unprefixed topics of the "
+                        + "embedded app: the language clients' runners take no topic prefix");
+            }
+            loads.put(
+                    phase,
+                    new LanguageLoad(
+                            load,
+                            language,
+                            kafka,
+                            topics.events(),
+                            options.sdkWorkers(),
+                            options.sdkConcurrency(),
+                            tmp.resolve(phase + "-runners")));
+        }
+        return loads;
+    }
+
     private <T> PhaseWindow<T> window(String phase, String what, ToLongFunction<T> count, ToDoubleFunction<T> seconds) {
         return new PhaseWindow<>(phase, what, options.units(), options.minWindowSeconds(), count, seconds, progress);
     }

@@ -117,7 +117,8 @@ final class BenchCommand implements Callable<Integer> {
             split = ",",
             paramLabel = "PHASE[,PHASE]",
             description =
-                    "Phases to run, of baseline, share, lifecycle, sdk, sdk_default, latency, memory, scale (default: all).")
+                    "Phases to run, of baseline, share, lifecycle, sdk, sdk_default, python, node, latency, memory, "
+                            + "scale (default: all).")
     List<String> phases;
 
     @Option(names = "--skip-scale", description = "Do not run the scale phase (same as leaving it out of --phases).")

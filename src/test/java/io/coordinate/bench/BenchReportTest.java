@@ -161,6 +161,30 @@ class BenchReportTest {
     }
 
     @Test
+    void eachLanguageClientsMedianRunIsReportedWithItsRatioToTheLifecycle() {
+        BenchReport report = full().languageRuns(
+                        BenchRun.PYTHON,
+                        List.of(
+                                new BenchReport.LanguageRun(200_000, 50.0, 8, 16), // 4,000 units/s
+                                new BenchReport.LanguageRun(200_000, 40.0, 8, 16), // 5,000 units/s
+                                new BenchReport.LanguageRun(200_000, 80.0, 8, 16))) // 2,500 units/s
+                .languageRuns(BenchRun.NODE, List.of(new BenchReport.LanguageRun(200_000, 25.0, 8, 16)));
+        JsonNode json = report.toJson();
+        // the lifecycle: 20,000 units/s
+        assertThat(json.get("python_units_per_s").asDouble()).isEqualTo(4000.0);
+        assertThat(json.get("python_window_s").asDouble()).isEqualTo(50.0);
+        assertThat(json.get("python_ratio").asDouble()).isEqualTo(0.2);
+        assertThat(json.get("node_units_per_s").asDouble()).isEqualTo(8000.0);
+        assertThat(json.get("node_window_s").asDouble()).isEqualTo(25.0);
+        assertThat(json.get("node_ratio").asDouble()).isEqualTo(0.4);
+        assertThat(report.table())
+                .contains("200,000 units in 50.00 s by 8 runners x concurrency 16; runs 4,000 / 5,000 / 2,500 units/s;"
+                        + " ratio to lifecycle 0.200");
+        assertThat(new BenchReport(config()).toJson().get("python_ratio").isNull())
+                .isTrue();
+    }
+
+    @Test
     void eachRateStandsNextToItsWindowInTheResultLine() {
         BenchReport report = full().sdkRuns(List.of(sdk(123_456, 12.3456)), null, IDLE);
         String line = report.resultLine();
