@@ -67,6 +67,7 @@ class Connection:
         try:
             replies = self._end_of(self.replies_topic, reply_to)
             self._assignment_partitions = self._partition_count(self.assignments_topic)
+            self._command_partitions = self._partition_count(self.commands_topic)
             self._consumer.assign([replies])
         except KafkaException as e:
             self._close_quietly()
@@ -114,7 +115,10 @@ class Connection:
         value = json.dumps(command, separators=(",", ":"))
         while True:
             try:
-                self._producer.produce(self.commands_topic, value, namespace)
+                # the partition Kafka's Java producer picks, as the app expects: librdkafka's default (CRC32) would put
+                # the command elsewhere, and the app would have to move it, a second record and a later answer
+                self._producer.produce(
+                    self.commands_topic, value, namespace, partition=partition(namespace, self._command_partitions))
                 return
             except BufferError:  # the producer's queue is full: let it drain
                 self._producer.poll(0.05)

@@ -236,3 +236,35 @@ def test_a_lost_lease_ends_the_handlers_wait_and_drops_its_result(client, http):
     assert (waits, unit["status"], unit["data"], [a["data"] for a in unit["attempts"]]) == (
         [True], "finished", {"run": 2}, [{}, {"run": 2}])
     assert (worker.finished, worker.failed, worker.retried) == (1, 0, 0)
+
+
+def test_commands_go_to_the_partition_the_app_reads_their_namespace_from(client):
+    from confluent_kafka import Consumer, TopicPartition
+
+    from conftest import BOOTSTRAP
+    from coordinate.partitioner import partition
+
+    client.set_work_spec(WorkSpec("placed"))  # applied: every copy of it is on the topic now
+    consumer = Consumer({"bootstrap.servers": BOOTSTRAP, "group.id": "py-placement-" + client.namespace,
+                         "enable.auto.commit": False, "isolation.level": "read_committed"})
+    try:
+        topic = "coordinate.commands"
+        count = len(consumer.list_topics(topic, timeout=10).topics[topic].partitions)
+        ends = {p: consumer.get_watermark_offsets(TopicPartition(topic, p), timeout=10)[1] for p in range(count)}
+        consumer.assign([TopicPartition(topic, p, 0) for p in range(count) if ends[p] > 0])
+        unread = {p for p in range(count) if ends[p] > 0}
+        copies = []  # (partition, moved by the app) of each record of this namespace
+        deadline = time.monotonic() + 20
+        while unread and time.monotonic() < deadline:
+            message = consumer.poll(0.2)
+            if message is not None and message.error() is None and message.key() == client.namespace.encode():
+                copies.append((message.partition(), bool(message.headers())))
+            # the position, not the last offset read: a transaction's marker takes an offset too
+            for tp in consumer.position([TopicPartition(topic, p) for p in unread]):
+                if tp.offset >= ends[tp.partition]:
+                    unread.discard(tp.partition)
+        assert unread == set()
+        # one copy, where Kafka's Java producer would have put it: the app moved none (a moved copy has a header)
+        assert copies == [(partition(client.namespace, count), False)]
+    finally:
+        consumer.close()
