@@ -270,6 +270,36 @@ class WorkerIT {
     }
 
     @Test
+    void theHeartbeatSaysWhereWhatAndInWhichLanguageTheWorkerRuns() throws Exception {
+        String ns = "sdk-heartbeat";
+        try (CoordinateClient client = client(ns)) {
+            client.setWorkSpec(WorkSpec.named("s").build()).join();
+            try (Worker worker = Worker.builder(client)
+                    .name("wh")
+                    .workSpecs("s")
+                    .concurrency(3)
+                    .environment("exec", "./run.sh")
+                    .handler(attempt -> null)
+                    .build()
+                    .start()) {
+                JsonNode data = Poll.until(
+                                "the heartbeat of wh",
+                                WAIT,
+                                () -> app.client().get("/api/namespaces/" + ns + "/workers/wh"),
+                                answer -> answer.status() == 200)
+                        .body()
+                        .path("data");
+                assertThat(data)
+                        .isEqualTo(Json.parse("{\"host\":\""
+                                + java.net.InetAddress.getLocalHost().getHostName() + "\",\"pid\":"
+                                + ProcessHandle.current().pid()
+                                + ",\"concurrency\":3,\"work_specs\":[\"s\"],\"language\":\"java\","
+                                + "\"exec\":\"./run.sh\"}"));
+            }
+        }
+    }
+
+    @Test
     void aFailAttemptExceptionFailsForGoodWithItsData() {
         String ns = "sdk-fail-permanent";
         try (CoordinateClient client = client(ns)) {
