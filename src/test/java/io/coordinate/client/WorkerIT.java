@@ -275,7 +275,7 @@ class WorkerIT {
         try (CoordinateClient client = client(ns)) {
             client.setWorkSpec(WorkSpec.named("s").build()).join();
             try (Worker worker = Worker.builder(client)
-                    .name("wh")
+                    .name("w-heartbeat")
                     .workSpecs("s")
                     .concurrency(3)
                     .environment("exec", "./run.sh")
@@ -283,9 +283,9 @@ class WorkerIT {
                     .build()
                     .start()) {
                 JsonNode data = Poll.until(
-                                "the heartbeat of wh",
+                                "the heartbeat of w-heartbeat",
                                 WAIT,
-                                () -> app.client().get("/api/namespaces/" + ns + "/workers/wh"),
+                                () -> app.client().get("/api/namespaces/" + ns + "/workers/w-heartbeat"),
                                 answer -> answer.status() == 200)
                         .body()
                         .path("data");
