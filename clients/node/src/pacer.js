@@ -3,6 +3,8 @@
 
 /** How long a free handler waits for others before the worker asks for work for it. */
 export const LINGER_MS = 20;
+/** How many round trips of work the queue holds. */
+export const ROUND_TRIPS = 4;
 /** The weight of the latest measurement in the moving averages of handler time and round trip. */
 const ALPHA = 0.2;
 /** The shortest handler time the rule divides by, so that no-op handlers do not make the queue unbounded. */
@@ -33,9 +35,11 @@ export class Backoff {
 
 /**
  * How many attempts a worker queues for its handlers beyond the running ones (Q). A fixed `prefetch` is kept as
- * given. Otherwise Q holds two round trips of work, ceil(2 × R × concurrency / H), with H the moving average of
- * the handler's run time and R that of a request's round trip; it is capped so that the queue drains within a
- * quarter of the lease, and by `maxHeld`. Before both are measured, Q is the concurrency.
+ * given (`maxHeld` does not bound it). Otherwise Q holds ROUND_TRIPS round trips of work, ceil(4 × R ×
+ * concurrency / H), with H the moving average of every handler run's time and R that of a request's round trip,
+ * so that handlers do not starve while the next answer waits for the app's commit; it is capped so that the
+ * queue drains within a quarter of the lease, and by `maxHeld`. Before both are measured, Q is
+ * min(concurrency, maxHeld).
  */
 export class HoldingRule {
   constructor({ concurrency, leaseMs, prefetch = null, maxHeld = 1000 }) {
@@ -47,12 +51,12 @@ export class HoldingRule {
     this.roundTripMs = null;
   }
 
-  /** A handler ran (finished or failed) for `ms`. */
+  /** A handler's run ended (it returned, threw or was cancelled) after `ms`. */
   handlerRan(ms) {
     this.handlerMs = this.handlerMs === null ? ms : this.handlerMs + ALPHA * (ms - this.handlerMs);
   }
 
-  /** A request was answered `ms` after it was sent. */
+  /** A request sent once was answered `ms` after it went out. */
   answeredAfter(ms) {
     this.roundTripMs = this.roundTripMs === null ? ms : this.roundTripMs + ALPHA * (ms - this.roundTripMs);
   }
@@ -60,17 +64,18 @@ export class HoldingRule {
   /** Q: how many attempts to hold queued for a free handler. */
   queue() {
     if (this.prefetch !== null) return this.prefetch;
-    if (this.handlerMs === null || this.roundTripMs === null) return this.concurrency;
+    if (this.handlerMs === null || this.roundTripMs === null) return Math.min(this.concurrency, this.maxHeld);
     const handler = Math.max(this.handlerMs, MIN_HANDLER_MS);
-    const twoRoundTrips = Math.ceil((2 * this.roundTripMs * this.concurrency) / handler);
+    const roundTrips = Math.ceil((ROUND_TRIPS * this.roundTripMs * this.concurrency) / handler);
     const drainsInQuarterLease = Math.floor(((this.leaseMs / 4) * this.concurrency) / handler);
-    return Math.max(0, Math.min(twoRoundTrips, drainsInQuarterLease, this.maxHeld));
+    return Math.max(0, Math.min(roundTrips, drainsInQuarterLease, this.maxHeld));
   }
 }
 
 /**
- * Asks for the free room (concurrency + Q − held − requested) once it reaches half of concurrency + Q, when the
- * worker holds nothing, or once a handler with nothing asked for it has waited LINGER_MS. Each request reserves
+ * Asks for the free room (concurrency + Q − held − requested) once it reaches half of concurrency + Q (rounded
+ * up), when the worker holds nothing and awaits no answer, or once a free handler with room to ask for has waited
+ * LINGER_MS (a free slot of the queue alone does not wait). Each request reserves
  * its room until its answer comes, so several may be in flight; one unanswered past the timeout is sent again.
  * After an empty answer it waits (Backoff); after one a rate limit held short, as long as it says (at most the
  * backoff's maximum).
@@ -91,31 +96,40 @@ export class RequestPacer {
     return this.concurrency + this.holding.queue();
   }
 
-  /** How many attempts to ask for now (0: none), holding `held` (running or queued). Call it whenever the worker acts. */
+  /**
+   * How many attempts to ask for now (0: none), holding `held` (running or queued). Tracks how long a handler has
+   * been free with room to ask for, so call it whenever the worker acts.
+   */
   toAsk(held, now) {
-    this.#trackFreeHandler(held, now);
-    const capacity = this.capacity();
-    const free = capacity - held - this.reserved;
+    const free = this.free(held);
+    if (free <= 0 || !this.#handlerFree(held)) {
+      this.handlerFreeSince = -1;
+    } else if (this.handlerFreeSince < 0) {
+      this.handlerFreeSince = now;
+    }
     if (free <= 0 || now < this.nextRequestAt) return 0;
     const lingered = this.handlerFreeSince >= 0 && now - this.handlerFreeSince >= LINGER_MS;
-    return this.#eager(held, free, capacity) || lingered ? free : 0;
+    return this.#eager(held, free) || lingered ? free : 0;
   }
 
-  #eager(held, free, capacity) {
-    return (held === 0 && this.reserved === 0) || 2 * free >= capacity;
+  /** The room neither held nor asked for. */
+  free(held) {
+    return this.capacity() - held - this.reserved;
   }
 
-  #trackFreeHandler(held, now) {
-    if (held + this.reserved < this.concurrency) {
-      if (this.handlerFreeSince < 0) this.handlerFreeSince = now;
-    } else {
-      this.handlerFreeSince = -1;
-    }
+  /** Asks without the linger: it holds nothing and awaits nothing, or half its capacity is free. */
+  #eager(held, free) {
+    return (held === 0 && this.reserved === 0) || free >= Math.ceil(this.capacity() / 2);
+  }
+
+  /** A handler has nothing to run: queued attempts go to free handlers as they come. */
+  #handlerFree(held) {
+    return held < this.concurrency;
   }
 
   /** A request for `count` attempts went out: its room is reserved until it is answered. */
   asked(requestId, count, now) {
-    this.outstanding.set(requestId, { count, deadline: now + this.answerTimeoutMs, sentAt: now });
+    this.outstanding.set(requestId, { count, deadline: now + this.answerTimeoutMs, sentAt: now, repeated: false });
     this.reserved += count;
     this.handlerFreeSince = -1;
   }
@@ -129,7 +143,7 @@ export class RequestPacer {
     if (request === undefined) return false;
     this.outstanding.delete(requestId);
     this.reserved -= request.count;
-    this.holding.answeredAfter(now - request.sentAt);
+    if (!request.repeated) this.holding.answeredAfter(now - request.sentAt); // a copy's would measure the timeout
     if (retryAfterMs !== null && retryAfterMs !== undefined) {
       if (!empty) this.backoff.reset();
       this.nextRequestAt = now + Math.min(Math.max(0, retryAfterMs), this.backoff.maxMs);
@@ -148,7 +162,7 @@ export class RequestPacer {
     for (const [requestId, request] of this.outstanding) {
       if (now >= request.deadline) {
         request.deadline = now + this.answerTimeoutMs;
-        request.sentAt = now;
+        request.repeated = true;
         overdue.push(requestId);
       }
     }
@@ -162,14 +176,11 @@ export class RequestPacer {
   /** The earliest time at which, nothing else happening, toAsk or overdue could change. */
   nextWakeUp(held, now) {
     let wake = Infinity;
-    const capacity = this.capacity();
-    const free = capacity - held - this.reserved;
-    if (free > 0) {
-      let ready = Infinity;
-      if (this.#eager(held, free, capacity)) ready = now;
-      else if (this.handlerFreeSince >= 0) ready = this.handlerFreeSince + LINGER_MS;
-      else if (held + this.reserved < this.concurrency) ready = now + LINGER_MS;
-      wake = Math.max(this.nextRequestAt, ready);
+    const free = this.free(held);
+    if (free > 0 && this.#eager(held, free)) {
+      wake = Math.max(this.nextRequestAt, now);
+    } else if (free > 0 && this.#handlerFree(held)) {
+      wake = Math.max(this.nextRequestAt, this.handlerFreeSince < 0 ? now : this.handlerFreeSince + LINGER_MS);
     }
     for (const request of this.outstanding.values()) {
       wake = Math.min(wake, request.deadline);

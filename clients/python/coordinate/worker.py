@@ -22,7 +22,7 @@ from typing import Any, Callable
 from .attempt import QUEUED, RUNNING, WITHDRAWN, Attempt
 from .client import Client, request_command
 from .errors import CommandRefused
-from .pacing import Backoff, Holding, RequestPacer
+from .pacing import NANOS_PER_SECOND, Backoff, Holding, RequestPacer, nanos
 from .reports import AttemptReports
 
 LOG = logging.getLogger("coordinate")
@@ -78,7 +78,7 @@ class Worker:
     def start(self) -> Worker:
         """Starts working in the background; returns once the worker reads its assignments."""
         self.client.connection.watch(self.name, self._assigned).result(self.client.timeout)
-        self._pacer = RequestPacer(self.holding, self._backoff, self.client.timeout, time.monotonic())
+        self._pacer = RequestPacer(self.holding, self._backoff, self.client.timeout, time.monotonic_ns())
         for i in range(self.concurrency):
             thread = threading.Thread(target=self._run_handlers, name=f"{self.name}-handler-{i + 1}", daemon=True)
             thread.start()
@@ -154,7 +154,7 @@ class Worker:
         claim = self._claim
         events = self._events
         handler = self.handler
-        clock = time.perf_counter
+        clock = time.perf_counter_ns
         while True:
             attempt = work.get()
             if attempt is None:
@@ -226,15 +226,16 @@ class Worker:
             self._give_back_on_stop(now)
         self._reports.flush_if_due(now, not held)
         pacer = self._pacer
-        for request_id in pacer.overdue(now):
+        now_nanos = nanos(now)
+        for request_id in pacer.overdue(now_nanos):
             LOG.warning("worker %s: no assignment for request %s in %s s; sending it again", self.name, request_id,
                         self.client.timeout)
             self._send_request(self._unanswered[request_id])
         if not self._stopping:
-            count = pacer.to_ask(len(held), now)
+            count = pacer.to_ask(len(held), now_nanos)
             if count > 0:
                 self._reports.flush()  # report what is done before asking for more
-                self._ask(count, now)
+                self._ask(count, now_nanos)
 
     def _give_back_on_stop(self, now: float) -> None:
         past_deadline = now >= self._stop_deadline
@@ -255,7 +256,7 @@ class Worker:
         if self._stopping:
             wake = min(wake, self._stop_deadline)
         else:
-            wake = min(wake, self._pacer.next_wake_up(len(self._held), now))
+            wake = min(wake, self._pacer.next_wake_up(len(self._held), nanos(now)) / NANOS_PER_SECOND)
         wake = min(wake, self._reports.next_flush())
         if self._progress_due:
             wake = min(wake, min(self._progress_due.values()))
@@ -305,7 +306,8 @@ class Worker:
         retry_after = record.get("retry_after_ms")
         now = time.monotonic()
         if not self._pacer.answered(request_id, not attempts,
-                                    retry_after / 1000.0 if isinstance(retry_after, (int, float)) else None, now):
+                                    nanos(retry_after / 1000.0) if isinstance(retry_after, (int, float)) else None,
+                                    nanos(now)):
             return  # the answer to another copy of a request sent again: the first answer was taken already
         self._unanswered.pop(request_id, None)
         held = self._held
@@ -324,8 +326,8 @@ class Worker:
             held[attempt_id] = attempt
             work.put(attempt)
 
-    def _ended(self, attempt: Attempt, result: Any, error: BaseException | None, seconds: float) -> None:
-        self.holding.handler_ran(seconds)
+    def _ended(self, attempt: Attempt, result: Any, error: BaseException | None, run_nanos: int) -> None:
+        self.holding.handler_ran(run_nanos)
         if self._held.pop(attempt.id, None) is None or attempt.lost:
             return  # given back at the stop deadline, or the app no longer takes this attempt's outcome
         self._progress_due.pop(attempt.id, None)
@@ -354,11 +356,11 @@ class Worker:
 
     # --- commands
 
-    def _ask(self, count: int, now: float) -> None:
+    def _ask(self, count: int, now_nanos: int) -> None:
         self._sequence += 1
         request_id = self._request_ids + str(self._sequence)
         command = request_command(self.name, count, self.lease, self.specs or None, request_id=request_id)
-        self._pacer.asked(request_id, count, now)
+        self._pacer.asked(request_id, count, now_nanos)
         self._unanswered[request_id] = command
         self._send_request(command)
 

@@ -82,6 +82,7 @@ public final class Worker implements AutoCloseable {
         env.put("pid", ProcessHandle.current().pid());
         env.put("concurrency", builder.concurrency);
         env.put("work_specs", workSpecs);
+        env.put("language", "java");
         env.putAll(builder.environment);
         this.loop = new WorkerLoop(
                 client,
@@ -297,7 +298,7 @@ public final class Worker implements AutoCloseable {
             return this;
         }
 
-        /** Extra fields of the environment sent with each heartbeat (host, pid and concurrency are sent anyway). */
+        /** Extra fields of each heartbeat's environment (host, pid, concurrency, work_specs and language go anyway). */
         public Builder environment(String key, Object value) {
             environment.put(key, value);
             return this;

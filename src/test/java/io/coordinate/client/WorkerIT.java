@@ -270,6 +270,36 @@ class WorkerIT {
     }
 
     @Test
+    void theHeartbeatSaysWhereWhatAndInWhichLanguageTheWorkerRuns() throws Exception {
+        String ns = "sdk-heartbeat";
+        try (CoordinateClient client = client(ns)) {
+            client.setWorkSpec(WorkSpec.named("s").build()).join();
+            try (Worker worker = Worker.builder(client)
+                    .name("w-heartbeat")
+                    .workSpecs("s")
+                    .concurrency(3)
+                    .environment("exec", "./run.sh")
+                    .handler(attempt -> null)
+                    .build()
+                    .start()) {
+                JsonNode data = Poll.until(
+                                "the heartbeat of w-heartbeat",
+                                WAIT,
+                                () -> app.client().get("/api/namespaces/" + ns + "/workers/w-heartbeat"),
+                                answer -> answer.status() == 200)
+                        .body()
+                        .path("data");
+                assertThat(data)
+                        .isEqualTo(Json.parse("{\"host\":\""
+                                + java.net.InetAddress.getLocalHost().getHostName() + "\",\"pid\":"
+                                + ProcessHandle.current().pid()
+                                + ",\"concurrency\":3,\"work_specs\":[\"s\"],\"language\":\"java\","
+                                + "\"exec\":\"./run.sh\"}"));
+            }
+        }
+    }
+
+    @Test
     void aFailAttemptExceptionFailsForGoodWithItsData() {
         String ns = "sdk-fail-permanent";
         try (CoordinateClient client = client(ns)) {
