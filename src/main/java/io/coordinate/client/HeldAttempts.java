@@ -1,15 +1,20 @@
 package io.coordinate.client;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.NavigableSet;
+import java.util.TreeSet;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The attempts a {@link Worker} holds, queued in its handler pool or running, kept in the order their lease renewals
- * fall due: every lease has the same length, so that is the order they came in, and a renewed attempt moves to the
- * end. Finding what is due then stops at the first attempt that is not, however many are held.
+ * fall due. A lease counts from its request's send (its start at the app is later), so an attempt whose answer was
+ * slow falls due sooner than it came; a renewal moves it back. Finding what is due then stops at the first attempt
+ * that is not, however many are held.
  *
  * <p>Used by the worker's own thread only.
  */
@@ -26,7 +31,11 @@ final class HeldAttempts {
 
         final Attempt attempt;
         final AtomicInteger state = new AtomicInteger(QUEUED);
+        /** Changed only through {@link HeldAttempts}, which orders by it. */
         long renewAt;
+        /** Breaks ties of {@link #renewAt}: the order they were set in. */
+        private long order;
+
         Future<?> task;
         /** Its lease was lost, or its unit cancelled: never renewed again, and its outcome is dropped. */
         boolean lost;
@@ -45,17 +54,23 @@ final class HeldAttempts {
         }
     }
 
-    private final LinkedHashMap<String, Held> byId = new LinkedHashMap<>();
+    private final Map<String, Held> byId = new HashMap<>();
+    private final NavigableSet<Held> byRenewal =
+            new TreeSet<>(Comparator.<Held>comparingLong(h -> h.renewAt).thenComparingLong(h -> h.order));
+    private long orders;
     private final long renewAfterNanos;
 
-    /** @param renewAfterNanos how long after it came, or after its last renewal, an attempt's lease is renewed */
+    /** @param renewAfterNanos how long after its lease began, or after its last renewal, an attempt's lease is renewed */
     HeldAttempts(long renewAfterNanos) {
         this.renewAfterNanos = renewAfterNanos;
     }
 
-    Held add(Attempt attempt, long now) {
-        Held held = new Held(attempt, now + renewAfterNanos);
+    /** @param leaseFrom when its lease began at the latest: when the request that got it was sent */
+    Held add(Attempt attempt, long leaseFrom) {
+        Held held = new Held(attempt, leaseFrom + renewAfterNanos);
+        held.order = orders++;
         byId.put(attempt.attemptId(), held);
+        byRenewal.add(held);
         return held;
     }
 
@@ -68,7 +83,11 @@ final class HeldAttempts {
     }
 
     Held remove(String attemptId) {
-        return byId.remove(attemptId);
+        Held held = byId.remove(attemptId);
+        if (held != null) {
+            byRenewal.remove(held);
+        }
+        return held;
     }
 
     int size() {
@@ -79,15 +98,15 @@ final class HeldAttempts {
         return byId.isEmpty();
     }
 
-    /** A copy, so the caller may remove while it goes through them. */
+    /** A copy in the order renewals fall due, so the caller may remove while it goes through them. */
     List<Held> all() {
-        return new ArrayList<>(byId.values());
+        return new ArrayList<>(byRenewal);
     }
 
     /** The attempts whose renewal is due at {@code now}, each moved to the end with its next renewal set. */
     List<Held> dueForRenewal(long now) {
         List<Held> due = new ArrayList<>();
-        for (Held held : byId.values()) {
+        for (Held held : byRenewal) {
             if (held.lost) {
                 continue; // never renewed again; it leaves when its handler ends
             }
@@ -104,14 +123,15 @@ final class HeldAttempts {
 
     /** A renewal went out for {@code held} outside {@link #dueForRenewal} (with progress): its next one is later. */
     void renewed(Held held, long now) {
+        byRenewal.remove(held);
         held.renewAt = now + renewAfterNanos;
-        byId.remove(held.attempt.attemptId());
-        byId.put(held.attempt.attemptId(), held);
+        held.order = orders++;
+        byRenewal.add(held);
     }
 
     /** When the next renewal falls due ({@link Long#MAX_VALUE}: none). */
     long nextRenewal() {
-        for (Held held : byId.values()) {
+        for (Held held : byRenewal) {
             if (!held.lost) {
                 return held.renewAt; // the first is the next due
             }

@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -47,10 +48,14 @@ final class WorkRequests {
     /** A {@code request_attempts} not answered yet: sent again as it is when its answer is late. */
     private static final class SentRequest {
         final ObjectNode command;
+        /** When it was first sent: the leases of its attempts start later than that, whichever copy the app took. */
+        final long firstSentAt;
+
         boolean repeated;
 
-        SentRequest(ObjectNode command) {
+        SentRequest(ObjectNode command, long firstSentAt) {
             this.command = command;
+            this.firstSentAt = firstSentAt;
         }
     }
 
@@ -95,7 +100,7 @@ final class WorkRequests {
         }
         ObjectNode command = request.build().json();
         pacer.asked(requestId, count, now);
-        unanswered.put(requestId, new SentRequest(command));
+        unanswered.put(requestId, new SentRequest(command, now));
         send(command);
     }
 
@@ -114,13 +119,14 @@ final class WorkRequests {
     }
 
     /**
-     * Takes an answer. Returns false for the copy of an answer taken already (the answer to another copy of a request
-     * sent again), whose attempts the worker must not take twice.
+     * Takes an answer. Returns when the leases of its attempts count from: the request's first send, or {@code now}
+     * for an answer to no request of this worker's. Empty for the copy of an answer taken already (the answer to
+     * another copy of a request sent again), whose attempts the worker must not take twice.
      */
-    boolean answered(Assignment assignment, long now) {
+    OptionalLong answered(Assignment assignment, long now) {
         String requestId = assignment.requestId();
         if (requestId != null && answeredRepeats.contains(requestId)) {
-            return false;
+            return OptionalLong.empty();
         }
         SentRequest request = requestId == null ? null : unanswered.remove(requestId);
         if (request != null && request.repeated) {
@@ -132,7 +138,7 @@ final class WorkRequests {
                 assignment.attempts().isEmpty(),
                 retryAfter == null ? -1 : TimeUnit.MILLISECONDS.toNanos(Math.max(0, retryAfter)),
                 now);
-        return true;
+        return OptionalLong.of(request == null ? now : request.firstSentAt);
     }
 
     /** Sends a request; one that does not reach the app is sent again once its answer is overdue. */

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -256,7 +257,8 @@ final class WorkerLoop {
     }
 
     private void onAssignment(Assignment assignment, long now) {
-        if (!requests.answered(assignment, now)) {
+        OptionalLong leaseFrom = requests.answered(assignment, now);
+        if (leaseFrom.isEmpty()) {
             return; // the answer to another copy of a request sent again: the first answer was taken already
         }
         for (Attempt attempt : assignment.attempts()) {
@@ -268,7 +270,7 @@ final class WorkerLoop {
                 continue;
             }
             attempt.listenToProgress(progressListener);
-            submit(owned.add(attempt, now));
+            submit(owned.add(attempt, leaseFrom.getAsLong()));
         }
     }
 

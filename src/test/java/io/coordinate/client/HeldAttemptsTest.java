@@ -65,4 +65,22 @@ class HeldAttemptsTest {
         assertThat(held.all()).extracting(h -> h.attempt.attemptId()).containsExactly("b", "a");
         assertThat(held.get("a").renewAt).isEqualTo(23);
     }
+
+    @Test
+    void anAttemptOfASlowAnswerFallsDueFromItsRequestsSendNotFromItsArrival() {
+        HeldAttempts held = new HeldAttempts(15);
+        held.add(attempt("a"), 10);
+        held.add(attempt("b"), 2); // came after a, but its request went out at 2: its lease began before a's
+        assertThat(held.nextRenewal()).isEqualTo(17);
+        assertThat(held.all()).extracting(h -> h.attempt.attemptId()).containsExactly("b", "a");
+        assertThat(held.dueForRenewal(17))
+                .extracting(h -> h.attempt.attemptId())
+                .containsExactly("b");
+        assertThat(held.dueForRenewal(25))
+                .extracting(h -> h.attempt.attemptId())
+                .containsExactly("a");
+        held.remove("b");
+        assertThat(held.all()).extracting(h -> h.attempt.attemptId()).containsExactly("a");
+        assertThat(held.nextRenewal()).isEqualTo(40);
+    }
 }
