@@ -18,7 +18,7 @@ class Attempt:
     """
 
     __slots__ = ("id", "spec", "unit", "data", "expiration_time", "_worker", "_cancelled", "_callbacks",
-                 "_progress", "_event", "state", "renew_at", "lost", "progress_sent_at", "stopping")
+                 "_progress", "_event", "state", "renew_at", "renew_order", "lost", "progress_sent_at", "stopping")
 
     def __init__(self, attempt_id: str, spec: str, unit: str, data: dict[str, Any], expiration_time: str | None,
                  worker=None):
@@ -35,6 +35,7 @@ class Attempt:
         # The worker's own bookkeeping, on its loop thread.
         self.state = QUEUED
         self.renew_at = 0.0
+        self.renew_order = 0
         self.lost = False
         self.progress_sent_at: float | None = None
         self.stopping = False

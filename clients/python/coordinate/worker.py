@@ -16,12 +16,12 @@ import socket
 import threading
 import time
 import uuid
-from collections import OrderedDict
 from typing import Any, Callable
 
 from .attempt import QUEUED, RUNNING, WITHDRAWN, Attempt
 from .client import Client, request_command
 from .errors import CommandRefused
+from .held import HeldAttempts
 from .pacing import NANOS_PER_SECOND, Backoff, Holding, RequestPacer, nanos
 from .reports import AttemptReports
 
@@ -61,11 +61,11 @@ class Worker:
         self._events: queue.SimpleQueue = queue.SimpleQueue()
         self._work: queue.SimpleQueue = queue.SimpleQueue()
         self._claim = threading.Lock()
-        self._held: OrderedDict[str, Attempt] = OrderedDict()  # in the order of their renewals
+        self._held = HeldAttempts(lease / 2)
         self._progress_due: dict[str, float] = {}
         self._request_ids = f"{self.name}-{uuid.uuid4().hex[:8]}-"
         self._sequence = 0
-        self._unanswered: dict[str, dict] = {}
+        self._unanswered: dict[str, tuple[dict, float]] = {}  # each request and when it was first sent
         self._stopping = False
         self._stop_deadline = 0.0
         self._stopped = threading.Event()
@@ -206,15 +206,8 @@ class Worker:
 
     def _act(self, now: float) -> None:
         held = self._held
-        renew_at = now + self.lease / 2
-        while held:
-            attempt = next(iter(held.values()))
-            if attempt.renew_at > now:
-                break
-            attempt.renew_at = renew_at
-            held.move_to_end(attempt.id)
-            if not attempt.lost:  # a dropped attempt waits only for its handler to end
-                self._renew(attempt, None)
+        for attempt in held.due_for_renewal(now):
+            self._renew(attempt, None)
         if self._progress_due:
             for attempt_id, due in list(self._progress_due.items()):
                 if due <= now:
@@ -230,12 +223,12 @@ class Worker:
         for request_id in pacer.overdue(now_nanos):
             LOG.warning("worker %s: no assignment for request %s in %s s; sending it again", self.name, request_id,
                         self.client.timeout)
-            self._send_request(self._unanswered[request_id])
+            self._send_request(self._unanswered[request_id][0])
         if not self._stopping:
             count = pacer.to_ask(len(held), now_nanos)
             if count > 0:
                 self._reports.flush()  # report what is done before asking for more
-                self._ask(count, now_nanos)
+                self._ask(count, now, now_nanos)
 
     def _give_back_on_stop(self, now: float) -> None:
         past_deadline = now >= self._stop_deadline
@@ -260,9 +253,7 @@ class Worker:
         wake = min(wake, self._reports.next_flush())
         if self._progress_due:
             wake = min(wake, min(self._progress_due.values()))
-        if self._held:
-            wake = min(wake, next(iter(self._held.values())).renew_at)
-        return wake
+        return min(wake, self._held.next_renewal())
 
     def _handle(self, event: tuple) -> None:
         kind = event[0]
@@ -309,9 +300,9 @@ class Worker:
                                     nanos(retry_after / 1000.0) if isinstance(retry_after, (int, float)) else None,
                                     nanos(now)):
             return  # the answer to another copy of a request sent again: the first answer was taken already
-        self._unanswered.pop(request_id, None)
+        sent = self._unanswered.pop(request_id, None)
+        lease_from = sent[1] if sent is not None else now  # the lease began at the app after the request went out
         held = self._held
-        renew_at = now + self.lease / 2
         work = self._work
         for item in attempts:
             attempt_id = item["attempt_id"]
@@ -322,8 +313,7 @@ class Worker:
             if self._stopping:
                 self._reports.release(attempt, "the worker stopped before it started")
                 continue
-            attempt.renew_at = renew_at
-            held[attempt_id] = attempt
+            held.add(attempt, lease_from)
             work.put(attempt)
 
     def _ended(self, attempt: Attempt, result: Any, error: BaseException | None, run_nanos: int) -> None:
@@ -356,12 +346,12 @@ class Worker:
 
     # --- commands
 
-    def _ask(self, count: int, now_nanos: int) -> None:
+    def _ask(self, count: int, now: float, now_nanos: int) -> None:
         self._sequence += 1
         request_id = self._request_ids + str(self._sequence)
         command = request_command(self.name, count, self.lease, self.specs or None, request_id=request_id)
         self._pacer.asked(request_id, count, now_nanos)
-        self._unanswered[request_id] = command
+        self._unanswered[request_id] = (command, now)
         self._send_request(command)
 
     def _send_request(self, command: dict) -> None:
@@ -375,8 +365,7 @@ class Worker:
         latest = attempt.take_progress()
         if latest is not None:
             attempt.progress_sent_at = now
-            attempt.renew_at = now + self.lease / 2
-            self._held.move_to_end(attempt.id)
+            self._held.renewed(attempt, now)
             self._renew(attempt, latest)
 
     def _renew(self, attempt: Attempt, progress) -> None:
