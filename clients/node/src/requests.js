@@ -33,7 +33,7 @@ export class WorkRequests {
       requestId,
     });
     this.pacer.asked(requestId, count, now);
-    this.unanswered.set(requestId, { command, repeated: false });
+    this.unanswered.set(requestId, { command, firstSentAt: now, repeated: false });
     this.#send(command);
   }
 
@@ -48,13 +48,13 @@ export class WorkRequests {
   }
 
   /**
-   * Takes an answer: true when it answers a request still outstanding, whose attempts the worker takes; false for
-   * a copy of an answer taken already.
+   * Takes an answer to a request still outstanding, whose attempts the worker takes: returns when their leases count
+   * from, the request's first send (whichever copy the app took). Null for a copy of an answer taken already.
    */
   answered(assignment, now) {
     const { requestId } = assignment;
-    if (requestId == null || this.answeredRepeats.has(requestId)) return false;
-    if (!this.pacer.answered(requestId, assignment.attempts.length === 0, assignment.retryAfterMs, now)) return false;
+    if (requestId == null || this.answeredRepeats.has(requestId)) return null;
+    if (!this.pacer.answered(requestId, assignment.attempts.length === 0, assignment.retryAfterMs, now)) return null;
     const request = this.unanswered.get(requestId);
     this.unanswered.delete(requestId);
     if (request?.repeated) {
@@ -63,7 +63,7 @@ export class WorkRequests {
         this.answeredRepeats.delete(this.answeredRepeats.values().next().value);
       }
     }
-    return true;
+    return request ? request.firstSentAt : now;
   }
 
   #send(command) {

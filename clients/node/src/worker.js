@@ -230,7 +230,8 @@ export class Worker {
   #onAssignment(assignment) {
     const now = performance.now();
     // Only an answer to a request still outstanding hands out attempts: a copy of one taken already does not.
-    if (!this.workRequests.answered(assignment, now)) return;
+    const leaseFrom = this.workRequests.answered(assignment, now);
+    if (leaseFrom === null) return;
     for (const assigned of assignment.attempts) {
       if (this.held.has(assigned.attemptId)) continue; // a repeated request's answer names what it handed out already
       const attempt = new Attempt(assigned, (reported) => this.#progressReported(reported));
@@ -238,7 +239,7 @@ export class Worker {
         this.reports.release(attempt, 'the worker stopped before it started');
         continue;
       }
-      this.queue.push(this.held.hold(attempt, now));
+      this.queue.push(this.held.hold(attempt, leaseFrom));
     }
     this.#startQueued();
   }

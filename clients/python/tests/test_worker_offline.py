@@ -4,6 +4,7 @@ import time
 from concurrent.futures import Future
 
 from coordinate import FinishedAttempts, Worker
+from coordinate.pacing import Backoff, RequestPacer, nanos
 from test_reports import answered
 
 
@@ -72,6 +73,15 @@ def test_a_request_without_answer_is_sent_again_with_its_id_and_its_attempts_run
     finally:
         worker.stop()
     assert (runs, [item["attempt_id"] for item in client.finished]) == (["7", "8"], ["7", "8"])
+
+
+def test_an_answers_attempt_falls_due_half_a_lease_after_its_requests_send_however_late_it_came():
+    client = FakeClient()
+    worker = Worker(client, specs=["s"], handler=lambda attempt: None, lease=30.0)
+    worker._pacer = RequestPacer(worker.holding, Backoff(0.1, 5.0), client.timeout, 0)
+    worker._ask(1, 7.0, nanos(7.0))  # the loop thread's part, on a clock of our own: sent at 7 s
+    worker._on_assignment(answer(worker, client.connection.sent[0]["request_id"], "7"))  # came much later
+    assert (worker.held, worker._held.get("7").renew_at) == (1, 22.0)
 
 
 def answer(worker, request_id, attempt_id):
