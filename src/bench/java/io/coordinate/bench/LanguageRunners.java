@@ -17,6 +17,9 @@ public enum LanguageRunners {
     PYTHON,
     NODE;
 
+    /** How long {@code npm ci} of clients/node may take: it downloads a few small packages. */
+    private static final int NPM_CI_SECONDS = 300;
+
     /** The runner's command line, from the project directory {@code projectDir}, before the runner's arguments. */
     public List<String> command(Path projectDir) {
         return switch (this) {
@@ -83,26 +86,38 @@ public enum LanguageRunners {
                 + "): apt-get install python3-confluent-kafka python3-pytest, or set COORDINATE_PYTHON");
     }
 
-    /** {@code node}, once clients/node's dependencies are installed. */
-    public static String node(Path projectDir) {
+    /**
+     * {@code node}, once clients/node's dependencies are installed: a fresh clone has none, and {@code npm ci} (from
+     * the committed lockfile, as the README's setup runs it) installs them here, so that {@code mvn verify} needs no
+     * step of its own for them.
+     */
+    public static synchronized String node(Path projectDir) {
         if (!succeeds("node", "--version")) {
             throw new IllegalStateException("no node on the PATH: install Node.js 20 or later");
         }
-        if (!Files.isDirectory(projectDir.resolve("clients/node/node_modules"))) {
+        Path client = projectDir.resolve("clients/node");
+        if (!Files.isDirectory(client.resolve("node_modules"))
+                && !succeeds(NPM_CI_SECONDS, "npm", "ci", "--prefix", client.toString())) {
             throw new IllegalStateException(
-                    "clients/node has no node_modules: run npm ci --prefix clients/node (Node.js 20 or later)");
+                    "clients/node has no node_modules and npm ci failed: run npm ci --prefix clients/node (Node.js 20 "
+                            + "or later, the npm registry reachable)");
         }
         return "node";
     }
 
     /** Whether {@code command} runs and exits 0 within 30 s. */
     public static boolean succeeds(String... command) {
+        return succeeds(30, command);
+    }
+
+    /** Whether {@code command} runs and exits 0 within {@code seconds}. */
+    private static boolean succeeds(int seconds, String... command) {
         try {
             Process process = new ProcessBuilder(command)
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.DISCARD)
                     .start();
-            if (!process.waitFor(30, TimeUnit.SECONDS)) {
+            if (!process.waitFor(seconds, TimeUnit.SECONDS)) {
                 process.destroyForcibly();
                 return false;
             }
