@@ -113,11 +113,14 @@ class EndToEndIT {
                         + attempts.get(0).get("attempt_id").asText() + "\"}");
 
         String labels = "{namespace=\"metrics\",work_spec=\"s\"}";
+        // A scrape reads the workers' attempts and the units' counts one after the other, not as one snapshot: a
+        // commit between the two reads shows the finish in one and not yet in the other, until the next scrape.
         List<String> lines = Poll.until(
                 "the finish in /metrics",
                 Duration.ofSeconds(30),
                 () -> client.getText("/metrics").lines().toList(),
-                l -> l.contains("coordinate_units{namespace=\"metrics\",status=\"finished\",work_spec=\"s\"} 1.0"));
+                l -> l.contains("coordinate_units{namespace=\"metrics\",status=\"finished\",work_spec=\"s\"} 1.0")
+                        && l.contains("coordinate_running_attempts" + labels + " 1.0"));
         assertThat(lines)
                 .contains("coordinate_units{namespace=\"metrics\",status=\"available\",work_spec=\"s\"} 1.0")
                 .contains("coordinate_units{namespace=\"metrics\",status=\"pending\",work_spec=\"s\"} 1.0")
