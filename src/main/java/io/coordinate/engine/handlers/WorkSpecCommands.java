@@ -53,25 +53,19 @@ public final class WorkSpecCommands {
         if (given.has("continuous") && m.canBeContinuous()) {
             continuous = WorkSpecDefinition.bool(given, "continuous", continuous);
         }
-        WorkSpecMeta changed = new WorkSpecMeta(
-                WorkSpecDefinition.priority(given, "priority", m.priority()),
-                given.has("weight") ? Math.max(1, WorkSpecDefinition.weight(given, "weight", m.weight())) : m.weight(),
-                WorkSpecDefinition.bool(given, "paused", m.paused()),
-                continuous,
-                m.canBeContinuous(),
-                WorkSpecDefinition.interval(given, "interval", m.interval()),
-                m.nextContinuous(),
-                WorkSpecDefinition.count(given, "max_running", m.maxRunning()),
-                WorkSpecDefinition.count(given, "max_attempts_returned", m.maxAttemptsReturned()),
-                WorkSpecDefinition.count(given, "max_retries", m.maxRetries()),
-                m.nextWorkSpecName(),
-                m.runtime(),
-                m.minGb(),
-                m.replication(),
-                m.retention(),
-                m.retry(),
-                m.rateLimit(),
-                m.groups());
+        WorkSpecMeta changed = m.toBuilder()
+                .priority(WorkSpecDefinition.priority(given, "priority", m.priority()))
+                .weight(
+                        given.has("weight")
+                                ? Math.max(1, WorkSpecDefinition.weight(given, "weight", m.weight()))
+                                : m.weight())
+                .paused(WorkSpecDefinition.bool(given, "paused", m.paused()))
+                .continuous(continuous)
+                .interval(WorkSpecDefinition.interval(given, "interval", m.interval()))
+                .maxRunning(WorkSpecDefinition.count(given, "max_running", m.maxRunning()))
+                .maxAttemptsReturned(WorkSpecDefinition.count(given, "max_attempts_returned", m.maxAttemptsReturned()))
+                .maxRetries(WorkSpecDefinition.count(given, "max_retries", m.maxRetries()))
+                .build();
         WorkSpecRecord after = spec.withMeta(changed);
         ctx.specs().write(ctx.namespace(), spec, after);
         return ctx.views().spec(after);

@@ -60,6 +60,6 @@ class SchedulerRepeatedRunsTest {
 
     private static SpecLoad load(String name, double weight, long pending) {
         return new SpecLoad(
-                name, new WorkSpecMeta(0, weight, false, false, false, 0, null, 0, 0, 0, "", "", 0), 1000, pending);
+                name, WorkSpecMeta.DEFAULTS.toBuilder().weight(weight).build(), 1000, pending);
     }
 }

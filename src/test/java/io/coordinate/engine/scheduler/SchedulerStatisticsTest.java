@@ -208,7 +208,14 @@ class SchedulerStatisticsTest {
 
     private static WorkSpecMeta meta(
             double priority, double weight, boolean paused, boolean continuous, Long nextContinuous, long maxRunning) {
-        return new WorkSpecMeta(
-                priority, weight, paused, continuous, continuous, 0, nextContinuous, maxRunning, 0, 0, "", "", 0);
+        return WorkSpecMeta.DEFAULTS.toBuilder()
+                .priority(priority)
+                .weight(weight)
+                .paused(paused)
+                .continuous(continuous)
+                .canBeContinuous(continuous)
+                .nextContinuous(nextContinuous)
+                .maxRunning(maxRunning)
+                .build();
     }
 }

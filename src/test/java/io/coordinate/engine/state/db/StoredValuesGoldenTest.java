@@ -155,6 +155,8 @@ class StoredValuesGoldenTest {
                     1.5,
                     new ReplicationConfig(2, 3, 4, 5, 6, 86_400.0, "digest"),
                     3_600.0,
+                    null,
+                    null,
                     null));
 
     private static final WorkerRecord WORKER = new WorkerRecord(

@@ -95,8 +95,7 @@ class RetryPolicyTest {
     @Test
     void aSpecWithAPolicyReadsBackFromItsStoredValue() {
         RetryPolicy policy = new RetryPolicy(4, Backoff.FIXED, 0.5, 3, 60, 0.25, 10);
-        WorkSpecMeta meta =
-                new WorkSpecMeta(0, 20, false, false, false, 0, null, 0, 0, 0, "", "", 0, null, null, policy);
+        WorkSpecMeta meta = WorkSpecMeta.DEFAULTS.toBuilder().retry(policy).build();
         WorkSpecRecord spec = new WorkSpecRecord("s", (ObjectNode) Json.parse("{\"name\":\"s\"}"), meta);
 
         assertThat(ValueCodec.decode(ValueCodec.encode(spec), WorkSpecRecord.class))
