@@ -20,11 +20,22 @@ public final class WriteBuffer implements KeyValueStore {
     private static final byte[] TOMBSTONE = new byte[0];
     /** Reads kept per command: a batch touches a few hundred keys; a command that walks a whole spec keeps no more. */
     private static final int MAX_READS_KEPT = 10_000;
+    /** A hash map's capacity that holds a few hundred keys without growing. */
+    private static final int INITIAL_CAPACITY = 512;
 
     private final KeyValueStore base;
-    private final NavigableMap<byte[], byte[]> pending = new TreeMap<>(Arrays::compareUnsigned);
-    /** What this command read from the store (absent keys as {@link #TOMBSTONE}). */
-    private final Map<ByteKey, byte[]> reads = new HashMap<>();
+    /**
+     * The writes, deletions as {@link #TOMBSTONE}. Sized for a batch of a hundred units from the start: each command
+     * has a buffer of its own, and growing the table step by step showed in the stream thread's profile.
+     */
+    private final Map<ByteKey, byte[]> writes = new HashMap<>(INITIAL_CAPACITY);
+    /** What this command read from the store (up to {@link #MAX_READS_KEPT}), absent keys as {@link #TOMBSTONE}. */
+    private final Map<ByteKey, byte[]> reads = new HashMap<>(INITIAL_CAPACITY);
+    /**
+     * The writes in key order, built by the first range scan that needs them and kept from then on: most commands
+     * never scan after writing, and a hash map's put and lookup cost less than a tree's (docs/performance.md, History).
+     */
+    private NavigableMap<byte[], byte[]> sorted;
 
     public WriteBuffer(KeyValueStore base) {
         this.base = base;
@@ -32,48 +43,55 @@ public final class WriteBuffer implements KeyValueStore {
 
     @Override
     public byte[] get(byte[] key) {
-        byte[] value = pending.get(key);
-        if (value != null) {
-            return value == TOMBSTONE ? null : value;
-        }
-        // A command reads some keys several times (a unit: by the handler, then to keep the attempt it holds, then
-        // by the cascade); the store is asked once. Writes go to pending, which is looked at first.
         ByteKey readKey = new ByteKey(key);
-        byte[] read = reads.get(readKey);
-        if (read == null) {
-            read = base.get(key);
-            if (reads.size() < MAX_READS_KEPT) {
-                reads.put(readKey, read == null ? TOMBSTONE : read);
+        byte[] value = writes.get(readKey);
+        if (value == null) {
+            // A command reads some keys several times (a unit: by the handler, then to keep the attempt it holds,
+            // then by the cascade); the store is asked once.
+            value = reads.get(readKey);
+            if (value == null) {
+                value = base.get(key);
+                keepRead(readKey, value);
+                return value;
             }
         }
-        return read == TOMBSTONE ? null : read;
+        return value == TOMBSTONE ? null : value;
     }
 
     @Override
     public void known(byte[] key, byte[] value) {
+        keepRead(new ByteKey(key), value); // a write of the key, if any, is seen first
+    }
+
+    private void keepRead(ByteKey key, byte[] value) {
         if (reads.size() < MAX_READS_KEPT) {
-            // a write of the key, if any, is in pending and is seen first
-            reads.putIfAbsent(new ByteKey(key), value == null ? TOMBSTONE : value);
+            reads.putIfAbsent(key, value == null ? TOMBSTONE : value);
         }
     }
 
     @Override
     public void put(byte[] key, byte[] value) {
-        pending.put(key.clone(), value);
+        write(key.clone(), value);
     }
 
     @Override
     public void delete(byte[] key) {
-        pending.put(key.clone(), TOMBSTONE);
+        write(key.clone(), TOMBSTONE);
     }
 
-    /** Applies every buffered write to the underlying store. */
-    public void commit() {
-        List<KeyValueIterator.Entry> writes = new ArrayList<>(pending.size());
-        for (Map.Entry<byte[], byte[]> e : pending.entrySet()) {
-            writes.add(new KeyValueIterator.Entry(e.getKey(), e.getValue() == TOMBSTONE ? null : e.getValue()));
+    private void write(byte[] key, byte[] value) {
+        writes.put(new ByteKey(key), value);
+        if (sorted != null) {
+            sorted.put(key, value);
         }
-        base.putAll(writes);
+    }
+
+    /** Applies every buffered write to the underlying store, in one batch. */
+    public void commit() {
+        List<KeyValueIterator.Entry> entries = new ArrayList<>(writes.size());
+        writes.forEach(
+                (key, value) -> entries.add(new KeyValueIterator.Entry(key.bytes, value == TOMBSTONE ? null : value)));
+        base.putAll(entries); // in no particular order: nothing below needs one, and a sort cost the stream thread
         discard();
     }
 
@@ -83,9 +101,9 @@ public final class WriteBuffer implements KeyValueStore {
      */
     public int largestWrite(int floor, Predicate<byte[]> counted) {
         int largest = 0;
-        for (Map.Entry<byte[], byte[]> e : pending.entrySet()) {
-            int size = e.getKey().length + e.getValue().length;
-            if (size > floor && size > largest && counted.test(e.getKey())) {
+        for (Map.Entry<ByteKey, byte[]> e : writes.entrySet()) {
+            int size = e.getKey().bytes.length + e.getValue().length;
+            if (size > floor && size > largest && counted.test(e.getKey().bytes)) {
                 largest = size;
             }
         }
@@ -93,22 +111,27 @@ public final class WriteBuffer implements KeyValueStore {
     }
 
     public void discard() {
-        pending.clear();
+        writes.clear();
         reads.clear();
+        sorted = null;
     }
 
     public boolean isEmpty() {
-        return pending.isEmpty();
+        return writes.isEmpty();
     }
 
     @Override
     public KeyValueIterator range(byte[] from, byte[] to) {
-        if (Arrays.compareUnsigned(from, to) >= 0) {
+        if (writes.isEmpty() || Arrays.compareUnsigned(from, to) >= 0) {
             return base.range(from, to);
+        }
+        if (sorted == null) {
+            sorted = new TreeMap<>(Arrays::compareUnsigned);
+            writes.forEach((key, value) -> sorted.put(key.bytes, value));
         }
         return new OverlaidEntries(
                 base.range(from, to),
-                pending.subMap(from, true, to, false).entrySet().iterator(),
+                sorted.subMap(from, true, to, false).entrySet().iterator(),
                 TOMBSTONE);
     }
 }

@@ -5,7 +5,6 @@ import io.coordinate.storage.KeyValueIterator;
 import io.coordinate.storage.KeyValueStore;
 import io.coordinate.storage.WriteBuffer;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -50,7 +49,7 @@ public final class VersionedStore implements BatchWrites {
         store.known(key, value);
     }
 
-    /** The writes, in key order, and the next versions in their place among them. */
+    /** The writes and the next versions, one batch. */
     @Override
     public void putAll(List<KeyValueIterator.Entry> writes) {
         if (writes.isEmpty()) {
@@ -61,24 +60,12 @@ public final class VersionedStore implements BatchWrites {
         version = next;
     }
 
-    /**
-     * {@code writes} (ascending keys) with {@code versions} (ascending, not among the writes' keys) merged in order:
-     * the stores below take a sorted batch as it is.
-     */
+    /** {@code writes} and then {@code versions}: no store below needs a batch in key order. */
     static List<KeyValueIterator.Entry> withVersions(
             List<KeyValueIterator.Entry> writes, List<KeyValueIterator.Entry> versions) {
-        List<KeyValueIterator.Entry> merged = new ArrayList<>(writes.size() + versions.size());
-        int next = 0;
-        for (KeyValueIterator.Entry write : writes) {
-            while (next < versions.size()
-                    && Arrays.compareUnsigned(versions.get(next).key(), write.key()) < 0) {
-                merged.add(versions.get(next++));
-            }
-            merged.add(write);
-        }
-        while (next < versions.size()) {
-            merged.add(versions.get(next++));
-        }
-        return merged;
+        List<KeyValueIterator.Entry> batch = new ArrayList<>(writes.size() + versions.size());
+        batch.addAll(writes);
+        batch.addAll(versions);
+        return batch;
     }
 }

@@ -27,10 +27,10 @@ class VersionedStoreTest {
     }
 
     @Test
-    void eachBatchCarriesTheNextVersionToBothStoresInKeyOrder() {
+    void eachBatchCarriesTheNextVersionToBothStores() {
         VersionedStore store = new VersionedStore(records, indexes);
-        byte[] namespace = NamespaceKeys.namespace("n"); // 01 ..., before the versions (06, 07)
-        byte[] unit = UnitKeys.unit("n", "s", "u"); // 10 ..., after them
+        byte[] namespace = NamespaceKeys.namespace("n");
+        byte[] unit = UnitKeys.unit("n", "s", "u");
         byte[] available = UnitKeys.available("n", "s", 0, "u"); // an index
 
         store.putAll(List.of(
@@ -38,8 +38,8 @@ class VersionedStoreTest {
                 new KeyValueIterator.Entry(unit, V),
                 new KeyValueIterator.Entry(available, V)));
 
-        assertThat(records.batches).containsExactly(List.of(hex(namespace), hex(KeySpace.stateVersion()), hex(unit)));
-        assertThat(indexes.batches).containsExactly(List.of(hex(KeySpace.indexVersion()), hex(available)));
+        assertThat(records.batches).containsExactly(List.of(hex(namespace), hex(unit), hex(KeySpace.stateVersion())));
+        assertThat(indexes.batches).containsExactly(List.of(hex(available), hex(KeySpace.indexVersion())));
         assertThat(store.version()).isEqualTo(1);
         assertThat(IndexRebuild.stateVersion(recordsBelow)).isEqualTo(1);
         assertThat(ValueCodec.decodeLong(indexesBelow.get(KeySpace.indexVersion())))
@@ -81,12 +81,12 @@ class VersionedStoreTest {
     }
 
     @Test
-    void versionsGoAfterEveryWriteWithASmallerKey() {
+    void theVersionsTravelInTheBatchAfterItsWrites() {
         List<KeyValueIterator.Entry> writes = List.of(
-                new KeyValueIterator.Entry(new byte[] {0x01}, V),
+                new KeyValueIterator.Entry(new byte[] {0x10}, V),
                 new KeyValueIterator.Entry(new byte[] {0x05, 0x09}, V));
         List<KeyValueIterator.Entry> merged = VersionedStore.withVersions(writes, IndexRebuild.versionWrites(3));
 
-        assertThat(merged.stream().map(e -> hex(e.key()))).containsExactly("01", "0509", "06", "07");
+        assertThat(merged.stream().map(e -> hex(e.key()))).containsExactly("10", "0509", "06", "07");
     }
 }
