@@ -8,8 +8,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
+import java.util.Random;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
@@ -289,6 +293,60 @@ class CommittedStoreTest {
         crash(CHANGELOG); // the query settled nothing: the files are as before the commit
         assertThat(store.committedOffset(CHANGELOG)).isEqualTo(ChangelogOffsets.NONE);
         assertThat(entries(store.all())).isEmpty();
+    }
+
+    @Test
+    void scansAndReadsMatchAModelWhateverTheOrderOfWritesScansAndCommits() throws Exception {
+        open(CHANGELOG);
+        Random random = new Random(7);
+        NavigableMap<String, String> model = new TreeMap<>();
+        long offset = 0;
+        for (int op = 0; op < 2_000; op++) {
+            String k = String.valueOf((char) ('a' + random.nextInt(12)));
+            int choice = random.nextInt(10);
+            if (choice < 5) { // a write, a deletion now and then
+                String v = random.nextInt(4) == 0 ? null : "v" + op;
+                store.put(key(k), v == null ? null : value(v));
+                if (v == null) {
+                    model.remove(k);
+                } else {
+                    model.put(k, v);
+                }
+            } else if (choice == 5) { // a commit prepared; the stream thread's next call settles it
+                acknowledged.set(++offset);
+                store.flushCache();
+            } else {
+                String from = String.valueOf((char) ('a' + random.nextInt(12)));
+                String to = String.valueOf((char) (from.charAt(0) + random.nextInt(6)));
+                List<String> want = new ArrayList<>();
+                model.subMap(from, true, to, true).forEach((key, v) -> want.add(key + "=" + v));
+                List<String> all = new ArrayList<>();
+                model.forEach((key, v) -> all.add(key + "=" + v));
+                if (choice < 8) { // a query from another thread: the stream thread may have scanned before or not
+                    List<List<String>> seen = CompletableFuture.supplyAsync(() -> List.of(
+                                    entries(store.range(key(from), key(to))),
+                                    entries(store.all()),
+                                    Collections.singletonList(text(store.get(key(k))))))
+                            .get();
+                    assertThat(seen.get(0))
+                            .as("query range %s-%s at op %d", from, to, op)
+                            .isEqualTo(want);
+                    assertThat(seen.get(1)).as("query all at op %d", op).isEqualTo(all);
+                    assertThat(seen.get(2).get(0)).as("query get at op %d", op).isEqualTo(model.get(k));
+                } else {
+                    assertThat(entries(store.range(key(from), key(to))))
+                            .as("range %s-%s at op %d", from, to, op)
+                            .isEqualTo(want);
+                    assertThat(text(store.get(key(k)))).as("get at op %d", op).isEqualTo(model.get(k));
+                }
+            }
+        }
+        store.commit(Map.of(CHANGELOG, ++offset));
+        List<String> all = new ArrayList<>();
+        model.forEach((key, v) -> all.add(key + "=" + v));
+        assertThat(entries(crash(CHANGELOG).all()))
+                .as("the files after an enforced commit")
+                .isEqualTo(all);
     }
 
     @Test
