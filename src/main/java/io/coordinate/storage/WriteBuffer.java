@@ -43,17 +43,17 @@ public final class WriteBuffer implements KeyValueStore {
 
     @Override
     public byte[] get(byte[] key) {
+        // A command reads some keys several times (a unit: by the handler, then to keep the attempt it holds, then by
+        // the cascade); the store is asked once.
         ByteKey readKey = new ByteKey(key);
         byte[] value = writes.get(readKey);
         if (value == null) {
-            // A command reads some keys several times (a unit: by the handler, then to keep the attempt it holds,
-            // then by the cascade); the store is asked once.
             value = reads.get(readKey);
-            if (value == null) {
-                value = base.get(key);
-                keepRead(readKey, value);
-                return value;
-            }
+        }
+        if (value == null) {
+            value = base.get(key);
+            keepRead(readKey, value);
+            return value;
         }
         return value == TOMBSTONE ? null : value;
     }
