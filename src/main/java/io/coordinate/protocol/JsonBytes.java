@@ -4,14 +4,17 @@ import com.fasterxml.jackson.core.SerializableString;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import java.util.Arrays;
+import java.util.Iterator;
+import java.util.Map;
 
 /**
- * JSON written straight into a byte array, for the output with the most records: the events (four per unit on
- * its way through a request and a finish). Jackson's generator checks its context on every call and escapes every
- * string character by character; here names and symbols are copied in their encoded form and a string that needs no
- * escaping (plain ASCII, the common case for names) is copied as it is. The bytes are those {@link Json#MAPPER}
- * writes: anything else (a string to escape, a non-ASCII one, a number that is not whole, any tree) is written by
- * the mapper's generator and copied. The caller places the commas, braces and brackets; nothing here checks them.
+ * JSON written straight into a byte array, for the outputs with the most records: the events (four per unit on
+ * its way through a request and a finish) and the assignments. Jackson's generator checks its context on every call
+ * and escapes every string character by character; here names and symbols are copied in their encoded form and a
+ * string that needs no escaping (plain ASCII, the common case for names) is copied as it is. The bytes are those
+ * {@link Json#MAPPER} writes: anything else (a string to escape, a non-ASCII one, a number that is not whole) is
+ * written by the mapper's generator and copied. The caller places the commas, braces and brackets; nothing here checks
+ * them.
  */
 public final class JsonBytes {
 
@@ -82,15 +85,50 @@ public final class JsonBytes {
         return raw(value ? TRUE : FALSE);
     }
 
-    /** Any tree, as the mapper writes it; a whole number directly. */
+    /**
+     * Any tree, as the mapper writes it: objects, arrays, strings, booleans, nulls and whole numbers directly (a unit's
+     * data in an assignment, most often), any other value through the mapper.
+     */
     public JsonBytes value(JsonNode node) {
-        if (node.isIntegralNumber() && node.canConvertToLong()) {
-            return number(node.longValue());
+        switch (node.getNodeType()) {
+            case OBJECT -> {
+                punctuation('{');
+                Iterator<Map.Entry<String, JsonNode>> fields = node.fields();
+                while (fields.hasNext()) {
+                    Map.Entry<String, JsonNode> field = fields.next();
+                    string(field.getKey()).punctuation(':').value(field.getValue());
+                    if (fields.hasNext()) {
+                        punctuation(',');
+                    }
+                }
+                return punctuation('}');
+            }
+            case ARRAY -> {
+                punctuation('[');
+                for (int i = 0; i < node.size(); i++) {
+                    if (i > 0) {
+                        punctuation(',');
+                    }
+                    value(node.get(i));
+                }
+                return punctuation(']');
+            }
+            case STRING -> {
+                return string(node.textValue());
+            }
+            case BOOLEAN -> {
+                return bool(node.booleanValue());
+            }
+            case NULL -> {
+                return raw(NULL);
+            }
+            default -> {
+                if (node.isIntegralNumber() && node.canConvertToLong()) {
+                    return number(node.longValue());
+                }
+                return raw(Json.bytes(node));
+            }
         }
-        if (node.isTextual()) {
-            return string(node.textValue());
-        }
-        return raw(Json.bytes(node));
     }
 
     /** Bytes that are JSON already. */

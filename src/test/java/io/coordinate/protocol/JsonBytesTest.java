@@ -101,4 +101,36 @@ class JsonBytesTest {
                         StandardCharsets.UTF_8))
                 .isEqualTo("true,false,null");
     }
+
+    @Test
+    void treesOfEveryKindAsTheMapperWritesThem() throws Exception {
+        String[] documents = {
+            "{}",
+            "[]",
+            "{\"i\":7}",
+            "12345678901234567890123",
+            "1.10",
+            "1e400",
+            "-0.0",
+            "{\"a\":{\"b\":[1,2.5,{\"c\":null}],\"d\":false},\"e\":\"x\\\"y\\\\z\\n\\u0001\\u2028é😀\"}",
+            "{\"\\u0000odd name\\\"\":1,\"ünïcode\":[[],{}],\"big\":123456789012345678901234567890.000001}",
+            "[[[[{\"deep\":[true,false,null,\"\",-1]}]]]]"
+        };
+        List<JsonNode> trees = new ArrayList<>();
+        for (String document : documents) {
+            trees.add(Json.MAPPER.readTree(document));
+        }
+        ObjectNode built = Json.object();
+        built.put("int", 7).put("long", Long.MIN_VALUE).put("double", 0.1).put("float", 1.5f);
+        built.put("decimal", new BigDecimal("1.000")).put("integer", new BigInteger("99999999999999999999"));
+        built.put("nan", Double.NaN).putNull("none").putPOJO("pojo", List.of(1, "two"));
+        built.put("binary", new byte[] {1, 2, 3});
+        trees.add(built);
+        for (JsonNode tree : trees) {
+            byte[] direct = new JsonBytes(4).value(tree).toByteArray();
+            assertThat(new String(direct, StandardCharsets.UTF_8))
+                    .as("%s", tree)
+                    .isEqualTo(new String(Json.MAPPER.writeValueAsBytes(tree), StandardCharsets.UTF_8));
+        }
+    }
 }

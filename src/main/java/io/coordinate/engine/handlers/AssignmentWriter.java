@@ -6,15 +6,12 @@ import static io.coordinate.protocol.FieldNames.WORKER;
 import static io.coordinate.protocol.FieldNames.WORK_SPEC_NAME;
 import static io.coordinate.protocol.FieldNames.WORK_UNIT_NAME;
 
-import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.SerializableString;
 import io.coordinate.engine.state.model.AttemptRecord;
 import io.coordinate.protocol.Json;
-import io.coordinate.protocol.JsonListRecord;
+import io.coordinate.protocol.JsonBytes;
 import io.coordinate.protocol.RepeatedText;
 import io.coordinate.protocol.Times;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 
 /**
  * The assignment (docs/reference.md#assignment), written as JSON while its attempts are started: a request hands out up
@@ -34,8 +31,7 @@ final class AssignmentWriter {
     private static final SerializableString START_TIME = Json.encoded("start_time");
     private static final SerializableString RETRY_AFTER_MS = Json.encoded("retry_after_ms");
 
-    private final JsonListRecord record;
-    private final JsonGenerator out;
+    private final JsonBytes out;
     // a request's attempts share their spec (most often) and their start and expiration times
     private final RepeatedText spec = new RepeatedText();
     private final RepeatedText start = new RepeatedText();
@@ -47,42 +43,37 @@ final class AssignmentWriter {
     private long[] seqs = new long[16];
 
     AssignmentWriter(String ns, String worker, String requestId, long count) {
-        record = new JsonListRecord(
-                (int) Math.min(256 + 192 * count, 64 * 1024),
-                header -> {
-                    header.writeFieldName(NAMESPACE);
-                    header.writeString(ns);
-                    header.writeFieldName(WORKER);
-                    header.writeString(worker);
-                    header.writeFieldName(REQUEST_ID);
-                    header.writeString(requestId); // null: written as null
-                },
-                ATTEMPTS);
-        out = record.out();
+        out = new JsonBytes((int) Math.min(256 + 192 * count, 64 * 1024));
+        out.punctuation('{').name(NAMESPACE).string(ns);
+        out.punctuation(',').name(WORKER).string(worker);
+        out.punctuation(',').name(REQUEST_ID).string(requestId); // null: written as null
+        out.punctuation(',').name(ATTEMPTS).punctuation('[');
     }
 
     void add(AttemptRecord attempt) {
         if (attempts == seqs.length) {
             seqs = java.util.Arrays.copyOf(seqs, 2 * attempts);
         }
+        if (attempts > 0) {
+            out.punctuation(',');
+        }
         seqs[attempts++] = attempt.seq();
-        try {
-            out.writeStartObject();
-            out.writeFieldName(ATTEMPT_ID);
-            out.writeString(attempt.id());
-            out.writeFieldName(WORK_SPEC_NAME);
-            out.writeString(spec.of(attempt.spec()));
-            out.writeFieldName(WORK_UNIT_NAME);
-            out.writeString(attempt.unit());
-            out.writeFieldName(DATA);
-            Json.write(out, attempt.data());
-            out.writeFieldName(START_TIME);
-            out.writeString(start.of(Times.format(attempt.startTime())));
-            out.writeFieldName(EXPIRATION_TIME);
-            out.writeString(expiration.of(Times.format(attempt.expirationTime())));
-            out.writeEndObject();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        out.punctuation('{').name(ATTEMPT_ID).string(attempt.id());
+        out.punctuation(',').name(WORK_SPEC_NAME);
+        quoted(spec.of(attempt.spec()));
+        out.punctuation(',').name(WORK_UNIT_NAME).string(attempt.unit());
+        out.punctuation(',').name(DATA).value(attempt.data());
+        out.punctuation(',').name(START_TIME).quoted(start.of(Times.format(attempt.startTime())));
+        out.punctuation(',').name(EXPIRATION_TIME).quoted(expiration.of(Times.format(attempt.expirationTime())));
+        out.punctuation('}');
+    }
+
+    /** A repeated text's encoded form; null as {@code null}. */
+    private void quoted(SerializableString text) {
+        if (text == null) {
+            out.string(null);
+        } else {
+            out.quoted(text);
         }
     }
 
@@ -106,17 +97,14 @@ final class AssignmentWriter {
 
     /** Whether the attempts written so far fill the record: hand out no more. */
     boolean full() {
-        return record.size() >= MAX_BYTES;
+        return out.size() >= MAX_BYTES;
     }
 
     byte[] bytes() {
-        if (retryAfterMillis == null) {
-            return record.finish();
+        out.punctuation(']');
+        if (retryAfterMillis != null) {
+            out.punctuation(',').name(RETRY_AFTER_MS).number(retryAfterMillis);
         }
-        long millis = retryAfterMillis;
-        return record.finish(trailer -> {
-            trailer.writeFieldName(RETRY_AFTER_MS);
-            trailer.writeNumber(millis);
-        });
+        return out.punctuation('}').toByteArray();
     }
 }
