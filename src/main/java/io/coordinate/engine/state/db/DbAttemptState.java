@@ -183,7 +183,7 @@ final class DbAttemptState implements MutableAttemptState {
      */
     @Override
     public void start(String ns, WorkUnitRecord before, WorkUnitRecord after, AttemptRecord attempt) {
-        byte[] unitKey = UnitKeys.unit(ns, before.spec(), before.name());
+        byte[] unitKey = state.units.unitKey(ns, before.spec(), before.name());
         db.blocks.starting(ns, attempt.seq());
         writeNewIndexes(ns, attempt, unitKey);
         byte[] stored = db.store.get(unitKey);
@@ -249,6 +249,7 @@ final class DbAttemptState implements MutableAttemptState {
         byte[] unitKey = listed != null ? listed : UnitKeys.unit(ns, attempt.spec(), attempt.unit());
         assert Arrays.equals(unitKey, UnitKeys.unit(ns, attempt.spec(), attempt.unit()))
                 : "the entry names another unit";
+        state.units.named(ns, attempt.spec(), attempt.unit(), unitKey);
         byte[] stored = db.store.get(unitKey);
         if (UnitValue.attemptSeq(stored) == seq) {
             byte[] value = UnitValue.of(UnitValue.unit(stored), seq, ValueCodec.encode(attempt));

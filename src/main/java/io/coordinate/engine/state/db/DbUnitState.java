@@ -12,7 +12,6 @@ import io.coordinate.engine.state.model.UnitStatus;
 import io.coordinate.engine.state.model.WorkUnitRecord;
 import io.coordinate.storage.KeyValueIterator;
 import java.util.ArrayList;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -32,14 +31,8 @@ final class DbUnitState implements MutableUnitState {
     private final UnitCounts counts;
     private final AvailableSince availableSince;
     private final GroupIndexes groups;
-    /**
-     * The units that the scans of one spec's available index listed (the spec last scanned), by their name's
-     * instance, with their keys: a request then reads each unit it hands out by a key built once.
-     */
-    private final Map<String, byte[]> scannedUnitKeys = new IdentityHashMap<>();
-
-    private String scannedNs;
-    private String scannedSpec;
+    /** The keys of the units this command found in an index: those a request hands out, or a finish finishes. */
+    private final UnitKeysFound found = new UnitKeysFound();
 
     DbUnitState(DbContext db, DbState state) {
         this.db = db;
@@ -53,12 +46,12 @@ final class DbUnitState implements MutableUnitState {
 
     @Override
     public WorkUnitRecord get(String ns, String spec, String name) {
-        return ValueCodec.decode(db.store.get(UnitKeys.unit(ns, spec, name)), WorkUnitRecord.class);
+        return ValueCodec.decode(db.store.get(unitKey(ns, spec, name)), WorkUnitRecord.class);
     }
 
     @Override
     public WorkUnitRecord available(String ns, String spec, String name) {
-        return ValueCodec.decode(db.store.get(scannedUnitKey(ns, spec, name)), WorkUnitRecord.class);
+        return ValueCodec.decode(db.store.get(unitKey(ns, spec, name)), WorkUnitRecord.class);
     }
 
     @Override
@@ -141,19 +134,14 @@ final class DbUnitState implements MutableUnitState {
         if (entry.value().length > 0) {
             db.store.known(unitKey, entry.value());
         }
-        if (!ns.equals(scannedNs) || !spec.equals(scannedSpec)) {
-            scannedUnitKeys.clear();
-            scannedNs = ns;
-            scannedSpec = spec;
-        }
-        scannedUnitKeys.put(name, unitKey);
+        found.listed(ns, spec, name, unitKey, entry.key());
         return name;
     }
 
-    /** The key of a unit that the last scan listed, {@code name} being the instance it returned; else built. */
-    private byte[] scannedUnitKey(String ns, String spec, String name) {
-        byte[] key = ns.equals(scannedNs) && spec.equals(scannedSpec) ? scannedUnitKeys.get(name) : null;
-        return key != null ? key : UnitKeys.unit(ns, spec, name);
+    /** A unit's key: the one found in an index if this command found it (see {@link UnitKeysFound}), else built. */
+    byte[] unitKey(String ns, String spec, String name) {
+        UnitKeysFound.Keys keys = found.get(ns, spec, name);
+        return keys != null ? keys.unit() : UnitKeys.unit(ns, spec, name);
     }
 
     @Override
@@ -248,6 +236,11 @@ final class DbUnitState implements MutableUnitState {
         moved(ns, before, after, attempt);
     }
 
+    /** The unit's key, as an attempt's entry names it: the unit is about to be read. */
+    void named(String ns, String spec, String name, byte[] unitKey) {
+        found.named(ns, spec, name, unitKey);
+    }
+
     /** A stored unit's indexes, derived again by {@link IndexRebuild}: no event. */
     void derive(String ns, WorkUnitRecord unit) {
         write(ns, null, unit, null);
@@ -270,8 +263,9 @@ final class DbUnitState implements MutableUnitState {
         WorkUnitRecord any = after != null ? after : before;
         String spec = any.spec();
         String name = any.name();
+        UnitKeysFound.Keys keys = found.take(ns, spec, name);
         if (before != null) {
-            groups.unlist(ns, before);
+            groups.unlist(ns, before, keys == null ? null : keys.available());
             if (before.status() == UnitStatus.AVAILABLE) {
                 if (!AvailableSince.stays(before, after)) {
                     counts.moveSince(ns, spec, before.availableSince(), -1);
@@ -285,7 +279,7 @@ final class DbUnitState implements MutableUnitState {
             }
             counts.move(ns, spec, before.status(), -1);
         }
-        byte[] unitKey = UnitKeys.unit(ns, spec, name);
+        byte[] unitKey = keys != null ? keys.unit() : UnitKeys.unit(ns, spec, name);
         if (after != null) {
             byte[] value;
             if (attempt != null) {

@@ -25,12 +25,18 @@ final class GroupIndexes {
         this.db = db;
     }
 
-    /** Takes the unit, as it was, out of the entries of its status. */
-    void unlist(String ns, WorkUnitRecord before) {
+    /**
+     * Takes the unit, as it was, out of the entries of its status; {@code availableKey}: its available entry's key as
+     * a scan found it, or null.
+     */
+    void unlist(String ns, WorkUnitRecord before, byte[] availableKey) {
         String spec = before.spec();
         if (before.status() == UnitStatus.AVAILABLE) {
             if (before.group() == null) {
-                db.writable.delete(UnitKeys.available(ns, spec, before.priority(), before.name()));
+                db.writable.delete(
+                        availableKey != null
+                                ? availableKey
+                                : UnitKeys.available(ns, spec, before.priority(), before.name()));
             } else {
                 db.writable.delete(UnitKeys.groupAvailable(ns, spec, before.group(), before.priority(), before.name()));
                 db.addToCounter(UnitKeys.readyGroup(ns, spec, before.priority(), before.group()), -1);
