@@ -73,6 +73,39 @@ public final class UnitValue {
         return 1;
     }
 
+    /**
+     * {@code stored} with its unit record's value replaced by {@code unit}, keeping the attempt it holds (if any):
+     * the attempt's bytes are copied as they are, not read.
+     */
+    public static byte[] withUnit(byte[] stored, byte[] unit) {
+        if (!hasAttempt(stored)) {
+            return unit;
+        }
+        int at = lengthAt(stored);
+        int tail = at + 4 + ByteBuffer.wrap(stored, at, 4).getInt(); // the attempt's seq, then its value
+        return ByteBuffer.allocate(2 + 4 + unit.length + stored.length - tail)
+                .put(WITH_ATTEMPT)
+                .put(VERSION)
+                .putInt(unit.length)
+                .put(unit)
+                .put(stored, tail, stored.length - tail)
+                .array();
+    }
+
+    /** {@code stored}, which holds an attempt, with that attempt replaced: the unit's bytes are copied as they are. */
+    public static byte[] withAttempt(byte[] stored, long attemptSeq, byte[] attempt) {
+        int at = lengthAt(stored);
+        int length = ByteBuffer.wrap(stored, at, 4).getInt();
+        return ByteBuffer.allocate(2 + 4 + length + 8 + attempt.length)
+                .put(WITH_ATTEMPT)
+                .put(VERSION)
+                .putInt(length)
+                .put(stored, at + 4, length)
+                .putLong(attemptSeq)
+                .put(attempt)
+                .array();
+    }
+
     public static byte[] of(byte[] unit, long attemptSeq, byte[] attempt) {
         if (attempt == null) {
             return unit;

@@ -252,7 +252,7 @@ final class DbAttemptState implements MutableAttemptState {
         state.units.named(ns, attempt.spec(), attempt.unit(), unitKey);
         byte[] stored = db.store.get(unitKey);
         if (UnitValue.attemptSeq(stored) == seq) {
-            byte[] value = UnitValue.of(UnitValue.unit(stored), seq, ValueCodec.encode(attempt));
+            byte[] value = UnitValue.withAttempt(stored, seq, ValueCodec.encode(attempt));
             db.writable.put(unitKey, value);
             if (db.blocks.unitValue(ns, seq) != null) {
                 db.blocks.setUnitValue(

@@ -287,7 +287,7 @@ final class DbUnitState implements MutableUnitState {
             } else {
                 // keep the attempt the unit holds (a new unit, or one a rebuild derives: read already, to add it)
                 byte[] stored = db.store.get(unitKey);
-                value = UnitValue.of(ValueCodec.encode(after), UnitValue.attemptSeq(stored), UnitValue.attempt(stored));
+                value = UnitValue.withUnit(stored, ValueCodec.encode(after));
             }
             db.writable.put(unitKey, value);
             if (UnitValue.hasAttempt(value)) {

@@ -78,6 +78,31 @@ class UnitValueTest {
     }
 
     @Test
+    void replacingOnePartCopiesTheOtherAsItIsFromEitherLayout() {
+        byte[] unit = ValueCodec.encode(WorkUnitRecord.builder("s", "u").build());
+        byte[] changed = ValueCodec.encode(
+                WorkUnitRecord.builder("s", "u").status(UnitStatus.FINISHED).build());
+        byte[] held = ValueCodec.encode(
+                new AttemptRecord(7, "s", "u", "w", AttemptStatus.PENDING, null, 10, 20, null, false, null));
+        byte[] ended = ValueCodec.encode(
+                new AttemptRecord(7, "s", "u", "w", AttemptStatus.FINISHED, null, 10, 20, 30L, false, null));
+        byte[] first = ByteBuffer.allocate(1 + 4 + unit.length + 8 + held.length)
+                .put(UnitValue.WITH_ATTEMPT)
+                .putInt(unit.length)
+                .put(unit)
+                .putLong(7)
+                .put(held)
+                .array();
+        for (byte[] stored : new byte[][] {UnitValue.of(unit, 7, held), first}) {
+            assertThat(UnitValue.withUnit(stored, changed)).isEqualTo(UnitValue.of(changed, 7, held));
+            assertThat(UnitValue.withAttempt(stored, 7, ended)).isEqualTo(UnitValue.of(unit, 7, ended));
+        }
+        assertThat(UnitValue.withUnit(unit, changed))
+                .as("no attempt: the unit alone")
+                .isSameAs(changed);
+    }
+
+    @Test
     void aUnitsValueWrittenInSmileByAnEarlierVersionStillReads() {
         WorkUnitRecord unit = WorkUnitRecord.builder("s", "u").build();
         byte[] smile = ValueCodec.encodeSmile(unit);
