@@ -105,6 +105,12 @@ final class EventBatch {
         return this;
     }
 
+    /** A whole number as a string: an attempt's id. */
+    EventBatch quotedNumber(SerializableString name, long value) {
+        field(name).quotedNumber(value);
+        return this;
+    }
+
     EventBatch number(SerializableString name, long value) {
         field(name).number(value);
         return this;

@@ -253,7 +253,7 @@ final class EventRecorder implements StateListener {
     private EventBatch attemptEvent(String ns, SerializableString type, AttemptRecord attempt) {
         EventBatch event = output.event(ns, type);
         event.repeated(WORK_SPEC_NAME, attempt.spec()).string(WORK_UNIT_NAME, attempt.unit());
-        event.string(ATTEMPT_ID, attempt.id())
+        event.quotedNumber(ATTEMPT_ID, attempt.seq()) // its id()
                 .repeated(WORKER, attempt.worker())
                 .symbol(STATUS, ATTEMPT_STATUSES.get(attempt.status()));
         if (attempt.status() == AttemptStatus.PENDING) {

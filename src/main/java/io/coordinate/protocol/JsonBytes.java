@@ -74,11 +74,31 @@ public final class JsonBytes {
         return this;
     }
 
+    /** A whole number, its digits written here: no string in between. */
     public JsonBytes number(long value) {
-        if (value >= 0 && value < 10) {
-            return punctuation((char) ('0' + value));
+        if (value < 0) {
+            if (value == Long.MIN_VALUE) {
+                return ascii(Long.toString(value)); // no positive counterpart
+            }
+            punctuation('-');
+            value = -value;
         }
-        return ascii(Long.toString(value));
+        int digits = 1;
+        for (long rest = value / 10; rest != 0; rest /= 10) {
+            digits++;
+        }
+        ensure(digits);
+        for (int at = size + digits - 1; at >= size; at--) {
+            bytes[at] = (byte) ('0' + value % 10);
+            value /= 10;
+        }
+        size += digits;
+        return this;
+    }
+
+    /** A whole number as a JSON string, {@code "42"}: an attempt's id. */
+    public JsonBytes quotedNumber(long value) {
+        return punctuation('"').number(value).punctuation('"');
     }
 
     public JsonBytes bool(boolean value) {

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.node.DoubleNode;
 import com.fasterxml.jackson.databind.node.IntNode;
 import com.fasterxml.jackson.databind.node.LongNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
@@ -86,9 +87,13 @@ class JsonBytesTest {
                     .as("%s", value)
                     .isEqualTo(new String(Json.bytes(array), StandardCharsets.UTF_8));
         }
-        for (long number : new long[] {0, 9, 10, -1, 1234567890123L, Long.MIN_VALUE}) {
+        for (long number : new long[] {
+            0, 9, 10, -1, -10, 99, 100, 1234567890123L, Long.MAX_VALUE, Long.MIN_VALUE + 1, Long.MIN_VALUE
+        }) {
             assertThat(new String(new JsonBytes(1).number(number).toByteArray(), StandardCharsets.UTF_8))
                     .isEqualTo(Long.toString(number));
+            assertThat(new String(new JsonBytes(1).quotedNumber(number).toByteArray(), StandardCharsets.UTF_8))
+                    .isEqualTo(new String(Json.bytes(TextNode.valueOf(Long.toString(number))), StandardCharsets.UTF_8));
         }
         assertThat(new String(
                         new JsonBytes(1)

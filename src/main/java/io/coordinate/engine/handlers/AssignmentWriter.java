@@ -58,7 +58,7 @@ final class AssignmentWriter {
             out.punctuation(',');
         }
         seqs[attempts++] = attempt.seq();
-        out.punctuation('{').name(ATTEMPT_ID).string(attempt.id());
+        out.punctuation('{').name(ATTEMPT_ID).quotedNumber(attempt.seq()); // its id()
         out.punctuation(',').name(WORK_SPEC_NAME);
         quoted(spec.of(attempt.spec()));
         out.punctuation(',').name(WORK_UNIT_NAME).string(attempt.unit());
