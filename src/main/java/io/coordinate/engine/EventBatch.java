@@ -39,11 +39,9 @@ final class EventBatch {
         out.punctuation('{')
                 .name(NAMESPACE)
                 .string(ns)
-                .punctuation(',')
-                .name(TIME)
+                .nextName(TIME)
                 .string(Times.format(now))
-                .punctuation(',')
-                .name(EVENTS)
+                .nextName(EVENTS)
                 .punctuation('[');
     }
 
@@ -123,7 +121,7 @@ final class EventBatch {
     }
 
     private JsonBytes field(SerializableString name) {
-        return out.punctuation(',').name(name);
+        return out.nextName(name);
     }
 
     /** Every field of {@code fields}, in order, as fields of this event. */

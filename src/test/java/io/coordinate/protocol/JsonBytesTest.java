@@ -43,10 +43,12 @@ class JsonBytesTest {
             strings.add("a" + c + "z");
         }
         for (String text : strings) {
-            byte[] mapper = Json.bytes(Json.object().put("k", text));
+            byte[] mapper = Json.bytes(Json.object().put("a", 1).put("k", text));
             byte[] direct = new JsonBytes(4)
                     .punctuation('{')
-                    .name(Json.encoded("k"))
+                    .name(Json.encoded("a"))
+                    .number(1)
+                    .nextName(Json.encoded("k"))
                     .string(text)
                     .punctuation('}')
                     .toByteArray();

@@ -45,9 +45,9 @@ final class AssignmentWriter {
     AssignmentWriter(String ns, String worker, String requestId, long count) {
         out = new JsonBytes((int) Math.min(256 + 192 * count, 64 * 1024));
         out.punctuation('{').name(NAMESPACE).string(ns);
-        out.punctuation(',').name(WORKER).string(worker);
-        out.punctuation(',').name(REQUEST_ID).string(requestId); // null: written as null
-        out.punctuation(',').name(ATTEMPTS).punctuation('[');
+        out.nextName(WORKER).string(worker);
+        out.nextName(REQUEST_ID).string(requestId); // null: written as null
+        out.nextName(ATTEMPTS).punctuation('[');
     }
 
     void add(AttemptRecord attempt) {
@@ -59,12 +59,12 @@ final class AssignmentWriter {
         }
         seqs[attempts++] = attempt.seq();
         out.punctuation('{').name(ATTEMPT_ID).quotedNumber(attempt.seq()); // its id()
-        out.punctuation(',').name(WORK_SPEC_NAME);
+        out.nextName(WORK_SPEC_NAME);
         quoted(spec.of(attempt.spec()));
-        out.punctuation(',').name(WORK_UNIT_NAME).string(attempt.unit());
-        out.punctuation(',').name(DATA).value(attempt.data());
-        out.punctuation(',').name(START_TIME).quoted(start.of(Times.format(attempt.startTime())));
-        out.punctuation(',').name(EXPIRATION_TIME).quoted(expiration.of(Times.format(attempt.expirationTime())));
+        out.nextName(WORK_UNIT_NAME).string(attempt.unit());
+        out.nextName(DATA).value(attempt.data());
+        out.nextName(START_TIME).quoted(start.of(Times.format(attempt.startTime())));
+        out.nextName(EXPIRATION_TIME).quoted(expiration.of(Times.format(attempt.expirationTime())));
         out.punctuation('}');
     }
 
@@ -103,7 +103,7 @@ final class AssignmentWriter {
     byte[] bytes() {
         out.punctuation(']');
         if (retryAfterMillis != null) {
-            out.punctuation(',').name(RETRY_AFTER_MS).number(retryAfterMillis);
+            out.nextName(RETRY_AFTER_MS).number(retryAfterMillis);
         }
         return out.punctuation('}').toByteArray();
     }
