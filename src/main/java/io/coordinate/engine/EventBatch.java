@@ -68,12 +68,7 @@ final class EventBatch {
      * written from its encoded form while it is the same (see {@link RepeatedText}).
      */
     EventBatch repeated(SerializableString name, String value) {
-        SerializableString encoded = repeatedText(name).of(value);
-        if (encoded == null) {
-            field(name).string(null);
-        } else {
-            field(name).quoted(encoded);
-        }
+        field(name).quoted(repeatedText(name).of(value));
         return this;
     }
 

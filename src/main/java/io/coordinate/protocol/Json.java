@@ -106,11 +106,6 @@ public final class Json {
         return TreeWriter.encoded(text);
     }
 
-    /** Writes a tree into a generator made by {@link #MAPPER}'s factory, as {@link #bytes} would. */
-    public static void write(JsonGenerator generator, JsonNode node) throws IOException {
-        TreeWriter.write(node, generator);
-    }
-
     public static String text(JsonNode node) {
         try {
             return MAPPER.writeValueAsString(node);

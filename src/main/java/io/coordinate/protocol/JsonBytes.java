@@ -61,8 +61,11 @@ public final class JsonBytes {
         return this;
     }
 
-    /** A string value already encoded (a status, a type, a repeated name): {@code "value"}. */
+    /** A string value already encoded (a status, a type, a repeated name): {@code "value"}; null as {@code null}. */
     public JsonBytes quoted(SerializableString value) {
+        if (value == null) {
+            return raw(NULL);
+        }
         byte[] content = value.asQuotedUTF8();
         ensure(content.length + 2);
         bytes[size++] = '"';

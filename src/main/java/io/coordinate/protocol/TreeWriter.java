@@ -28,7 +28,7 @@ final class TreeWriter {
         return Json.bytes(256, out -> write(node, out));
     }
 
-    static void write(JsonNode node, JsonGenerator generator) throws IOException {
+    private static void write(JsonNode node, JsonGenerator generator) throws IOException {
         switch (node.getNodeType()) {
             case OBJECT -> {
                 generator.writeStartObject();

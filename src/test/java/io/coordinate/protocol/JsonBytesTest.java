@@ -104,9 +104,11 @@ class JsonBytesTest {
                                 .bool(false)
                                 .punctuation(',')
                                 .string(null)
+                                .punctuation(',')
+                                .quoted(null)
                                 .toByteArray(),
                         StandardCharsets.UTF_8))
-                .isEqualTo("true,false,null");
+                .isEqualTo("true,false,null,null");
     }
 
     @Test

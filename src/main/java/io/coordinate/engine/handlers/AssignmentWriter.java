@@ -59,22 +59,12 @@ final class AssignmentWriter {
         }
         seqs[attempts++] = attempt.seq();
         out.punctuation('{').name(ATTEMPT_ID).quotedNumber(attempt.seq()); // its id()
-        out.nextName(WORK_SPEC_NAME);
-        quoted(spec.of(attempt.spec()));
+        out.nextName(WORK_SPEC_NAME).quoted(spec.of(attempt.spec()));
         out.nextName(WORK_UNIT_NAME).string(attempt.unit());
         out.nextName(DATA).value(attempt.data());
         out.nextName(START_TIME).quoted(start.of(Times.format(attempt.startTime())));
         out.nextName(EXPIRATION_TIME).quoted(expiration.of(Times.format(attempt.expirationTime())));
         out.punctuation('}');
-    }
-
-    /** A repeated text's encoded form; null as {@code null}. */
-    private void quoted(SerializableString text) {
-        if (text == null) {
-            out.string(null);
-        } else {
-            out.quoted(text);
-        }
     }
 
     long[] seqs() {

@@ -34,7 +34,7 @@ final class GroupedHandOut {
         String ns = ctx.namespace();
         List<Ungrouped> ungrouped = new ArrayList<>();
         for (String name : units.bestAvailable(ns, spec, max)) {
-            ungrouped.add(new Ungrouped(name, units.available(ns, spec, name).priority()));
+            ungrouped.add(new Ungrouped(name, units.get(ns, spec, name).priority()));
         }
         List<Pick> picks = GroupRoundRobin.pick(
                 units.groups(ns, spec),

@@ -186,7 +186,7 @@ public final class RequestAttemptsHandler {
             }
             used++;
             int added = assignment.size();
-            WorkUnitRecord unit = read.containsKey(name) ? read.get(name) : units.available(ns, spec.name(), name);
+            WorkUnitRecord unit = read.containsKey(name) ? read.get(name) : units.get(ns, spec.name(), name);
             long maxRetries = spec.meta().maxRetries();
             if (replicated || Replication.roundUnderWay(unit)) {
                 String replicaHost = host != null ? host : ctx.replication().host(worker);

@@ -59,12 +59,6 @@ public interface MutableUnitState extends UnitState {
     /** Deletes a unit (as stored) with its attempts and every index entry of them. Event: {@code unit_deleted}. */
     void delete(String ns, WorkUnitRecord unit);
 
-    /**
-     * A unit that the available index listed (or a continuous unit just made), as {@link #get}: such a unit holds
-     * no started attempt, which lets its reads skip a lookup.
-     */
-    WorkUnitRecord available(String ns, String spec, String name);
-
     /** Where the spec's round robin among its groups goes on from: after {@code group} ({@code ""}: no group). */
     void moveGroupCursor(String ns, String spec, String group);
 }

@@ -50,11 +50,6 @@ final class DbUnitState implements MutableUnitState {
     }
 
     @Override
-    public WorkUnitRecord available(String ns, String spec, String name) {
-        return ValueCodec.decode(db.store.get(unitKey(ns, spec, name)), WorkUnitRecord.class);
-    }
-
-    @Override
     public List<WorkUnitRecord> list(String ns, String spec, String afterName, int limit) {
         byte[] prefix = UnitKeys.units(ns, spec);
         byte[] from = afterName == null ? prefix : DbContext.successor(UnitKeys.unit(ns, spec, afterName));
